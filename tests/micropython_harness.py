@@ -1,0 +1,151 @@
+"""Run scenario functions inside one long-lived MicroPython process.
+
+The same scenario module (tests/scenarios/) is imported by CPython and by the
+MicroPython unix port; `Differential.both()` runs a call on each and insists on
+identical JSON results. A MicroPython-side exception comes back as a
+`MicroPythonError` whose message is the MicroPython traceback.
+"""
+import importlib
+import json
+import os
+import select
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE_LIB = ROOT / "firmware" / "lib"
+TESTS = ROOT / "tests"
+
+
+class MicroPythonError(AssertionError):
+    """A scenario raised under MicroPython; the message is its traceback."""
+
+
+class MicroPythonNotFound(RuntimeError):
+    pass
+
+
+def find_micropython() -> str:
+    """The interpreter named by $MICROPYTHON, else the one in .venv, else on PATH."""
+    explicit = os.environ.get("MICROPYTHON")
+    candidates = [explicit] if explicit else [
+        str(ROOT / ".venv" / "bin" / "micropython"), shutil.which("micropython")]
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise MicroPythonNotFound(
+        "no MicroPython unix port found: run `make setup`, or set "
+        "MICROPYTHON=/path/to/micropython (looked at: %s)" % candidates)
+
+
+def micropython_env(*extra_paths) -> dict:
+    """Environment whose MICROPYPATH puts the firmware lib first, as on a board."""
+    env = dict(os.environ)
+    paths = [str(p) for p in extra_paths] + [str(FIRMWARE_LIB), ".frozen"]
+    env["MICROPYPATH"] = ":".join(paths)
+    return env
+
+
+class MicroPythonProcess:
+    """One `micropython tests/micropython_server.py` child, restarted if it dies."""
+
+    def __init__(self, executable: str, heap: str = "8M") -> None:
+        self.executable = executable
+        self.heap = heap
+        self.proc = None
+        self._buffer = b""
+
+    def _start(self) -> None:
+        self.proc = subprocess.Popen(
+            [self.executable, "-X", "heapsize=" + self.heap,
+             str(TESTS / "micropython_server.py")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=micropython_env(TESTS), cwd=str(ROOT))
+        self._buffer = b""
+
+    def call(self, target: str, *args, timeout: float = 300.0):
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        request = json.dumps({"call": target, "args": list(args)}) + "\n"
+        try:
+            self.proc.stdin.write(request.encode())
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise MicroPythonError(self._death_notice(target)) from None
+        reply = json.loads(self._read_line(target, timeout))
+        if "error" in reply:
+            raise MicroPythonError(
+                "%s raised under MicroPython:\n%s" % (target, reply["error"]))
+        return reply["ok"]
+
+    def _read_line(self, target: str, timeout: float) -> bytes:
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.close()
+                raise MicroPythonError("%s: no answer from MicroPython in %.0f s"
+                                       % (target, timeout))
+            ready, _, _ = select.select([fd], [], [], left)
+            if ready:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    raise MicroPythonError(self._death_notice(target))
+                self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    def _death_notice(self, target: str) -> str:
+        self.proc.wait(timeout=5)
+        stderr = self.proc.stderr.read().decode(errors="replace")
+        code = self.proc.returncode
+        self.proc = None
+        return "MicroPython exited (code %s) during %s:\n%s" % (code, target, stderr)
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+
+def normalise(value):
+    """What a value looks like after a JSON round trip (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+def call_cpython(target: str, *args):
+    module_name, _, function_name = target.partition(":")
+    return getattr(importlib.import_module(module_name), function_name)(*args)
+
+
+class Differential:
+    """Runs the same scenario on CPython and MicroPython and compares."""
+
+    def __init__(self, process: MicroPythonProcess) -> None:
+        self.micropython = process
+
+    def both(self, target: str, *args, timeout: float = 300.0):
+        on_cpython = normalise(call_cpython(target, *args))
+        on_micropython = self.micropython.call(target, *args, timeout=timeout)
+        if on_cpython != on_micropython:
+            raise AssertionError("%s%r differs between interpreters: %s"
+                                 % (target, args, first_difference(on_cpython, on_micropython)))
+        return on_cpython
+
+
+def first_difference(a, b, where="result") -> str:
+    """A short description of where two JSON values first differ."""
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return first_difference(x, y, "%s[%d]" % (where, i))
+        return "%s: CPython has %d items, MicroPython %d" % (where, len(a), len(b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if a.get(key) != b.get(key):
+                return first_difference(a.get(key), b.get(key), "%s[%r]" % (where, key))
+    return "%s: CPython %r, MicroPython %r" % (where, a, b)

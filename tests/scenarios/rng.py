@@ -1,0 +1,48 @@
+"""PRNG scenarios: long mixed draw sequences for the differential tests."""
+from rules.rng import Rng
+
+# Moduli chosen to hit the edges of below(): 1, powers of two, odd numbers,
+# just above 2**31 (rejection limit far from 2**32) and 2**32 itself.
+_MODULI = (1, 2, 3, 6, 7, 10, 100, 1000, 65536, 0x80000001, 0x100000000)
+
+
+def mixed_draws(seed, count):
+    """`count` values mixing every helper, in a fixed pattern."""
+    rng = Rng(seed)
+    out = []
+    items = list(range(10))
+    for i in range(count):
+        step = i % 5
+        if step == 0:
+            out.append(rng.next32())
+        elif step == 1:
+            out.append(rng.below(_MODULI[i % len(_MODULI)]))
+        elif step == 2:
+            out.append(rng.between(-50, 50))
+        elif step == 3:
+            out.append(rng.choice(items))
+        else:
+            rng.shuffle(items)
+            out.append(items[0] * 10 + items[9])
+    return out
+
+
+def many_seeds(first_seed, seeds, count):
+    """mixed_draws for `seeds` consecutive seeds, as one list of lists."""
+    return [mixed_draws(first_seed + s, count) for s in range(seeds)]
+
+
+def ranged(seed, low, high, count):
+    rng = Rng(seed)
+    return [rng.between(low, high) for _ in range(count)]
+
+
+def interpreter_name():
+    """Deliberately differs by interpreter: proves the harness notices."""
+    import sys
+    return sys.implementation.name
+
+
+def fail_with(message):
+    """Deliberately raises: proves MicroPython errors reach the test readably."""
+    raise ValueError(message)
