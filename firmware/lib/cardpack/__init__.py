@@ -1,0 +1,1 @@
+"""Card packs: a compact binary deck the board reads one card at a time by seeking."""
