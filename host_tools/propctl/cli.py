@@ -4,13 +4,16 @@ Exit codes: 0 success, 1 the work found problems (bad cards, failed deploy),
 2 the command line itself was wrong.
 """
 import argparse
+import importlib
 import sys
 
 from propctl import __version__
 
-# Each subcommand module provides register(subparsers); it sets `func` on its
-# parser, and func(args) returns the exit code.
-SUBCOMMAND_MODULES = []
+# Each module propctl.NAME provides register(subparsers): it adds its parser and
+# sets `func` on it; func(args) returns the exit code. Listed in --help order.
+SUBCOMMAND_MODULES = [
+    "play",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,8 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run `propctl COMMAND --help` for the details of one command.")
     parser.add_argument("--version", action="version", version="propctl " + __version__)
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in SUBCOMMAND_MODULES:
-        module.register(subparsers)
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module("propctl." + name).register(subparsers)
     return parser
 
 
