@@ -1,5 +1,6 @@
 """Geisteruhr rulebook cases; run under pytest and under MicroPython."""
 from checks import raises
+
 from rules.geisteruhr import (
     DEFAULT_LIMITS,
     GHOSTS_PER_PLAYER,
