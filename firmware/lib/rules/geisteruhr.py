@@ -77,7 +77,7 @@ class Game:
         self.players = players
         self._banked = [0] * players
         self._starter = 0  # the youngest player starts the first round
-        self.rounds = []   # winners of every finished round, in order
+        self.rounds: list = []  # winners of every finished round, in order
 
     def store(self, seat: int) -> int:
         """Ghosts this player plays with: seven minus those banked on ghost spaces."""
@@ -177,7 +177,7 @@ def plan_motion(seed: int, limits=None) -> list:
     round_max = lim["round_max_ms"]
     target = rng.between(lim["round_min_ms"], round_max)
     direction = 1 if rng.below(2) else -1
-    plan = []
+    plan: list = []
     elapsed = 0
     # Stop once past the target, or when no full moving segment fits any more
     # (validate_limits guarantees that only happens after round_min_ms).
