@@ -159,7 +159,7 @@ class FingerFootball:
     def _scrimmage_actions(self) -> list:
         s = self.state
         zone = self.zone()
-        out = []
+        out: list = []
         if zone == field.OPP3:
             out.append(("go_for_td", "none", None))
         else:
