@@ -1,0 +1,115 @@
+"""Wire format of the host link: one JSON object per line, both directions.
+
+Desktop -> board (a request):
+    {"id": 7, "cmd": "start_round", "args": {"seed": 3}}
+    `id` (optional int) is echoed back in the reply; `args` (optional object).
+Board -> desktop (every line carries `seq`, +1 per line, so a lost line shows):
+    {"seq": 12, "re": 7, "ok": {...}}                         reply, success
+    {"seq": 13, "re": 7, "err": "bad_args", "msg": "..."}     reply, refused
+    {"seq": 14, "ev": "chime", "data": {...}}                 event
+`seq` starts at 1 after every boot, which is how the desktop notices a reset.
+
+Board input is printable ASCII only (non-ASCII text travels as JSON \\u
+escapes); that keeps the parser's behaviour identical on every interpreter.
+"""
+import json
+
+PROTOCOL_VERSION = 1
+# Hard limit for one request line, newline excluded; longer lines are dropped
+# whole and answered with `too_long`.
+MAX_LINE = 512
+# Sequence numbers wrap well inside a 31-bit small int.
+SEQ_WRAP = 1 << 30
+
+# Error codes a reply can carry; `msg` says the same for a person.
+BAD_BYTES = "bad_bytes"
+BAD_JSON = "bad_json"
+BAD_MESSAGE = "bad_message"
+TOO_LONG = "too_long"
+UNKNOWN_COMMAND = "unknown_command"
+BAD_ARGS = "bad_args"
+REFUSED = "refused"       # the prop said no (a game rule): ValueError from the app
+FAULT = "fault"           # the handler crashed; the board keeps running
+ERROR_CODES = (BAD_BYTES, BAD_JSON, BAD_MESSAGE, TOO_LONG, UNKNOWN_COMMAND, BAD_ARGS, REFUSED, FAULT)
+
+_REQUEST_KEYS = ("id", "cmd", "args")
+MAX_ID = 0x3FFFFFFF
+MAX_NAME = 32
+
+
+class LinkError(Exception):
+    """A request the board refuses; carries the error code and a readable message."""
+
+    def __init__(self, code: str, message: str, request_id=None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.request_id = request_id
+
+
+def encode(message: dict) -> bytes:
+    """One message as a newline-terminated line."""
+    return (json.dumps(message) + "\n").encode()
+
+
+def _printable(line) -> bool:
+    for byte in line:
+        if byte < 0x20 or byte > 0x7E:
+            if byte != 0x09:
+                return False
+    return True
+
+
+def parse_request(line) -> tuple:
+    """Bytes of one line (no newline) -> (id, cmd, args); raise LinkError if unusable."""
+    if len(line) > MAX_LINE:
+        raise LinkError(TOO_LONG, "line longer than %d bytes" % MAX_LINE)
+    if not _printable(line):
+        raise LinkError(BAD_BYTES, "only printable ASCII is accepted; escape other text as \\uXXXX")
+    try:
+        message = json.loads(line.decode())
+    except (ValueError, UnicodeError):
+        raise LinkError(BAD_JSON, "not valid JSON")
+    if not isinstance(message, dict):
+        raise LinkError(BAD_MESSAGE, "a request must be a JSON object")
+    request_id = message.get("id")
+    if request_id is not None:
+        if isinstance(request_id, bool) or not isinstance(request_id, int) or not 0 <= request_id <= MAX_ID:
+            raise LinkError(BAD_MESSAGE, "id must be an integer from 0 to %d" % MAX_ID)
+    for key in message:
+        if key not in _REQUEST_KEYS:
+            raise LinkError(BAD_MESSAGE, "unexpected field in request (allowed: id, cmd, args)", request_id)
+    cmd = message.get("cmd")
+    if not isinstance(cmd, str) or not cmd or len(cmd) > MAX_NAME:
+        raise LinkError(BAD_MESSAGE, "cmd must be a command name", request_id)
+    args = message.get("args", {})
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        raise LinkError(BAD_MESSAGE, "args must be a JSON object", request_id)
+    return request_id, cmd, args
+
+
+def reply_ok(seq: int, request_id, result) -> dict:
+    """A success reply."""
+    return {"seq": seq, "re": request_id, "ok": result}
+
+
+def reply_error(seq: int, request_id, code: str, message: str) -> dict:
+    """An error reply."""
+    return {"seq": seq, "re": request_id, "err": code, "msg": message}
+
+
+def event(seq: int, name: str, data) -> dict:
+    """An event line."""
+    return {"seq": seq, "ev": name, "data": data}
+
+
+def request(cmd: str, args=None, request_id=None) -> dict:
+    """A request as the desktop sends it."""
+    message = {"cmd": cmd}
+    if request_id is not None:
+        message["id"] = request_id
+    if args:
+        message["args"] = args
+    return message

@@ -1,0 +1,121 @@
+"""The board's end of the link: routes requests to a prop's commands, numbers every line.
+
+How a prop plugs in (clock, fuse box, football box alike):
+  * it offers a command table: name -> (handler, schema), where handler(**args)
+    returns a JSON-able value (or None) and raises ValueError, with a message
+    a player understands, to refuse; schema is described in link.schema;
+  * it reports what happens through a callback `on_event(name, fields)`; pass
+    `link.event` as that callback.
+The link itself answers `hello` (identity, versions, capabilities), `ping` and
+`help` (the command table with schemas). Nothing a request carries is ever
+evaluated: names are looked up in the table, values are checked against the
+schema, and each request gets exactly one reply.
+"""
+from link import protocol
+from link.framing import OVERLONG, LineBuffer
+from link.schema import check_schema, validate
+
+BUILTIN = ("hello", "ping", "help")
+
+
+class Link:
+    """Board side of the protocol.
+
+    write(bytes) sends one line. identity holds `firmware`, `prop`, `board`
+    and anything else `hello` should report.
+    """
+
+    def __init__(self, write, identity: dict, commands=None) -> None:
+        self._write = write
+        self._identity = identity
+        self._commands = {}
+        self._seq = 0
+        self._lines = LineBuffer(protocol.MAX_LINE)
+        if commands:
+            self.add_commands(commands)
+
+    def add_commands(self, table: dict) -> None:
+        """Add a prop's command table (name -> (handler, schema))."""
+        for name in table:
+            if name in BUILTIN:
+                raise ValueError("command name %s is reserved by the link" % name)
+            handler, schema = table[name]
+            check_schema(schema)
+            self._commands[name] = (handler, schema)
+
+    def _next_seq(self) -> int:
+        self._seq = self._seq % protocol.SEQ_WRAP + 1
+        return self._seq
+
+    def _send(self, message: dict) -> None:
+        self._write(protocol.encode(message))
+
+    def event(self, name: str, fields=None) -> None:
+        """Send an event; a prop's on_event callback."""
+        self._send(protocol.event(self._next_seq(), name, fields if fields is not None else {}))
+
+    def hello_info(self) -> dict:
+        """What `hello` answers."""
+        info = {"protocol": protocol.PROTOCOL_VERSION, "max_line": protocol.MAX_LINE}
+        for key in self._identity:
+            info[key] = self._identity[key]
+        info["caps"] = sorted(self._commands)
+        return info
+
+    def _builtin(self, cmd: str):
+        if cmd == "hello":
+            return self.hello_info()
+        if cmd == "ping":
+            return {"pong": True}
+        table = {}
+        for name in self._commands:
+            table[name] = self._commands[name][1]
+        return table
+
+    def _error(self, request_id, code: str, message: str) -> None:
+        self._send(protocol.reply_error(self._next_seq(), request_id, code, message))
+
+    def handle_line(self, line) -> None:
+        """Answer one request line (bytes without newline, or framing.OVERLONG)."""
+        if line == OVERLONG:
+            self._error(None, protocol.TOO_LONG, "line longer than %d bytes" % protocol.MAX_LINE)
+            return
+        if not line:
+            return  # an empty line is no request: terminals send them
+        try:
+            request_id, cmd, args = protocol.parse_request(line)
+        except protocol.LinkError as exc:
+            self._error(exc.request_id, exc.code, exc.message)
+            return
+        if cmd in BUILTIN:
+            self._send(protocol.reply_ok(self._next_seq(), request_id, self._builtin(cmd)))
+            return
+        entry = self._commands.get(cmd)
+        if entry is None:
+            self._error(request_id, protocol.UNKNOWN_COMMAND,
+                        "unknown command %s; send help for the list" % cmd)
+            return
+        handler, schema = entry
+        problem = validate(schema, args)
+        if problem:
+            self._error(request_id, protocol.BAD_ARGS, problem)
+            return
+        try:
+            result = handler(**args)
+        except ValueError as exc:
+            self._error(request_id, protocol.REFUSED, str(exc))
+            return
+        except Exception as exc:  # a handler bug must not stop the board
+            self._error(request_id, protocol.FAULT, "%s: %s" % (type(exc).__name__, exc))
+            return
+        self._send(protocol.reply_ok(self._next_seq(), request_id, result))
+
+    def feed(self, data) -> int:
+        """Bytes from the serial line; answers each finished line. Returns lines handled."""
+        count = 0
+        for byte in data:
+            line = self._lines.push(byte)
+            if line is not None:
+                self.handle_line(line)
+                count += 1
+        return count

@@ -1,0 +1,74 @@
+"""Crash-loop guard: three failed boots in a row start a safe mode.
+
+main.py calls `guard.begin()` first thing. It counts the boot in a small file
+on the flash; `guard.stable()` (once the prop has run for a while) sets the
+count back to zero. A boot that crashes, or is reset by the watchdog, before
+that point leaves the count raised. When it reaches LIMIT, begin() returns
+True: main.py then starts no prop, says so over the link and returns, which
+leaves the REPL reachable for `propctl deploy` or `mpremote`.
+
+Leave safe mode by deploying again (deploy clears the count) or with
+`import safemode; safemode.BootGuard().clear()` at the REPL.
+"""
+LIMIT = 3
+DEFAULT_PATH = "boot_count"
+# A prop that has run this long has booted fine; a later crash is not a boot loop.
+STABLE_MS = 5000
+
+
+class BootGuard:
+    """Counts boots that did not reach `stable()`; fs is injectable like store's."""
+
+    def __init__(self, path: str = DEFAULT_PATH, limit: int = LIMIT, fs=None) -> None:
+        self.path = path
+        self.limit = limit
+        if fs is None:
+            from store import _OsFs
+            fs = _OsFs()
+        self._fs = fs
+
+    def count(self) -> int:
+        """Boots in a row that did not get as far as stable()."""
+        try:
+            with self._fs.open(self.path, "rb") as f:
+                text = f.read().decode().strip()
+        except OSError:
+            return 0
+        try:
+            return max(0, int(text))
+        except ValueError:
+            return 0  # a damaged counter must not cause a safe mode on its own
+
+    def _write(self, value: int) -> None:
+        with self._fs.open(self.path, "wb") as f:
+            f.write(("%d\n" % value).encode())
+
+    def begin(self) -> bool:
+        """Count this boot; True means safe mode (too many crashed boots in a row)."""
+        crashes = self.count()
+        if crashes >= self.limit:
+            return True
+        self._write(crashes + 1)
+        return False
+
+    def stable(self) -> None:
+        """The prop runs: this boot did not crash."""
+        if self.count():
+            self._write(0)
+
+    def clear(self) -> None:
+        """Leave safe mode at the next boot."""
+        try:
+            self._fs.remove(self.path)
+        except OSError:
+            pass
+
+
+def advice(crashes: int) -> dict:
+    """The safe-mode event's fields: what happened and what to do."""
+    return {
+        "crashes": crashes,
+        "why": "the prop crashed during %d boots in a row, so it was not started" % crashes,
+        "fix": "the REPL is free: redeploy with `propctl deploy`, or clear with "
+               "`import safemode; safemode.BootGuard().clear()` and reset",
+    }
