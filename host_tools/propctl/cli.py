@@ -12,6 +12,7 @@ from propctl import __version__
 # Each module propctl.NAME provides register(subparsers): it adds its parser and
 # sets `func` on it; func(args) returns the exit code. Listed in --help order.
 SUBCOMMAND_MODULES = [
+    "cards.cli",
     "play",
 ]
 

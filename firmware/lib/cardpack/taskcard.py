@@ -1,0 +1,99 @@
+"""Finger weg! task cards: the record layout of pack kind "TASK" and its decoder.
+
+A task card has an id, one of seven categories, a task text, eight statements
+(windows 0..7, top to bottom on the fuse box) and the bolt window 0..7.
+
+Record layout, kind version 1 (the encoder is propctl.cards.taskcards):
+
+    u8 category (index into CATEGORIES)
+    u8 bolt window 0..7
+    10 strings, each u8 byte length then UTF-8 bytes:
+       id, task text, statement 0 .. statement 7
+
+Use on the board:
+
+    pack = Pack(stream, kind=KIND)
+    check_version(pack)
+    card = decode(pack.record(k))      # or find(pack, "GEO-01")
+"""
+from cardpack.pack import PackError
+
+KIND = "TASK"
+VERSION = 1
+WINDOWS = 8
+CATEGORIES = ("geography", "nature", "science", "history", "language", "sport", "culture")
+"""The seven task categories; a card stores the index."""
+
+
+class TaskCard:
+    """One task card: `id`, `category` (0..6), `text`, `statements` (8 str), `bolt` (0..7)."""
+
+    def __init__(self, card_id: str, category: int, text: str, statements, bolt: int) -> None:
+        self.id = card_id
+        self.category = category
+        self.text = text
+        self.statements = tuple(statements)
+        self.bolt = bolt
+
+    @property
+    def category_name(self) -> str:
+        """The category as a word, e.g. "geography"."""
+        return CATEGORIES[self.category]
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, TaskCard) and self.id == other.id
+                and self.category == other.category and self.text == other.text
+                and self.statements == other.statements and self.bolt == other.bolt)
+
+    def __repr__(self) -> str:
+        return "TaskCard(%r, %r, %r, %r, %r)" % (
+            self.id, self.category, self.text, self.statements, self.bolt)
+
+
+def check_version(pack) -> None:
+    """Raise PackError unless `pack` holds task cards in a layout this decoder reads."""
+    if pack.kind != KIND:
+        raise PackError("this pack holds %s records, not task cards (%s)" % (pack.kind, KIND))
+    if pack.kind_version != VERSION:
+        raise PackError("task-card layout version %d, this firmware reads version %d"
+                        % (pack.kind_version, VERSION))
+
+
+def decode(record) -> TaskCard:
+    """A TaskCard from record bytes; PackError if the bytes do not form one."""
+    view = memoryview(record)
+    size = len(view)
+    if size < 2:
+        raise PackError("task card record is too short")
+    category = view[0]
+    bolt = view[1]
+    if category >= len(CATEGORIES) or bolt >= WINDOWS:
+        raise PackError("task card record is corrupted (category %d, bolt %d)" % (category, bolt))
+    texts = []
+    pos = 2
+    for _ in range(2 + WINDOWS):
+        if pos >= size:
+            raise PackError("task card record is cut short")
+        length = view[pos]
+        pos += 1
+        if pos + length > size:
+            raise PackError("task card record is cut short")
+        try:
+            texts.append(str(view[pos:pos + length], "utf-8"))
+        except ValueError:  # UnicodeError on MicroPython, UnicodeDecodeError on CPython
+            raise PackError("task card record holds text that is not UTF-8") from None
+        pos += length
+    if pos != size:
+        raise PackError("task card record has %d stray bytes at its end" % (size - pos))
+    return TaskCard(texts[0], category, texts[1], texts[2:], bolt)
+
+
+def find(pack, card_id: str):
+    """The card with id `card_id` (or None), one record at a time."""
+    wanted = card_id.encode()
+    for k in range(len(pack)):
+        record = pack.record(k)
+        # The id is the first string: compare bytes, decode only the match.
+        if len(record) > 2 and record[3:3 + record[2]] == wanted:
+            return decode(record)
+    return None

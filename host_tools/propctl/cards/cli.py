@@ -1,0 +1,174 @@
+"""`propctl cards check|pack|show`: card decks from CSV/JSON to a board's binary pack."""
+import argparse
+import io
+import json
+import sys
+
+from cardpack import Pack, PackError
+from propctl.cards import kinds
+from propctl.cards.container import build_pack, write_atomic
+from propctl.cards.load import load_deck
+
+# Decks at least this big report progress while packing.
+PROGRESS_FROM = 1000
+
+EPILOG = """\
+examples:
+  propctl cards check host_tools/propctl/data/decks/taskcards.csv
+  propctl cards check extra.json more.csv            # several files form one deck
+  propctl cards pack host_tools/propctl/data/decks/taskcards.csv -o taskcards.bin
+  propctl cards show taskcards.bin                   # list every card
+  propctl cards show taskcards.bin GEO-01            # print one card, bolt marked
+
+The kind of cards comes from the CSV header or the JSON "kind" key; --kind
+overrides it. Exit codes: 0 fine, 1 problems found (nothing written),
+2 bad command line. README.md, section "Card decks", describes the formats.
+"""
+
+
+def register(subparsers) -> None:
+    """Add `propctl cards` and its subcommands."""
+    parser = subparsers.add_parser(
+        "cards", help="check, pack and show card decks (CSV/JSON -> binary pack)",
+        description="Card decks: humans edit CSV or JSON; `check` lists every problem, `pack` "
+                    "writes the compact binary deck a board reads one card at a time, `show` "
+                    "prints cards from a pack.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(title="actions", metavar="ACTION")
+    kind_help = "card kind, if the files do not say (%s)" % ", ".join(kinds.names())
+
+    check = sub.add_parser(
+        "check", help="report every problem in card files",
+        description="Read the files as one deck and report every problem: file, line, card, "
+                    "field, what is wrong and what is allowed. Exit 1 if any, 0 if clean.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("files", nargs="+", metavar="FILE", help="CSV or JSON card files")
+    check.add_argument("--kind", choices=kinds.names(), help=kind_help)
+    check.set_defaults(func=run_check)
+
+    pack = sub.add_parser(
+        "pack", help="write a binary pack for a board",
+        description="Check the files and, only if they are clean, write the binary pack "
+                    "atomically (a failure leaves no file and no half file).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    pack.add_argument("files", nargs="+", metavar="FILE", help="CSV or JSON card files")
+    pack.add_argument("-o", "--output", required=True, metavar="DECK.bin", help="the pack to write")
+    pack.add_argument("--kind", choices=kinds.names(), help=kind_help)
+    pack.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
+    pack.set_defaults(func=run_pack)
+
+    show = sub.add_parser(
+        "show", help="print a card (or list all) from a pack",
+        description="Verify a pack and print the card with the given id, or list every card.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    show.add_argument("pack", metavar="DECK.bin", help="a pack written by `propctl cards pack`")
+    show.add_argument("id", nargs="?", metavar="ID", help="the card id; leave out to list all cards")
+    show.add_argument("--json", action="store_true", help="print in the JSON file format")
+    show.set_defaults(func=run_show)
+
+    parser.set_defaults(func=lambda args: _usage(parser))
+
+
+def _usage(parser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def _report(deck) -> int:
+    for problem in deck.problems:
+        print(problem)
+    if deck.problems:
+        print("%d problem%s found" % (len(deck.problems), "" if len(deck.problems) == 1 else "s"),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_check(args) -> int:
+    """`propctl cards check`."""
+    deck = load_deck(args.files, args.kind)
+    if _report(deck):
+        return 1
+    print("%d %s: no problems" % (len(deck.cards), deck.kind.TITLE))
+    return 0
+
+
+def run_pack(args) -> int:
+    """`propctl cards pack`."""
+    deck = load_deck(args.files, args.kind)
+    if _report(deck):
+        print("nothing written", file=sys.stderr)
+        return 1
+    kind, total = deck.kind, len(deck.cards)
+    progress = None if args.quiet or total < PROGRESS_FROM else _Progress(total)
+    records = []
+    for i, card in enumerate(deck.cards):
+        records.append(kind.encode(card))
+        if progress is not None:
+            progress(i + 1, "encoding")
+    data = build_pack(kind.CODE, kind.VERSION, records)
+    try:
+        write_atomic(args.output, data)
+    except OSError as exc:
+        print("cannot write %s: %s; nothing written" % (args.output, exc.strerror or exc), file=sys.stderr)
+        return 1
+    if progress is not None:
+        progress.done()
+    if not args.quiet:
+        print("%s: %d %s, %d bytes" % (args.output, total, kind.TITLE, len(data)))
+    return 0
+
+
+def run_show(args) -> int:
+    """`propctl cards show`."""
+    try:
+        with open(args.pack, "rb") as stream:
+            data = stream.read()
+    except OSError as exc:
+        print("cannot read %s: %s" % (args.pack, exc.strerror or exc), file=sys.stderr)
+        return 1
+    try:
+        pack = Pack(io.BytesIO(data))
+        pack.verify()
+        kind = kinds.by_code(pack.kind)
+        if kind is None:
+            raise PackError("holds records of kind %s, which propctl does not know" % pack.kind)
+        if pack.kind_version != kind.VERSION:
+            raise PackError("holds %s in layout version %d; this propctl reads version %d"
+                            % (kind.TITLE, pack.kind_version, kind.VERSION))
+        cards = [kind.decode(pack.record(k)) for k in range(len(pack))]
+    except PackError as exc:
+        print("%s: %s" % (args.pack, exc), file=sys.stderr)
+        return 1
+    if args.id is None:
+        for card in cards:
+            print("  ".join(kind.describe(card).splitlines()[:2]) if not args.json
+                  else json.dumps(kind.to_json(card), ensure_ascii=False))
+        return 0
+    for card in cards:
+        if kind.key(card) == args.id:
+            if args.json:
+                print(json.dumps(kind.to_json(card), ensure_ascii=False, indent=2))
+            else:
+                print(kind.describe(card))
+            return 0
+    print("%s: no card with id %r (%d cards; `propctl cards show %s` lists them)"
+          % (args.pack, args.id, len(cards), args.pack), file=sys.stderr)
+    return 1
+
+
+class _Progress:
+    """Progress on stderr in 10 % steps (a line each, so logs stay readable)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.next = total // 10
+
+    def __call__(self, done: int, what: str) -> None:
+        if done >= self.next:
+            print("  %s %d/%d cards (%d%%)" % (what, done, self.total, 100 * done // self.total),
+                  file=sys.stderr)
+            self.next = done + max(1, self.total // 10)
+
+    def done(self) -> None:
+        print("  written", file=sys.stderr)
