@@ -73,8 +73,8 @@ def zone_of(yards: int, rows) -> int:
 def row_yards(zone: int, rows) -> int:
     """Where the symbol row of zone index `zone` lies, from the offence's goal line."""
     if zone <= 2:
-        return rows[2 - zone]
-    return 100 - rows[zone - 3]
+        return rows[zone]
+    return 100 - rows[OPP3 - zone]
 
 
 def yard_text(yards: int) -> str:
