@@ -60,10 +60,10 @@ class Game:
         self.players = players
         self._scores = [0] * players
         self._rounds = 0           # rounds finished
-        self._bolt = None          # bolt window of the card in the box; None between rounds
-        self._opened = []          # windows opened this round, in order
-        self._in = []              # seats still in the round, sorted
-        self._chooser = None
+        self._bolt: int | None = None     # bolt window of the card in the box; None between rounds
+        self._opened: list[int] = []      # windows opened this round, in order
+        self._in: list[int] = []          # seats still in the round, sorted
+        self._chooser: int | None = None
 
     # --- what players see -------------------------------------------------
 
@@ -150,6 +150,7 @@ class Game:
         away = self._check_away(away)
 
         chooser = self._chooser
+        assert chooser is not None  # a running round always has a chooser
         points = {}
         self._opened.append(window)
         if window == self._bolt:
