@@ -184,3 +184,9 @@ def test_props_cannot_take_the_links_own_command_names():
 def test_request_helper_builds_what_the_board_parses():
     line = protocol.encode(protocol.request("add", {"amount": 2}, 7))
     assert protocol.parse_request(line[:-1]) == (7, "add", {"amount": 2})
+
+
+def test_the_links_own_commands_check_their_arguments_too():
+    link, _, sent = make_link()
+    check_error(link, sent, '{"cmd": "ping", "args": {"x": 1}}', protocol.BAD_ARGS, "unexpected")
+    check_error(link, sent, '{"cmd": "hello", "args": {"protocol": "1"}}', protocol.BAD_ARGS, "integer")

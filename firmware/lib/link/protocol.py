@@ -69,7 +69,7 @@ def parse_request(line) -> tuple:
     try:
         message = json.loads(line.decode())
     except (ValueError, UnicodeError):
-        raise LinkError(BAD_JSON, "not valid JSON")
+        raise LinkError(BAD_JSON, "not valid JSON") from None
     if not isinstance(message, dict):
         raise LinkError(BAD_MESSAGE, "a request must be a JSON object")
     request_id = message.get("id")

@@ -15,7 +15,8 @@ from link import protocol
 from link.framing import OVERLONG, LineBuffer
 from link.schema import check_schema, validate
 
-BUILTIN = ("hello", "ping", "help")
+# The link's own commands and their schemas.
+BUILTIN = {"hello": {"protocol": "int?"}, "ping": {}, "help": {}}
 
 
 class Link:
@@ -28,7 +29,7 @@ class Link:
     def __init__(self, write, identity: dict, commands=None) -> None:
         self._write = write
         self._identity = identity
-        self._commands = {}
+        self._commands: dict = {}
         self._seq = 0
         self._lines = LineBuffer(protocol.MAX_LINE)
         if commands:
@@ -56,7 +57,7 @@ class Link:
 
     def hello_info(self) -> dict:
         """What `hello` answers."""
-        info = {"protocol": protocol.PROTOCOL_VERSION, "max_line": protocol.MAX_LINE}
+        info: dict = {"protocol": protocol.PROTOCOL_VERSION, "max_line": protocol.MAX_LINE}
         for key in self._identity:
             info[key] = self._identity[key]
         info["caps"] = sorted(self._commands)
@@ -88,17 +89,20 @@ class Link:
             self._error(exc.request_id, exc.code, exc.message)
             return
         if cmd in BUILTIN:
-            self._send(protocol.reply_ok(self._next_seq(), request_id, self._builtin(cmd)))
-            return
-        entry = self._commands.get(cmd)
-        if entry is None:
-            self._error(request_id, protocol.UNKNOWN_COMMAND,
-                        "unknown command %s; send help for the list" % cmd)
-            return
-        handler, schema = entry
+            schema = BUILTIN[cmd]
+        else:
+            entry = self._commands.get(cmd)
+            if entry is None:
+                self._error(request_id, protocol.UNKNOWN_COMMAND,
+                            "unknown command %s; send help for the list" % cmd)
+                return
+            handler, schema = entry
         problem = validate(schema, args)
         if problem:
             self._error(request_id, protocol.BAD_ARGS, problem)
+            return
+        if cmd in BUILTIN:
+            self._send(protocol.reply_ok(self._next_seq(), request_id, self._builtin(cmd)))
             return
         try:
             result = handler(**args)
