@@ -12,6 +12,7 @@ from rules.pimaldaumen import (
     Game,
     Round,
     check_scale,
+    decimal_text,
     exact,
     score,
 )
@@ -80,6 +81,15 @@ def test_numbers_are_read_exactly():
     assert exact("-0.25") == (-25, 2)
     assert exact(" 1'050 ") == (1050, 0)
     assert exact(".5") == (5, 1)
+
+
+def test_numbers_have_one_canonical_text():
+    assert decimal_text("1 050,0") == "1050"
+    assert decimal_text("-273,150") == "-273.15"
+    assert decimal_text(".05") == "0.05"
+    assert decimal_text("-0.5") == "-0.5"
+    assert decimal_text("+12") == "12"
+    assert decimal_text(-7) == "-7"
 
 
 def test_non_numbers_are_refused_in_words_a_player_understands():

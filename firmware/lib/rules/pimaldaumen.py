@@ -53,6 +53,18 @@ def exact(value) -> tuple:
     return (sign * int(whole + fraction or "0"), len(fraction))
 
 
+def decimal_text(value) -> str:
+    """The canonical text of a number: "175", "-273.15", "0.5" (no grouping, "." as mark)."""
+    digits, decimals = exact(value)
+    if not decimals:
+        return str(digits)
+    sign = "-" if digits < 0 else ""
+    text = str(abs(digits))
+    while len(text) <= decimals:
+        text = "0" + text
+    return sign + text[:-decimals] + "." + text[-decimals:]
+
+
 def _all_digits(text: str) -> bool:
     for char in text:
         if char not in _DIGITS:

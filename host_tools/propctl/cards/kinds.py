@@ -22,6 +22,7 @@ import importlib
 
 KIND_MODULES = [
     "taskcards",
+    "questions",
 ]
 
 
