@@ -51,11 +51,13 @@ def check_schema(schema: dict) -> None:
 def validate(schema: dict, args: dict):
     """None if args satisfy schema, else a message naming the first problem."""
     for name in args:
+        if not isinstance(name, str) or len(name) > MAX_STR:
+            return "unexpected argument"
+    # sorted: the same first problem on every interpreter, whatever the dict order
+    for name in sorted(args):
         if name not in schema:
-            if not isinstance(name, str) or len(name) > MAX_STR:
-                return "unexpected argument"
             return "unexpected argument %s" % name
-    for name in schema:
+    for name in sorted(schema):
         spec = schema[name]
         optional = spec.endswith("?")
         kind = spec[:-1] if optional else spec
