@@ -26,19 +26,63 @@ CATEGORIES = ("geography", "nature", "science", "history", "language", "sport", 
 
 
 class TaskCard:
-    """One task card: `id`, `category` (0..6), `text`, `statements` (8 str), `bolt` (0..7)."""
+    """One task card: `id`, `category` (0..6), `text`, `statements` (8 str), `bolt` (0..7).
+
+    Cards from `decode` keep their record bytes and turn a text into a str
+    only when it is read, so fetching a card costs about one record of heap;
+    `statement(i)` reads one statement, `statements` all eight.
+    """
 
     def __init__(self, card_id: str, category: int, text: str, statements, bolt: int) -> None:
-        self.id = card_id
         self.category = category
-        self.text = text
-        self.statements = tuple(statements)
         self.bolt = bolt
+        self._texts: tuple | None = (card_id, text) + tuple(statements)
+        self._record = b""
+
+    @classmethod
+    def _from_record(cls, record, category: int, bolt: int) -> "TaskCard":
+        card = cls("", category, "", (), bolt)
+        card._texts = None
+        card._record = record
+        return card
+
+    @property
+    def id(self) -> str:
+        """The card id, e.g. "GEO-01"."""
+        return self._text(0)
+
+    @property
+    def text(self) -> str:
+        """The task text read out to the players."""
+        return self._text(1)
+
+    def statement(self, window: int) -> str:
+        """The statement behind `window` (0..7)."""
+        if not 0 <= window < WINDOWS:
+            raise IndexError("windows are 0..7, not %d" % window)
+        return self._text(2 + window)
+
+    @property
+    def statements(self) -> tuple:
+        """All eight statements, window 0 first."""
+        return tuple(self._text(2 + i) for i in range(WINDOWS))
 
     @property
     def category_name(self) -> str:
         """The category as a word, e.g. "geography"."""
         return CATEGORIES[self.category]
+
+    def _text(self, n: int) -> str:
+        if self._texts is not None:
+            return self._texts[n]
+        record = self._record
+        pos = 2
+        for _ in range(n):
+            pos += 1 + record[pos]
+        try:
+            return str(memoryview(record)[pos + 1:pos + 1 + record[pos]], "utf-8")
+        except ValueError:  # UnicodeError on MicroPython, UnicodeDecodeError on CPython
+            raise PackError("task card record holds text that is not UTF-8") from None
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, TaskCard) and self.id == other.id
@@ -60,32 +104,26 @@ def check_version(pack) -> None:
 
 
 def decode(record) -> TaskCard:
-    """A TaskCard from record bytes; PackError if the bytes do not form one."""
-    view = memoryview(record)
-    size = len(view)
+    """A TaskCard from record bytes; PackError if the bytes do not form one.
+
+    Checks the structure (category, bolt, every length) at once; the texts
+    are decoded when read (the record CRC already vouches for them).
+    """
+    size = len(record)
     if size < 2:
         raise PackError("task card record is too short")
-    category = view[0]
-    bolt = view[1]
+    category = record[0]
+    bolt = record[1]
     if category >= len(CATEGORIES) or bolt >= WINDOWS:
         raise PackError("task card record is corrupted (category %d, bolt %d)" % (category, bolt))
-    texts = []
     pos = 2
     for _ in range(2 + WINDOWS):
         if pos >= size:
             raise PackError("task card record is cut short")
-        length = view[pos]
-        pos += 1
-        if pos + length > size:
-            raise PackError("task card record is cut short")
-        try:
-            texts.append(str(view[pos:pos + length], "utf-8"))
-        except ValueError:  # UnicodeError on MicroPython, UnicodeDecodeError on CPython
-            raise PackError("task card record holds text that is not UTF-8") from None
-        pos += length
+        pos += 1 + record[pos]
     if pos != size:
-        raise PackError("task card record has %d stray bytes at its end" % (size - pos))
-    return TaskCard(texts[0], category, texts[1], texts[2:], bolt)
+        raise PackError("task card record is %s" % ("cut short" if pos > size else "followed by stray bytes"))
+    return TaskCard._from_record(record, category, bolt)
 
 
 def find(pack, card_id: str):

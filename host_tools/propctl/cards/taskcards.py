@@ -13,7 +13,8 @@ In the files the bolt is the window number 1..8 as people count the windows
 import re
 import struct
 
-from cardpack.taskcard import CATEGORIES, KIND, VERSION, WINDOWS, TaskCard, decode  # noqa: F401
+from cardpack.taskcard import CATEGORIES, KIND, VERSION, WINDOWS, TaskCard  # noqa: F401 (VERSION: kind interface)
+from cardpack.taskcard import decode as decode_record
 
 NAME = "taskcards"
 TITLE = "Finger weg! task cards"
@@ -172,6 +173,12 @@ def encode(card: TaskCard) -> bytes:
         out.append(len(data))
         out += data
     return bytes(out)
+
+
+def decode(data: bytes) -> TaskCard:
+    """The card in a pack record, every text decoded now (PackError if it cannot be)."""
+    card = decode_record(data)
+    return TaskCard(card.id, card.category, card.text, card.statements, card.bolt)
 
 
 def describe(card: TaskCard) -> str:
