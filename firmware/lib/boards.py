@@ -1,0 +1,87 @@
+"""Board profiles: the ONE place where pin numbers live.
+
+Structure (plain dicts, importable on a board and on the desktop):
+
+    PROFILES[board] = {
+        "name":   human name of the board,
+        "limits": board-level facts and caps shared by every prop:
+                  adc_full_mv     millivolts at ADC.read_u16() == 65535
+                  pwm_motor_hz    PWM frequency for motor drivers (inaudible)
+                  max_run_ms      no motor on this board runs longer than this per round
+                  wdt_max_ms      the longest watchdog timeout the chip accepts
+        "clock":  pins of the ghost clock (GPIO numbers, see hardware/clock/README.md),
+        ...       later: "fusebox", "football" sections with their own pins.
+    }
+
+Every pin entry of a prop section is an int GPIO number, or None when the
+board has nothing wired for it. Pin names are the signal names used in the
+wiring tables under hardware/<prop>/, and a test compares the two.
+"""
+
+PROFILES: dict = {
+    "pico": {
+        "name": "Raspberry Pi Pico (RP2040)",
+        "limits": {
+            "adc_full_mv": 3300,
+            "pwm_motor_hz": 20000,
+            "max_run_ms": 120000,
+            "wdt_max_ms": 8000,
+        },
+        "clock": {
+            "button": 14,          # start button to GND, internal pull-up
+            "motor_in1": 16,       # DRV8833 AIN1 / TB6612 AIN1
+            "motor_in2": 17,       # DRV8833 AIN2 / TB6612 AIN2
+            "motor_pwm": 18,       # TB6612 PWMA (unused with DRV8833)
+            "motor_stby": 19,      # TB6612 STBY / DRV8833 nSLEEP
+            "stepper_in1": 2,      # ULN2003 IN1..IN4 (28BYJ-48 option)
+            "stepper_in2": 3,
+            "stepper_in3": 4,
+            "stepper_in4": 5,
+            "piezo": 15,           # piezo disc via 100 ohm
+            "solenoid": 20,        # logic-level MOSFET gate (solenoid bell option)
+            "battery_adc": 26,     # ADC0, 100k/100k divider from the 4.5 V pack
+            "led": 25,             # on-board LED
+        },
+    },
+    "esp32": {
+        "name": "ESP32 DevKitC (ESP32-WROOM-32)",
+        "limits": {
+            "adc_full_mv": 3100,   # with ADC.ATTN_11DB, roughly linear up to ~2.5 V
+            "pwm_motor_hz": 20000,
+            "max_run_ms": 120000,
+            "wdt_max_ms": 8000,
+        },
+        "clock": {
+            "button": 25,
+            "motor_in1": 26,
+            "motor_in2": 27,
+            "motor_pwm": 14,
+            "motor_stby": 13,
+            "stepper_in1": 16,
+            "stepper_in2": 17,
+            "stepper_in3": 18,
+            "stepper_in4": 19,
+            "piezo": 23,
+            "solenoid": 22,
+            "battery_adc": 34,     # ADC1 (input only); ADC2 pins clash with Wi-Fi
+            "led": 2,
+        },
+    },
+}
+
+
+def profile(board: str, prop: str) -> dict:
+    """The pin section `prop` of board `board`; ValueError naming the choices if unknown."""
+    if board not in PROFILES:
+        raise ValueError("unknown board %r (known: %s)" % (board, ", ".join(sorted(PROFILES))))
+    section = PROFILES[board].get(prop)
+    if section is None:
+        raise ValueError("board %r has no pins for the %s prop" % (board, prop))
+    return section
+
+
+def limits(board: str) -> dict:
+    """The board-level limits of `board`."""
+    if board not in PROFILES:
+        raise ValueError("unknown board %r (known: %s)" % (board, ", ".join(sorted(PROFILES))))
+    return PROFILES[board]["limits"]

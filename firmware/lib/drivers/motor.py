@@ -1,0 +1,319 @@
+"""Motor drivers behind one small interface.
+
+    motor.set_speed(permille)   target speed -1000..1000 (sign = direction, 0 = stand)
+    motor.update(now_ms)        call every control tick: ramps, dwell, stepping
+    motor.stop()                stand now: brake at once (no ramp), then release after the dwell
+    motor.release()             de-energise at once (faults, shutdown)
+    motor.speed / .target       applied and wanted speed; .energised: any output on
+
+Both motors share the motion rules of _Motion: speed changes follow a ramp
+(`ramp_ms` for a full-scale change), a change of direction first ramps to 0,
+brakes (or holds, for a stepper) and waits `dwell_ms`, and a motor that
+stands still is braked for `dwell_ms` and then released (coast / coils off).
+
+HBridgeMotor drives a DC gear motor through a bridge object:
+    DRV8833(pwm_in1, pwm_in2, sleep=None)       both inputs are PWM
+    TB6612(pin_in1, pin_in2, pwm, stby=None)    direction pins + one PWM
+The bridge classes only ever produce legal input combinations: a DRV8833
+never has both inputs at partial duty, a TB6612's direction pins only change
+while its PWM is 0. StepperMotor drives a 28BYJ-48 through a ULN2003 with a
+half-step table kept as `bytes`. No update() allocates memory.
+"""
+from time import ticks_diff
+
+from micropython import const
+
+_FULL = const(65535)
+_COAST = const(0)   # outputs off
+_DRIVE = const(1)
+_BRAKE = const(2)   # standing, braked (or coils held), since _brake_at
+_MAX_DT = const(50)  # a late tick must not turn into one huge ramp step
+
+HALF_STEPS = b"\x01\x03\x02\x06\x04\x0c\x08\x09"  # 28BYJ-48 coil patterns, IN1 = bit 0
+
+
+class _Motion:
+    """Ramps, brake-then-dwell and release; subclasses implement the outputs."""
+
+    def __init__(self, ramp_ms: int, dwell_ms: int) -> None:
+        if ramp_ms < 1 or dwell_ms < 0:
+            raise ValueError("ramp_ms must be >= 1 and dwell_ms >= 0")
+        self.ramp_ms = ramp_ms
+        self.dwell_ms = dwell_ms
+        self.target = 0
+        self.speed = 0
+        self._mode = _COAST
+        self._brake_at = 0
+        self._last = 0
+        self._started = False
+
+    @property
+    def energised(self) -> bool:
+        """True while any output drives the motor (driving, braking or holding)."""
+        return self._mode != _COAST
+
+    def set_speed(self, permille: int) -> None:
+        """Set the target speed; out-of-range values are clamped to -1000..1000."""
+        if permille > 1000:
+            permille = 1000
+        elif permille < -1000:
+            permille = -1000
+        self.target = permille
+
+    def stop(self) -> None:
+        """Stand now: brake without a ramp; update() releases after the dwell."""
+        self.target = 0
+        self.speed = 0
+        self._brake_at = self._last
+        self._mode = _BRAKE
+        self._out_brake()
+
+    def release(self) -> None:
+        """De-energise now, whatever the state (for faults and shutdown)."""
+        self.target = 0
+        self.speed = 0
+        self._mode = _COAST
+        self._out_release()
+
+    def update(self, now: int) -> None:
+        """Advance the motion to time `now` (ms ticks) and set the outputs."""
+        if not self._started:
+            self._started = True
+            self._last = now
+        dt = ticks_diff(now, self._last)
+        self._last = now
+        if dt < 0:
+            dt = 0
+        elif dt > _MAX_DT:
+            dt = _MAX_DT
+        if self._mode == _BRAKE:
+            if ticks_diff(now, self._brake_at) < self.dwell_ms:
+                return
+            if self.target == 0:
+                self._mode = _COAST
+                self._out_release()
+                return
+            self._mode = _DRIVE  # dwell done: ramp up from standing
+        elif self._mode == _COAST and self.target == 0:
+            return
+        speed = self.speed
+        want = self.target
+        if (speed > 0 and want < 0) or (speed < 0 and want > 0):
+            want = 0  # reverse only through standing still
+        step = dt * 1000 // self.ramp_ms
+        if step < 1:
+            step = 1
+        if want > speed:
+            speed = want if want - speed <= step else speed + step
+        elif want < speed:
+            speed = want if speed - want <= step else speed - step
+        self.speed = speed
+        if speed == 0:
+            if self._mode == _DRIVE:
+                self._mode = _BRAKE
+                self._brake_at = now
+                self._out_brake()
+            return
+        self._mode = _DRIVE
+        self._out_drive(speed, dt)
+
+    # Outputs, implemented by each motor type.
+    def _out_drive(self, speed: int, dt: int) -> None:
+        raise NotImplementedError
+
+    def _out_brake(self) -> None:
+        raise NotImplementedError
+
+    def _out_release(self) -> None:
+        raise NotImplementedError
+
+
+class DRV8833:
+    """One DRV8833 channel: IN1 and IN2 both on PWM (fast-decay drive on one side).
+
+    Legal states only: (0,0) coast, (full,full) brake, (d,0) forward,
+    (0,d) reverse. When two writes are needed the intermediate state is a
+    drive in the direction already in use, never the other one.
+    """
+
+    def __init__(self, in1, in2, sleep=None) -> None:
+        self._a = in1
+        self._b = in2
+        self._sleep = sleep
+        self._forward = True  # side that drove last
+        in1.duty_u16(0)
+        in2.duty_u16(0)
+        if sleep is not None:
+            sleep.value(1)
+
+    def drive(self, forward: bool, duty: int) -> None:
+        """Drive in one direction at duty 0..65535."""
+        if forward:
+            self._b.duty_u16(0)
+            self._a.duty_u16(duty)
+        else:
+            self._a.duty_u16(0)
+            self._b.duty_u16(duty)
+        self._forward = forward
+
+    def brake(self) -> None:
+        """Both inputs high: short brake (slow decay)."""
+        if self._forward:
+            self._a.duty_u16(_FULL)
+            self._b.duty_u16(_FULL)
+        else:
+            self._b.duty_u16(_FULL)
+            self._a.duty_u16(_FULL)
+
+    def coast(self) -> None:
+        """Both inputs low: outputs high-impedance, the motor freewheels."""
+        if self._forward:
+            self._b.duty_u16(0)
+            self._a.duty_u16(0)
+        else:
+            self._a.duty_u16(0)
+            self._b.duty_u16(0)
+
+    def sleep(self) -> None:
+        """Coast and put the chip to sleep (if nSLEEP is wired)."""
+        self.coast()
+        if self._sleep is not None:
+            self._sleep.value(0)
+
+
+class TB6612:
+    """One TB6612FNG channel: AIN1/AIN2 direction pins, PWMA speed, optional STBY.
+
+    The direction pins only change while PWM is 0, so the bridge never goes
+    straight from one direction to the other.
+    """
+
+    def __init__(self, in1, in2, pwm, stby=None) -> None:
+        self._in1 = in1
+        self._in2 = in2
+        self._pwm = pwm
+        self._stby = stby
+        self._dir = 0  # 1 forward, -1 reverse, 0 brake/coast pins
+        pwm.duty_u16(0)
+        in1.value(0)
+        in2.value(0)
+        if stby is not None:
+            stby.value(1)
+
+    def drive(self, forward: bool, duty: int) -> None:
+        """Drive in one direction at duty 0..65535."""
+        want = 1 if forward else -1
+        if self._dir != want:
+            self._pwm.duty_u16(0)
+            self._in1.value(1 if forward else 0)
+            self._in2.value(0 if forward else 1)
+            self._dir = want
+        self._pwm.duty_u16(duty)
+
+    def brake(self) -> None:
+        """IN1 = IN2 = high: short brake."""
+        self._pwm.duty_u16(0)
+        self._in1.value(1)
+        self._in2.value(1)
+        self._dir = 0
+
+    def coast(self) -> None:
+        """IN1 = IN2 = low: outputs off, the motor freewheels."""
+        self._pwm.duty_u16(0)
+        self._in1.value(0)
+        self._in2.value(0)
+        self._dir = 0
+
+    def sleep(self) -> None:
+        """Coast and pull STBY low (if wired)."""
+        self.coast()
+        if self._stby is not None:
+            self._stby.value(0)
+
+
+class HBridgeMotor(_Motion):
+    """A DC gear motor on a DRV8833 or TB6612 bridge (see the module docstring).
+
+    `max_permille` caps the duty, e.g. 660 for a 3 V motor on a 4.5 V pack.
+    """
+
+    tick_ms = 10  # control tick this motor needs
+
+    def __init__(self, bridge, ramp_ms: int = 120, dwell_ms: int = 150, max_permille: int = 1000) -> None:
+        super().__init__(ramp_ms, dwell_ms)
+        if max_permille < 1 or max_permille > 1000:
+            raise ValueError("max_permille must be 1..1000")
+        self.bridge = bridge
+        self.max_permille = max_permille
+        bridge.coast()
+
+    def _out_drive(self, speed: int, dt: int) -> None:
+        magnitude = speed if speed > 0 else -speed
+        # Split so no product exceeds a small int on a 32-bit board.
+        duty = (magnitude * self.max_permille // 1000) * _FULL // 1000
+        self.bridge.drive(speed > 0, duty)
+
+    def _out_brake(self) -> None:
+        self.bridge.brake()
+
+    def _out_release(self) -> None:
+        self.bridge.coast()
+
+
+class StepperMotor(_Motion):
+    """A 28BYJ-48 on a ULN2003: four coil pins, half-stepping, coils off when standing.
+
+    Speed 1000 is `max_steps_per_s` half-steps per second (4096 half-steps
+    turn the output shaft once). At most one half-step per update(), so the
+    control tick must be at most 1000 / max_steps_per_s ms.
+    """
+
+    def __init__(self, pins, ramp_ms: int = 120, dwell_ms: int = 150, max_steps_per_s: int = 500) -> None:
+        super().__init__(ramp_ms, dwell_ms)
+        if len(pins) != 4:
+            raise ValueError("a ULN2003 stepper needs 4 pins, got %d" % len(pins))
+        if max_steps_per_s < 1 or max_steps_per_s > 1000:
+            raise ValueError("max_steps_per_s must be 1..1000")
+        self._pins = pins
+        self.max_steps_per_s = max_steps_per_s
+        self.tick_ms = 1000 // max_steps_per_s if max_steps_per_s > 1 else 1
+        self.position = 0  # half-steps, forward positive
+        self._phase = 0
+        self._acc = 0
+        self._coils = 0
+        self._write(0)
+
+    def _write(self, pattern: int) -> None:
+        self._coils = pattern
+        pins = self._pins
+        pins[0].value(pattern & 1)
+        pins[1].value((pattern >> 1) & 1)
+        pins[2].value((pattern >> 2) & 1)
+        pins[3].value((pattern >> 3) & 1)
+
+    def _out_drive(self, speed: int, dt: int) -> None:
+        magnitude = speed if speed > 0 else -speed
+        # 1_000_000 units = one half-step (ms x per-mille x steps/s).
+        if self._coils == 0:
+            self._write(HALF_STEPS[self._phase])  # energise at the phase it stands on
+        self._acc += dt * magnitude * self.max_steps_per_s
+        if self._acc < 1000000:
+            return
+        self._acc -= 1000000
+        if self._acc > 1000000:
+            self._acc = 1000000  # never owe more than one step: no bursts
+        if speed > 0:
+            self._phase = (self._phase + 1) & 7
+            self.position += 1
+        else:
+            self._phase = (self._phase - 1) & 7
+            self.position -= 1
+        self._write(HALF_STEPS[self._phase])
+
+    def _out_brake(self) -> None:
+        self._acc = 0
+        self._write(HALF_STEPS[self._phase])  # hold the rotor where it is
+
+    def _out_release(self) -> None:
+        self._acc = 0
+        self._write(0)

@@ -1,0 +1,426 @@
+"""The ghost clock: idle -> button -> hand runs the planned round -> stop -> chime -> idle.
+
+ClockApp is a tickable state machine: `tick(now_ms)` with an injected time
+does all the work (switch scan, plan, motor, chime), so tests run a whole
+round in virtual time and the board only pumps it from asyncio:
+
+    app = build(settings, on_event)       # drivers from machine pins of the board profile
+    run(app, watchdog_ms=2000)            # asyncio pump; motor released on any exit
+    main(settings)                        # both, for firmware/main.py
+
+Commands for the serial link: `start_round(seed=None)`, `emergency_stop()`,
+`snapshot()`. Events go to `on_event(name, fields)`: button, start, reverse,
+stop, chime, estop, fault, battery_low, idle. The fields dict of each event
+name is allocated once and reused (a tick must not allocate): copy it to keep it.
+
+Safety: the motor is braked when the round ends and released after the
+dwell, released at once on any exception (which is re-raised) and on
+shutdown; a round never runs longer than HARD_MAX_RUN_MS, whatever the plan,
+settings or board say; a watchdog resets a hung board (the bridge inputs
+are pulled low on reset, so the motor coasts). A long press while the hand
+turns is an emergency stop; short presses while it turns are ignored.
+"""
+from time import ticks_add, ticks_diff
+
+from drivers.switches import KIND_NAMES, LONG, PRESSED, RELEASED, event_index, event_kind
+from micropython import const
+
+from rules.geisteruhr import DEFAULT_LIMITS, plan_length_ms, plan_motion, validate_limits
+
+HARD_MAX_RUN_MS = const(120000)  # no plan, setting or board limit can run the motor longer
+_CHIME_AFTER_MS = const(100)     # the bell sounds once the braked hand stands
+
+IDLE = "idle"
+RUNNING = "running"
+CHIMING = "chiming"
+FAULT = "fault"
+
+
+def urandom_seed() -> int:
+    """A fresh 30-bit seed from the board's hardware entropy (stays a small int)."""
+    import os
+    raw = os.urandom(4)
+    return raw[0] | (raw[1] << 8) | (raw[2] << 16) | ((raw[3] & 0x3F) << 24)
+
+
+def print_event(name: str, fields: dict) -> None:
+    """The default event sink: one line on the console."""
+    print("clock:", name, fields)
+
+
+class ClockApp:
+    """The ghost clock's control logic (see the module docstring).
+
+    motor: HBridgeMotor or StepperMotor; switches: Switches whose input
+    `button` is the start button; chime: PiezoChime or SolenoidChime;
+    settings: the full settings dict (settings.load()) or None for defaults;
+    battery, indicator: optional drivers; planner(seed, limits) and
+    entropy() are injectable for tests.
+    """
+
+    def __init__(self, motor, switches, chime, settings=None, on_event=None, battery=None,
+                 indicator=None, planner=None, entropy=None, button: int = 0,
+                 max_run_ms: int = HARD_MAX_RUN_MS) -> None:
+        if settings is None:
+            import settings as settings_module
+            settings = settings_module.DEFAULTS
+        cfg = settings["clock"]
+        self._motor = motor
+        self._switches = switches
+        self._chime = chime
+        self._battery = battery
+        self._indicator = indicator
+        self._planner = planner if planner is not None else plan_motion
+        self._entropy = entropy if entropy is not None else urandom_seed
+        self._on_event = on_event if on_event is not None else print_event
+        self._button = button
+        self.config_errors: list = []
+        try:
+            self.limits = validate_limits(cfg["limits"])
+        except ValueError as exc:
+            self.config_errors.append("clock.limits: %s; using the default limits" % exc)
+            self.limits = dict(DEFAULT_LIMITS)
+        cap = HARD_MAX_RUN_MS
+        for wanted in (cfg["max_run_ms"], max_run_ms):
+            if 0 < wanted < cap:
+                cap = wanted
+        self.max_run_ms = cap
+        self.fixed_seed = cfg["seed"]
+        self.battery_min_mv = cfg["battery_min_mv"]
+        self.tick_ms = getattr(motor, "tick_ms", 10)
+        self.chime_kind = "solenoid" if cfg["chime"] == "solenoid" else "piezo"
+        self.state = IDLE
+        self.round = 0          # rounds started
+        self.completed = 0      # rounds that ended with the chime
+        self.seed = None
+        self.plan: list = []
+        self.planned_ms = 0
+        self.direction = 0      # hand direction of the current segment: 1, -1, 0
+        self._now = 0
+        self._t0 = 0
+        self._seg = 0
+        self._seg_end = 0
+        self._stop_at = 0
+        self._chime_at = 0
+        self._chimed = False
+        self._last_dir = 0
+        self._hold_while_running = False
+        # One reusable fields dict per event, so emitting allocates nothing.
+        self._f_button = {"index": 0, "kind": "pressed"}
+        self._f_start = {"round": 0, "seed": 0, "segments": 0, "duration_ms": 0, "max_run_ms": cap}
+        self._f_reverse = {"round": 0, "direction": 0, "at_ms": 0}
+        self._f_stop = {"round": 0, "at_ms": 0, "planned_ms": 0, "capped": False}
+        self._f_chime = {"round": 0, "kind": self.chime_kind}
+        self._f_estop = {"round": 0, "at_ms": 0}
+        self._f_fault = {"state": IDLE, "error": ""}
+        self._f_battery = {"mv": 0, "min_mv": 0}
+        self._f_idle = {"round": 0, "completed": 0}
+
+    # --- commands ------------------------------------------------------
+    def start_round(self, seed=None) -> None:
+        """Start a round now; ValueError (and a battery_low event) if it cannot."""
+        if self.state != IDLE:
+            raise ValueError("the hand is already turning: wait for the chime")
+        if self._battery is not None and self.battery_min_mv > 0:
+            mv = self._battery.read_mv()
+            if mv < self.battery_min_mv:
+                self._refuse_low_battery(mv)
+                raise ValueError("battery low: %d.%02d V, the clock needs %d.%02d V; change the batteries"
+                                 % (mv // 1000, mv % 1000 // 10,
+                                    self.battery_min_mv // 1000, self.battery_min_mv % 1000 // 10))
+        if seed is None:
+            seed = self.fixed_seed
+        if seed is None:
+            seed = self._entropy()
+        plan = self._planner(seed, self.limits)
+        if not plan:
+            raise ValueError("the motion plan is empty")
+        now = self._now
+        self.seed = seed
+        self.plan = plan
+        self.planned_ms = plan_length_ms(plan)
+        self.round += 1
+        self.state = RUNNING
+        self._t0 = now
+        run_ms = self.planned_ms if self.planned_ms < self.max_run_ms else self.max_run_ms
+        self._stop_at = ticks_add(now, run_ms)  # type: ignore[type-var]
+        self._seg = 0
+        self._seg_end = ticks_add(now, plan[0][0])  # type: ignore[type-var]
+        self._last_dir = 0
+        self._hold_while_running = False
+        f = self._f_start
+        f["round"] = self.round
+        f["seed"] = seed
+        f["segments"] = len(plan)
+        f["duration_ms"] = self.planned_ms
+        self._emit("start", f)
+        if self._indicator is not None:
+            self._indicator.on()
+        self._apply(plan[0][1], now)
+
+    def emergency_stop(self) -> None:
+        """Brake at once, no chime, back to idle (also when idle: motor braked and released)."""
+        self._motor.stop()
+        self._chime.silence()
+        was = self.state
+        f = self._f_estop
+        f["round"] = self.round
+        f["at_ms"] = ticks_diff(self._now, self._t0) if was == RUNNING else 0
+        self._emit("estop", f)
+        if was != IDLE:
+            self._to_idle()
+
+    def snapshot(self) -> dict:
+        """State for the host link: state, round numbers, hand, times (allocates; not for ticks)."""
+        running = self.state == RUNNING
+        elapsed = ticks_diff(self._now, self._t0) if running else 0
+        left = ticks_diff(self._stop_at, self._now) if running else 0
+        return {
+            "state": self.state,
+            "round": self.round,
+            "completed": self.completed,
+            "seed": self.seed,
+            "direction": self.direction if running else 0,
+            "speed": self._motor.speed,
+            "segment": self._seg if running else -1,
+            "segments": len(self.plan),
+            "elapsed_ms": elapsed,
+            "time_left_ms": left if left > 0 else 0,
+            "max_run_ms": self.max_run_ms,
+        }
+
+    def shutdown(self) -> None:
+        """Everything off at once (called when the pump ends for any reason)."""
+        self._motor.release()
+        self._chime.silence()
+        if self._indicator is not None:
+            self._indicator.off()
+
+    # --- the tick ------------------------------------------------------
+    def tick(self, now: int) -> None:
+        """Do everything due at time `now` (ms ticks). Allocates nothing in steady running.
+
+        Any exception releases the motor, silences the chime, emits "fault"
+        and is re-raised.
+        """
+        try:
+            self._now = now
+            switches = self._switches
+            switches.update(now)
+            while switches.pending():
+                self._on_switch(switches.pop(), now)
+            state = self.state
+            if state == RUNNING:
+                self._advance(now)
+            elif state == CHIMING:
+                if not self._chimed:
+                    if ticks_diff(now, self._chime_at) >= 0:
+                        self._chimed = True
+                        self._chime.start(now)
+                        f = self._f_chime
+                        f["round"] = self.round
+                        self._emit("chime", f)
+                elif not self._chime.busy:
+                    self.completed += 1
+                    self._to_idle()
+            self._motor.update(now)
+            self._chime.update(now)
+            if self._indicator is not None:
+                self._indicator.update(now)
+        except Exception as exc:
+            self._fail(exc)
+            raise
+
+    def _advance(self, now: int) -> None:
+        if ticks_diff(now, self._stop_at) >= 0:
+            self._stop(now)
+            return
+        plan = self.plan
+        last = len(plan) - 1
+        while self._seg < last and ticks_diff(now, self._seg_end) >= 0:
+            self._seg += 1
+            self._seg_end = ticks_add(self._seg_end, plan[self._seg][0])  # type: ignore[type-var]
+            self._apply(plan[self._seg][1], now)
+
+    def _apply(self, speed: int, now: int) -> None:
+        self._motor.set_speed(speed)
+        direction = 1 if speed > 0 else (-1 if speed < 0 else 0)
+        self.direction = direction
+        if direction != 0:
+            if self._last_dir != 0 and direction != self._last_dir:
+                f = self._f_reverse
+                f["round"] = self.round
+                f["direction"] = direction
+                f["at_ms"] = ticks_diff(now, self._t0)
+                self._emit("reverse", f)
+            self._last_dir = direction
+
+    def _stop(self, now: int) -> None:
+        self._motor.stop()
+        self.direction = 0
+        self.state = CHIMING
+        self._chimed = False
+        self._chime_at = ticks_add(now, _CHIME_AFTER_MS)  # type: ignore[type-var]
+        f = self._f_stop
+        f["round"] = self.round
+        f["at_ms"] = ticks_diff(now, self._t0)
+        f["planned_ms"] = self.planned_ms
+        f["capped"] = self.planned_ms > self.max_run_ms
+        self._emit("stop", f)
+        if self._indicator is not None:
+            self._indicator.off()
+
+    def _to_idle(self) -> None:
+        self.state = IDLE
+        self.direction = 0
+        f = self._f_idle
+        f["round"] = self.round
+        f["completed"] = self.completed
+        self._emit("idle", f)
+
+    def _on_switch(self, event: int, now: int) -> None:
+        if event_index(event) != self._button:
+            return
+        kind = event_kind(event)
+        f = self._f_button
+        f["index"] = self._button
+        f["kind"] = KIND_NAMES[kind]
+        self._emit("button", f)
+        if kind == PRESSED:
+            if self.state == IDLE:
+                try:
+                    self.start_round()
+                except ValueError:
+                    pass  # refused: the battery_low event already says why
+            elif self.state == RUNNING:
+                self._hold_while_running = True  # ignored, unless held for a long press
+        elif kind == LONG:
+            if self.state == RUNNING and self._hold_while_running:
+                self.emergency_stop()
+        elif kind == RELEASED:
+            self._hold_while_running = False
+
+    def _refuse_low_battery(self, mv: int) -> None:
+        f = self._f_battery
+        f["mv"] = mv
+        f["min_mv"] = self.battery_min_mv
+        self._emit("battery_low", f)
+        if self._indicator is not None:
+            from drivers.indicator import Indicator
+            self._indicator.start(self._now, Indicator.LOW_BATTERY)
+        if self.chime_kind == "piezo":
+            from drivers.chime import ALARM
+            self._chime.start(self._now, ALARM)
+
+    def _fail(self, exc) -> None:
+        self._motor.release()
+        self._chime.silence()
+        f = self._f_fault
+        f["state"] = self.state
+        f["error"] = repr(exc)
+        self.state = FAULT
+        try:
+            self._emit("fault", f)
+        except Exception:  # the sink itself may be what failed; the motor is off either way
+            pass
+
+    def _emit(self, name: str, fields: dict) -> None:
+        self._on_event(name, fields)
+
+
+def build(settings, on_event=None, machine_module=None, **app_options) -> ClockApp:
+    """A ClockApp with drivers on the pins of settings["board"]'s clock profile.
+
+    `machine_module` defaults to `machine` (the vboard's fake one in the sim).
+    Extra keyword options go to ClockApp (planner, entropy, ...).
+    """
+    import boards
+    from drivers.battery import Battery
+    from drivers.chime import PiezoChime, SolenoidChime
+    from drivers.indicator import Indicator
+    from drivers.motor import DRV8833, TB6612, HBridgeMotor, StepperMotor
+    from drivers.switches import PinSource, Switches
+
+    if machine_module is None:
+        import machine as machine_module
+    m = machine_module
+    cfg = settings["clock"]
+    pins = boards.profile(settings["board"], "clock")
+    limits = boards.limits(settings["board"])
+
+    def out(name):
+        return m.Pin(pins[name], m.Pin.OUT, value=0)
+
+    def pwm(name, freq):
+        return m.PWM(m.Pin(pins[name], m.Pin.OUT, value=0), freq=freq, duty_u16=0)
+
+    button = m.Pin(pins["button"], m.Pin.IN, m.Pin.PULL_UP)
+    switches = Switches(PinSource([button], active_low=True), 1,
+                        debounce_ms=cfg["debounce_ms"], long_press_ms=cfg["long_press_ms"])
+    motor: object
+    bridge: object
+    chime: object
+    if cfg["motor"] == "stepper":
+        coils = [out("stepper_in1"), out("stepper_in2"), out("stepper_in3"), out("stepper_in4")]
+        motor = StepperMotor(coils, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"])
+    else:
+        hz = limits["pwm_motor_hz"]
+        stby = out("motor_stby") if pins.get("motor_stby") is not None else None
+        if cfg["bridge"] == "tb6612":
+            bridge = TB6612(out("motor_in1"), out("motor_in2"), pwm("motor_pwm", hz), stby)
+        else:
+            bridge = DRV8833(pwm("motor_in1", hz), pwm("motor_in2", hz), stby)
+        motor = HBridgeMotor(bridge, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"],
+                             max_permille=cfg["motor_max_permille"])
+    if cfg["chime"] == "solenoid":
+        chime = SolenoidChime(out("solenoid"))
+    else:
+        chime = PiezoChime(pwm("piezo", 1000))
+    battery = None
+    if cfg["battery_min_mv"] > 0 and pins.get("battery_adc") is not None:
+        atten = getattr(m.ADC, "ATTN_11DB", None)
+        adc_pin = m.Pin(pins["battery_adc"])
+        adc = m.ADC(adc_pin, atten=atten) if atten is not None else m.ADC(adc_pin)
+        battery = Battery(adc, full_mv=limits["adc_full_mv"], divider=cfg["battery_divider"])
+    indicator = Indicator(out("led")) if pins.get("led") is not None else None
+    return ClockApp(motor, switches, chime, settings, on_event, battery=battery, indicator=indicator,
+                    max_run_ms=limits["max_run_ms"], **app_options)
+
+
+async def pump(app: ClockApp, clock=None, period_ms: int = 0, wdt=None, until=None) -> None:
+    """Tick `app` forever (or until `until()` is true), feeding `wdt` each time."""
+    import asyncio
+    if clock is None:
+        from time import ticks_ms as clock
+    period = period_ms if period_ms > 0 else app.tick_ms
+    while until is None or not until():
+        app.tick(clock())
+        if wdt is not None:
+            wdt.feed()
+        await asyncio.sleep_ms(period)
+
+
+def run(app: ClockApp, clock=None, period_ms: int = 0, watchdog_ms: int = 0, until=None,
+        machine_module=None) -> None:
+    """Pump `app` with asyncio; the motor is released however the pump ends."""
+    import asyncio
+    wdt = None
+    try:
+        if watchdog_ms > 0:
+            if machine_module is None:
+                import machine as machine_module
+            wdt = machine_module.WDT(timeout=watchdog_ms)
+        asyncio.run(pump(app, clock, period_ms, wdt, until))
+    finally:
+        app.shutdown()
+
+
+def main(settings, on_event=None) -> None:
+    """Entry for firmware/main.py: build the clock from `settings` and run it forever."""
+    import boards
+    app = build(settings, on_event)
+    for message in app.config_errors:
+        print("config:", message)
+    watchdog_ms = settings["clock"]["watchdog_ms"]
+    longest = boards.limits(settings["board"])["wdt_max_ms"]
+    run(app, watchdog_ms=watchdog_ms if watchdog_ms < longest else longest)

@@ -1,0 +1,242 @@
+"""Physics of the virtual clock: the hand angle driven by the recorded motor outputs.
+
+Both models watch the board's signal changes (no polling, no allocation per
+change) and also check the driving rules as they go:
+
+    hand = HBridgeHand(board, "drv8833", in1=16, in2=17, deg_per_s=120, dwell_ms=150)
+    hand = StepperHand(board, (2, 3, 4, 5), dwell_ms=150)
+    hand.angle_mdeg()      # hand angle in millidegrees, forward = clockwise, unbounded
+    hand.direction         # 1, -1, 0 (standing)
+    hand.forbidden         # count of illegal bridge input combinations seen
+    hand.quick_reversals   # direction changes with less standing time than dwell_ms
+    hand.min_reverse_gap   # shortest standing time seen between opposite drives (ms, -1: none)
+    hand.settle()          # count the drive going on now before reading those figures
+    hand.energised         # any motor output on
+
+H-bridge decoding: DRV8833 (IN1, IN2 as PWM duties): (0,0) coast, (full,full)
+brake, (d,0) forward, (0,d) reverse, anything else forbidden (both sides at
+partial duty); nSLEEP low: off. TB6612 (IN1, IN2 levels, PWM duty, STBY): STBY
+low or IN1=IN2=0 off, IN1=IN2=1 brake, (1,0)/(0,1) with PWM > 0 forward/reverse, with PWM 0 brake.
+A floating pin (after a reset) reads low: the bridge boards pull inputs down.
+"""
+FULL = 65535
+HALF_STEPS = b"\x01\x03\x02\x06\x04\x0c\x08\x09"
+
+
+class _Hand:
+    def __init__(self, board, dwell_ms: int) -> None:
+        self.board = board
+        self.dwell_ms = dwell_ms
+        self.direction = 0
+        self.velocity = 0          # millidegrees per second
+        self._acc = 0              # millidegrees x 1000 (integrated velocity x ms)
+        self._at = 0               # elapsed ms of the last integration
+        self.forbidden = 0
+        self.first_forbidden_ms = -1
+        self.quick_reversals = 0
+        self.min_reverse_gap = -1
+        self.reversals = 0
+        self._last_dir = 0         # direction of the last drive that lasted
+        self._drive_end = 0        # when that drive ended
+        self._drive_start = 0      # when the current state began
+        self.energised = False
+
+    def _integrate(self, t: int) -> None:
+        self._acc += self.velocity * (t - self._at)
+        self._at = t
+
+    def angle_mdeg(self) -> int:
+        """The hand angle now, in millidegrees."""
+        self.board.clock.now()
+        t = self.board.clock.elapsed
+        return (self._acc + self.velocity * (t - self._at)) // 1000
+
+    def _drive(self, direction: int, velocity: int, t: int) -> None:
+        """Enter a new motion state at elapsed time t (direction 0 = standing)."""
+        self._integrate(t)
+        if direction != self.direction:
+            self._commit(t)
+            self._drive_start = t
+        self.direction = direction
+        self.velocity = velocity * direction
+
+    def _commit(self, t: int) -> None:
+        # A drive that lasted 0 ms is two pin writes in one instant, not a drive.
+        if self.direction == 0 or t == self._drive_start:
+            return
+        if self._last_dir != 0 and self.direction != self._last_dir:
+            gap = self._drive_start - self._drive_end
+            self.reversals += 1
+            if self.min_reverse_gap < 0 or gap < self.min_reverse_gap:
+                self.min_reverse_gap = gap
+            if gap < self.dwell_ms:
+                self.quick_reversals += 1
+        self._last_dir = self.direction
+        self._drive_end = t
+
+    def settle(self) -> None:
+        """Count a drive still going on now (call before reading the reversal figures)."""
+        self.board.clock.now()
+        t = self.board.clock.elapsed
+        if self.direction != 0 and t > self._drive_start:
+            self._commit(t)
+            self._drive_start = t
+
+    def _forbid(self, t: int) -> None:
+        self.forbidden += 1
+        if self.first_forbidden_ms < 0:
+            self.first_forbidden_ms = t
+
+
+class HBridgeHand(_Hand):
+    """A DC gear motor on a DRV8833 or TB6612 channel turning the hand."""
+
+    def __init__(self, board, mode: str, in1, in2, pwm=None, stby=None,
+                 deg_per_s: int = 120, dwell_ms: int = 150) -> None:
+        super().__init__(board, dwell_ms)
+        if mode not in ("drv8833", "tb6612"):
+            raise ValueError("unknown bridge %r" % mode)
+        self.mode = mode
+        self.top = deg_per_s * 1000
+        if mode == "drv8833":
+            self._a = board.signal(str(in1) + ".duty")
+            self._b = board.signal(str(in2) + ".duty")
+        else:
+            self._a = board.signal(str(in1))
+            self._b = board.signal(str(in2))
+            self._pwm = board.signal(str(pwm) + ".duty")
+        self._stby = board.signal(str(stby)) if stby is not None else -1
+        self.a = 0
+        self.b = 0
+        self.duty = 0
+        self.stby = 1 if stby is None else 0
+        board.watch(self._changed)
+
+    def _changed(self, sig: int, value: int, t: int) -> None:
+        if value < 0:
+            value = 0  # floating input: pulled down on the bridge board
+        if sig == self._a:
+            self.a = value
+        elif sig == self._b:
+            self.b = value
+        elif self.mode == "tb6612" and sig == self._pwm:
+            self.duty = value
+        elif sig == self._stby:
+            self.stby = value
+        else:
+            return
+        self._decode(t)
+
+    def _decode(self, t: int) -> None:
+        a = self.a
+        b = self.b
+        if not self.stby:  # TB6612 STBY / DRV8833 nSLEEP low: outputs off
+            self.energised = False
+            self._drive(0, 0, t)
+            return
+        if self.mode == "drv8833":
+            self.energised = a > 0 or b > 0
+            if a == 0 and b == 0 or a == FULL and b == FULL:
+                self._drive(0, 0, t)
+            elif b == 0:
+                self._drive(1, self.top * a // FULL, t)
+            elif a == 0:
+                self._drive(-1, self.top * b // FULL, t)
+            else:
+                self._forbid(t)
+                self._drive(0, 0, t)
+            return
+        self.energised = a != b or (a == 1 and b == 1)
+        if a != b and self.duty > 0:
+            self._drive(1 if a else -1, self.top * self.duty // FULL, t)
+        else:
+            self._drive(0, 0, t)
+
+
+class StepperHand(_Hand):
+    """A 28BYJ-48 (4096 half-steps per turn) turning the hand directly."""
+
+    def __init__(self, board, pins, steps_per_turn: int = 4096, dwell_ms: int = 150) -> None:
+        super().__init__(board, dwell_ms)
+        self._sigs = [board.signal(str(p)) for p in pins]
+        self.steps_per_turn = steps_per_turn
+        self.pattern = 0
+        self.position = 0
+        self.skipped = 0           # coil patterns that are not one half-step on
+        self._phase = -1
+        self._pending_t = -1
+        self._judged = 0
+        board.watch(self._changed)
+
+    def angle_mdeg(self) -> int:
+        self._evaluate()
+        return self.position * 360000 // self.steps_per_turn
+
+    def settle(self) -> None:
+        """Take in the coil writes of the latest instant."""
+        self._evaluate()
+
+    def _changed(self, sig: int, value: int, t: int) -> None:
+        i = 0
+        while i < 4:
+            if self._sigs[i] == sig:
+                break
+            i += 1
+        if i == 4:
+            return
+        # Coil writes in the same instant are one transition (the driver sets
+        # four pins one after another): judge the pattern once time moves on.
+        if t != self._pending_t:
+            self._evaluate()
+        self._pending_t = t
+        if value > 0:
+            self.pattern |= 1 << i
+        else:
+            self.pattern &= ~(1 << i)
+        self.energised = self.pattern != 0
+
+    def _evaluate(self) -> None:
+        if self.pattern == self._judged:
+            return
+        self._judged = self.pattern
+        t = self._pending_t
+        if self.pattern == 0:
+            self._phase = -1
+            self.direction = 0
+            return
+        phase = -1
+        j = 0
+        while j < 8:
+            if HALF_STEPS[j] == self.pattern:
+                phase = j
+                break
+            j += 1
+        if phase < 0:
+            self.skipped += 1  # not a half-step pattern
+            return
+        if self._phase < 0:
+            self._phase = phase  # energised: the rotor locks onto this phase
+            return
+        delta = (phase - self._phase) & 7
+        self._phase = phase
+        if delta == 1:
+            self.position += 1
+            self._step(1, t)
+        elif delta == 7:
+            self.position -= 1
+            self._step(-1, t)
+        elif delta != 0:
+            self.skipped += 1
+
+    def _step(self, direction: int, t: int) -> None:
+        # A stepper "stands" between steps; a step against the last one is a reversal.
+        if direction != self._last_dir and self._last_dir != 0:
+            gap = t - self._drive_end
+            self.reversals += 1
+            if self.min_reverse_gap < 0 or gap < self.min_reverse_gap:
+                self.min_reverse_gap = gap
+            if gap < self.dwell_ms:
+                self.quick_reversals += 1
+        self._last_dir = direction
+        self._drive_end = t
+        self.direction = direction

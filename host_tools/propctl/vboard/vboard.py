@@ -1,0 +1,205 @@
+"""The virtual board: clock, signal recorder, inputs and devices behind the fake `machine`.
+
+Runs under the MicroPython unix port (and CPython). The fake machine.py in
+this folder asks `vboard.current()` for the board; tests and the sim runner
+make a fresh one with `vboard.new_board(...)` before building any firmware.
+
+    board = vboard.new_board(start_ms=0, capacity=100000)
+    board.clock.advance(10)            # virtual time (or board.clock.run_real(speed))
+    board.set_input(14, 0)             # drive an input pin (0 = pressed, to GND)
+    board.set_adc(26, 2.0)             # volts on an ADC pin  (or set_adc_mv(26, 2000))
+    board.i2c_devices[0x20] = device   # anything with readfrom_mem_into/writeto_mem
+    board.watch(callback)              # callback(signal, value, elapsed_ms) on every change
+    board.log()                        # [(elapsed_ms, signal_name, value), ...]
+
+Every output change (pin level, PWM duty, PWM frequency) is stored with the
+elapsed virtual time in preallocated arrays, so recording allocates nothing
+(firmware hot paths stay provable with micropython.heap_lock()).
+Signals are named "<pin>" (level), "<pin>.duty" (duty_u16), "<pin>.freq".
+"""
+import array
+import time
+
+_CURRENT = [None]
+
+
+class Clock:
+    """Virtual milliseconds: ticks_ms-style values from `origin`, moved by advance().
+
+    With run_real(speed) the clock follows the host's real time times
+    `speed` instead (for the real-time sim).
+    """
+
+    def __init__(self, origin: int = 0) -> None:
+        self.origin = origin
+        self.elapsed = 0
+        self._real = False
+        self._speed = 1
+        self._real0 = 0
+        self._base = 0
+
+    def now(self) -> int:
+        """Current ticks value (wraps like time.ticks_ms)."""
+        if self._real:
+            self.elapsed = self._base + time.ticks_diff(time.ticks_ms(), self._real0) * self._speed
+        return time.ticks_add(self.origin, self.elapsed)
+
+    def advance(self, ms: int) -> None:
+        """Move virtual time forward."""
+        self.elapsed += ms
+
+    def run_real(self, speed: int = 1) -> None:
+        """From now on follow real time, `speed` times faster."""
+        self._base = self.elapsed
+        self._real0 = time.ticks_ms()
+        self._speed = speed
+        self._real = True
+
+
+class Board:
+    """One virtual board (see the module docstring)."""
+
+    def __init__(self, start_ms: int = 0, capacity: int = 100000) -> None:
+        self.clock = Clock(start_ms)
+        self.capacity = capacity
+        self._t = array.array("i", bytes(4 * capacity))
+        self._sig = array.array("H", bytes(2 * capacity))
+        self._val = array.array("i", bytes(4 * capacity))
+        self.count = 0
+        self.overflow = False
+        self.names = []        # signal index -> name
+        self._index = {}       # name -> signal index
+        self.outputs = []      # machine objects that drive something (for resets)
+        self.inputs = {}       # pin id -> level forced from outside
+        self.adc_mv = {}       # pin id -> millivolts at the pin
+        self.adc_full_mv = 3300  # millivolts that read as 65535
+        self.i2c_devices = {}
+        self.watchers = []
+        self.wdt_timeout = 0
+        self.wdt_fed_at = 0
+        self.resets = 0        # watchdog or machine.reset()
+        self.reset_reason = ""
+        self.tripped = None    # exception raised into firmware on the next pin write (fault injection)
+        self._plan = []        # scheduled input changes: [elapsed_ms, pin, level or None]
+
+    # --- signals -------------------------------------------------------
+    def signal(self, name: str) -> int:
+        """Index of a signal name, registering it the first time."""
+        index = self._index.get(name)
+        if index is None:
+            index = len(self.names)
+            self.names.append(name)
+            self._index[name] = index
+        return index
+
+    def record(self, sig: int, value: int) -> None:
+        """Store one change at the current elapsed time and tell the watchers."""
+        if self.tripped is not None:
+            exc = self.tripped
+            self.tripped = None
+            raise exc
+        self.clock.now()
+        t = self.clock.elapsed
+        n = self.count
+        if n < self.capacity:
+            self._t[n] = t
+            self._sig[n] = sig
+            self._val[n] = value
+            self.count = n + 1
+        else:
+            self.overflow = True
+        for watcher in self.watchers:
+            watcher(sig, value, t)
+
+    def watch(self, callback) -> None:
+        """Call callback(signal_index, value, elapsed_ms) on every recorded change."""
+        self.watchers.append(callback)
+
+    def log(self, since: int = 0) -> list:
+        """Recorded changes as [elapsed_ms, name, value] lists, from entry `since` on."""
+        out = []
+        i = since
+        while i < self.count:
+            out.append([self._t[i], self.names[self._sig[i]], self._val[i]])
+            i += 1
+        return out
+
+    # --- inputs --------------------------------------------------------
+    def set_input(self, pin, level: int) -> None:
+        """Force what an input pin reads (until clear_input)."""
+        self.inputs[pin] = level
+
+    def clear_input(self, pin) -> None:
+        """Let an input pin read its pull resistor again."""
+        self.inputs.pop(pin, None)
+
+    def set_adc_mv(self, pin, mv: int) -> None:
+        """Millivolts on an ADC pin."""
+        self.adc_mv[pin] = mv
+
+    def schedule_input(self, at_ms: int, pin, level) -> None:
+        """At elapsed time at_ms, force input `pin` to `level` (None: back to its pull)."""
+        self._plan.append([at_ms, pin, level])
+        self._plan.sort(key=lambda item: item[0])
+
+    def press(self, pin, at_ms: int, hold_ms: int = 100, active: int = 0) -> None:
+        """Schedule a button press: `pin` reads `active` from at_ms for hold_ms."""
+        self.schedule_input(at_ms, pin, active)
+        self.schedule_input(at_ms + hold_ms, pin, None)
+
+    def apply_inputs(self) -> None:
+        """Apply every scheduled input change that is due."""
+        while self._plan and self._plan[0][0] <= self.clock.elapsed:
+            _, pin, level = self._plan.pop(0)
+            if level is None:
+                self.clear_input(pin)
+            else:
+                self.set_input(pin, level)
+
+    def run(self, tick, duration_ms: int, step_ms: int = 10, until=None, each=None) -> int:
+        """Virtual time: call tick(now) every step_ms for duration_ms or until until() is true.
+
+        Scheduled inputs are applied and the watchdog checked before each
+        tick; each() runs after it. Returns the elapsed time at the end.
+        """
+        end = self.clock.elapsed + duration_ms
+        while self.clock.elapsed < end:
+            self.apply_inputs()
+            self.check_watchdog()
+            tick(self.clock.now())
+            if each is not None:
+                each()
+            if until is not None and until():
+                break
+            self.clock.advance(step_ms)
+        return self.clock.elapsed
+
+    # --- watchdog and reset -------------------------------------------
+    def check_watchdog(self) -> bool:
+        """If a started watchdog was not fed in time, reset the board; True if it fired."""
+        if self.wdt_timeout and time.ticks_diff(self.clock.now(), self.wdt_fed_at) > self.wdt_timeout:
+            self.reset("watchdog")
+            return True
+        return False
+
+    def reset(self, reason: str) -> None:
+        """A chip reset: every output floats (recorded as -1; bridge inputs then read low)."""
+        self.resets += 1
+        self.reset_reason = reason
+        self.wdt_timeout = 0
+        for output in self.outputs:
+            output._float()
+
+
+def new_board(start_ms: int = 0, capacity: int = 100000) -> Board:
+    """Make a fresh board the current one (every later machine object uses it)."""
+    board = Board(start_ms, capacity)
+    _CURRENT[0] = board
+    return board
+
+
+def current() -> Board:
+    """The current board (a default one is made on first use)."""
+    if _CURRENT[0] is None:
+        new_board()
+    return _CURRENT[0]
