@@ -1,0 +1,536 @@
+"""`propctl play pimaldaumen`: a terminal game master for Pi mal Daumen.
+
+It says who asks and which question to read, takes the guesses, moves the
+pieces (bonus and minus fields included), shows the track and names the
+winner. Bad input never ends the game; Ctrl-C asks whether to save. The rules
+are rules.pimaldaumen; this module only talks to the table and keeps files.
+"""
+import argparse
+import io
+import json
+import os
+from pathlib import Path
+
+from cardpack import Pack, PackError
+from cardpack.question import FRAMES
+from cardpack.question import check_version as check_pack_version
+from cardpack.question import decode as decode_card
+from propctl.cards.container import write_atomic
+from propctl.cards.load import load_deck
+from rules.pimaldaumen import (
+    BONUS_GUESS,
+    BONUS_QUESTION,
+    CHOOSE,
+    GUESS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OVER,
+    QUESTION,
+    TOP,
+    Board,
+    Game,
+)
+from rules.rng import Rng
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+DEFAULT_BOARD = DATA / "pimaldaumen_board.json"
+DEFAULT_SAVE = "pimaldaumen-save.json"
+SAVE_FORMAT = "propctl pimaldaumen save"
+SAVE_VERSION = 1
+
+EPILOG = """\
+how a game goes:
+  Name the players in clockwise order; the first one asks the first question
+  (or name the starter with --first). The game master then says who reads
+  which card and which colour: the colour of the field the questioner stands
+  on (salmon from the start). The others answer in turn, starting left of the
+  questioner; type each answer as a number (175, 3.5 or 3,5). Points move the
+  pieces; the track, bonus questions, minus fields and the winner are shown.
+
+at any prompt:
+  help    these commands          track   the track and every piece
+  save    save the game now       quit    stop (asks whether to save)
+  Ctrl-C also asks whether to save. The game is saved automatically before
+  every question, so even a closed terminal loses at most one question.
+
+examples:
+  propctl play pimaldaumen --players Peter,Wolfgang,Baerbel,Gaby,Annette \\
+      --deck host_tools/propctl/data/decks/questions.json
+  propctl play pimaldaumen --players Ann,Bo --deck deck.bin --frame violet --save ann-bo.json
+  propctl play pimaldaumen --resume ann-bo.json
+
+The deck is a question-card file (CSV or JSON, see `propctl cards check`) or
+a pack written by `propctl cards pack`. The board defaults to a stand-in
+track (the printed board's layout is not known): see --board.
+Exit codes: 0 game finished or saved, 1 unusable deck/board/save file,
+2 bad command line.
+"""
+
+HELP = ("commands: help, track (show the track), save (save now), quit (stop, asks to save); "
+        "otherwise answer with a number")
+
+
+def register(subparsers) -> None:
+    """Add `pimaldaumen` under `propctl play`."""
+    parser = subparsers.add_parser(
+        "pimaldaumen", help="game master for Pi mal Daumen (question cards, scale, track)",
+        description="A terminal game master for Pi mal Daumen: it runs the question rounds, "
+                    "scores every guess on the card's scale, moves the pieces on the track "
+                    "and saves the game so it can be resumed.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", metavar="NAMES",
+                        help="%d-%d names, comma-separated, in clockwise order around the table"
+                             % (MIN_PLAYERS, MAX_PLAYERS))
+    parser.add_argument("--deck", metavar="FILE", nargs="+",
+                        help="question cards: CSV or JSON files, or a .bin pack")
+    parser.add_argument("--first", metavar="NAME", help="who asks first (default: the first name)")
+    parser.add_argument("--frame", choices=FRAMES, default="white",
+                        help="which side's questions to read: white (first play-through, default) "
+                             "or violet (for groups that know the white ones)")
+    parser.add_argument("--board", metavar="FILE", default=str(DEFAULT_BOARD),
+                        help="board layout as JSON (default: the stand-in board shipped with propctl)")
+    parser.add_argument("--seed", type=int, help="shuffle the deck reproducibly with this seed")
+    parser.add_argument("--save", metavar="FILE", help="where to save (default: %s, or the --resume "
+                                                       "file)" % DEFAULT_SAVE)
+    parser.add_argument("--resume", metavar="FILE", help="continue a saved game")
+    parser.set_defaults(func=run)
+
+
+def run(args, ask=input, say=print) -> int:
+    """Entry point for `propctl play pimaldaumen`; ask/say are injectable for tests."""
+    try:
+        if args.resume:
+            session = Session.resume(args.resume, args.save, ask, say)
+        else:
+            if not args.players or not args.deck:
+                say("error: a new game needs --players and --deck (or --resume FILE)")
+                return 2
+            session = Session.new(args, ask, say)
+    except SetupError as exc:
+        say("error: %s" % exc)
+        return exc.code
+    return session.play()
+
+
+class SetupError(Exception):
+    """A game cannot start: bad names, deck, board or save file."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class _Quit(Exception):
+    """The table asked to stop."""
+
+
+def parse_names(text: str) -> list:
+    """Player names from "A, B, C": 2-6, unique, non-empty."""
+    names = [n.strip() for n in text.split(",")]
+    if any(not n for n in names):
+        raise SetupError("--players: an empty name in %r; separate names with commas" % text, 2)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise SetupError("--players: Pi mal Daumen is for %d to %d players, got %d"
+                         % (MIN_PLAYERS, MAX_PLAYERS, len(names)), 2)
+    lower = [n.lower() for n in names]
+    for n in names:
+        if lower.count(n.lower()) > 1:
+            raise SetupError("--players: %r appears twice; every player needs a different name" % n, 2)
+    return names
+
+
+def load_cards(paths) -> list:
+    """Question cards from CSV/JSON files or one .bin pack; SetupError listing every problem."""
+    paths = [str(p) for p in paths]
+    if len(paths) == 1 and _is_pack(paths[0]):
+        try:
+            with open(paths[0], "rb") as stream:
+                pack = Pack(io.BytesIO(stream.read()), kind="QUES")
+            check_pack_version(pack)
+            pack.verify()
+            return [decode_card(pack.record(k)) for k in range(len(pack))]
+        except (OSError, PackError) as exc:
+            raise SetupError("deck %s: %s" % (paths[0], exc)) from None
+    deck = load_deck(paths, "questions")
+    if deck.problems:
+        lines = [str(p) for p in deck.problems]
+        raise SetupError("the deck has %d problem%s (see `propctl cards check`):\n  %s"
+                         % (len(lines), "" if len(lines) == 1 else "s", "\n  ".join(lines)))
+    return deck.cards
+
+
+def _is_pack(path: str) -> bool:
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(4) == b"CPAK"
+    except OSError:
+        return False
+
+
+def load_board(path) -> dict:
+    """Board data from a JSON file, validated by the rules core."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        Board(data)
+    except OSError as exc:
+        raise SetupError("board %s: cannot be read: %s" % (path, exc.strerror or exc)) from None
+    except ValueError as exc:
+        raise SetupError("board %s: %s" % (path, exc)) from None
+    return data
+
+
+class Session:
+    """One game at the table: the game, the names, the shuffled deck and the save file."""
+
+    def __init__(self, game, names, cards, board_data, deck_paths, frame, order, drawn, current,
+                 current_colour, seed, save_path, ask, say) -> None:
+        self.game = game
+        self.names = names
+        self.cards = dict((card.id, card) for card in cards)
+        self.board_data = board_data
+        self.deck_paths = deck_paths
+        self.frame = frame
+        self.order = order          # card ids in draw order
+        self.drawn = drawn          # how many of `order` are used
+        self.current = current      # id of the card being read, or None
+        self.current_colour = current_colour  # its colour, fixed when it was drawn
+        self.seed = seed
+        self.save_path = save_path
+        self.ask_raw = ask
+        self.say = say
+
+    # -- starting ---------------------------------------------------------
+
+    @classmethod
+    def new(cls, args, ask, say) -> "Session":
+        names = parse_names(args.players)
+        first = 0
+        if args.first:
+            matches = [i for i, n in enumerate(names) if n.lower() == args.first.strip().lower()]
+            if not matches:
+                raise SetupError("--first: %r is not one of the players (%s)"
+                                 % (args.first, ", ".join(names)), 2)
+            first = matches[0]
+        cards = load_cards(args.deck)
+        board_data = load_board(args.board)
+        seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+        order = [card.id for card in cards]
+        Rng(seed).shuffle(order)
+        game = Game(Board(board_data), len(names), first)
+        deck_paths = [str(Path(p).resolve()) for p in args.deck]
+        return cls(game, names, cards, board_data, deck_paths, args.frame, order, 0, None, None,
+                   seed, args.save or DEFAULT_SAVE, ask, say)
+
+    @classmethod
+    def resume(cls, path, save_path, ask, say) -> "Session":
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise SetupError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
+        except ValueError as exc:
+            raise SetupError("%s is not a saved game (not JSON: %s)" % (path, exc)) from None
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SetupError("%s is not a saved Pi mal Daumen game" % path)
+        if data.get("version") != SAVE_VERSION:
+            raise SetupError("%s was saved in format version %r; this propctl reads version %d"
+                             % (path, data.get("version"), SAVE_VERSION))
+        try:
+            names = list(data["names"])
+            board = Board(data["board"])
+            game = Game.from_dict(board, data["game"])
+            if len(names) != game.players:
+                raise ValueError("%d names for %d players" % (len(names), game.players))
+            cards = load_cards(data["deck"])
+            known = set(card.id for card in cards)
+            missing = [i for i in data["order"] if i not in known]
+            if missing:
+                raise ValueError("the deck no longer has the cards %s" % ", ".join(missing[:5]))
+            session = cls(game, names, cards, data["board"], data["deck"], data["frame"],
+                          list(data["order"]), int(data["drawn"]), data["current"],
+                          data["current_colour"], data["seed"], save_path or path, ask, say)
+            if session.current is not None:
+                session.question()  # the card and colour in play must exist
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SetupError("%s cannot be resumed: %s" % (path, exc)) from None
+        say("Resuming the game saved in %s." % path)
+        return session
+
+    # -- the game loop -----------------------------------------------------------
+
+    def play(self) -> int:
+        """Run the game to its end; returns the exit code."""
+        game = self.game
+        self.say("Pi mal Daumen: %s. %s frame questions. Type `help` at any prompt."
+                 % (", ".join(self.names), self.frame.capitalize()))
+        self.show_track()
+        if game.phase in (GUESS, BONUS_GUESS, CHOOSE):
+            self.repeat_question()
+        try:
+            while game.phase != OVER:
+                self.step()
+        except (KeyboardInterrupt, _Quit):
+            return self.stop(asked=True)
+        except EOFError:
+            return self.stop(asked=False)
+        self.show_track()
+        self.say("%s wins the game!" % self.names[game.winner])
+        self.save(quiet=False)
+        return 0
+
+    def step(self) -> None:
+        game = self.game
+        if game.phase == QUESTION:
+            self.save(quiet=True)  # a closed terminal loses at most this question
+            self.say("")
+            self.say("--- %s asks. %s stands on field %d, so the %s question is read."
+                     % (self.names[game.questioner], self.names[game.questioner],
+                        game.positions[game.questioner], game.question_colour))
+            question = self.draw()
+            self.read_out(game.questioner, question)
+            self.report(game.start_round(question.scale))
+        elif game.phase == BONUS_QUESTION:
+            question = self.draw()
+            self.read_out(game.reader, question)
+            self.report(game.start_bonus(question.scale))
+        elif game.phase in (GUESS, BONUS_GUESS):
+            self.take_answer()
+        elif game.phase == CHOOSE:
+            self.take_choice()
+
+    def draw(self):
+        """The next card's question in the current colour; reshuffles an empty deck."""
+        if self.drawn >= len(self.order):
+            self.say("(All cards are used: the deck is shuffled again.)")
+            self.seed = (self.seed * 1103515245 + 12345) & 0xFFFFFFFF
+            Rng(self.seed).shuffle(self.order)
+            self.drawn = 0
+        self.current = self.order[self.drawn]
+        self.current_colour = self.game.question_colour
+        self.drawn += 1
+        return self.question()
+
+    def question(self):
+        """The question in play (card and colour fixed when it was drawn)."""
+        return self.cards[self.current].question(self.frame, self.current_colour)
+
+    def read_out(self, reader: int, question) -> None:
+        unit = " (%s)" % question.unit if question.unit else ""
+        self.say("%s reads card %s, %s frame, %s question:"
+                 % (self.names[reader], self.current, self.frame, self.current_colour))
+        self.say("    %s%s" % (question.text, unit))
+
+    def repeat_question(self) -> None:
+        if self.current is not None:
+            self.say("The open question was:")
+            self.read_out(self.game.reader, self.question())
+
+    def take_answer(self) -> None:
+        game = self.game
+        seat = game.guesser
+        bonus = game.phase == BONUS_GUESS
+        best = game.round.best if game.round is not None and not bonus else 0
+        prompt = "%s, %s: " % (self.names[seat], "your one bonus answer" if bonus
+                               else "your answer" + (" (beat %d points)" % best if best else ""))
+        while True:
+            text = self.ask(prompt)
+            if not text:
+                continue
+            try:
+                events = game.answer(text)
+            except ValueError as exc:
+                self.say("  %s" % exc)
+                continue
+            break
+        self.report(events, best)
+
+    def take_choice(self) -> None:
+        pending = self.game.pending
+        name = self.names[pending["seat"]]
+        options = pending["options"]
+        here = self.game.positions[pending["seat"]]
+        spots = " or ".join("%d%s" % (f, " (stay)" if f == here else "") for f in options)
+        self.say("%s may stop on the free bonus field %s instead of moving on to field %d "
+                 "(the rest of the points lapse)." % (name, spots, pending["to"]))
+        prompt = "%s, stop on field %s? Type the field number, or Enter to move on: " % (
+            name, "/".join(str(f) for f in options))
+        if len(options) == 1:
+            prompt = "%s, stop on field %d? [y/N]: " % (name, options[0])
+        while True:
+            text = self.ask(prompt).lower()
+            if text in ("", "n", "no"):
+                field = None
+            elif text in ("y", "yes", "j", "ja") and len(options) == 1:
+                field = options[0]
+            elif text.isdigit():
+                field = int(text)
+            else:
+                self.say("  please answer %s" % ("y or n" if len(options) == 1 else "with a field number"))
+                continue
+            try:
+                events = self.game.choose(field)
+            except ValueError as exc:
+                self.say("  %s" % exc)
+                continue
+            self.report(events)
+            return
+
+    # -- telling the table what happened ----------------------------------------
+
+    def report(self, events, best=0) -> None:
+        finished = False
+        for event in events:
+            kind = event["event"]
+            if kind == "answer":
+                self.say("  " + self.describe_answer(event, best))
+            elif kind == "move":
+                self.say("  " + self.describe_move(event))
+            elif kind == "stop":
+                self.say("  %s stops on the bonus field %d." % (self.names[event["seat"]], event["field"]))
+            elif kind == "questioner":
+                self.say("  Nobody reached %d: %s, the questioner, gets %d - %d = %d points."
+                         % (TOP, self.names[event["seat"]], TOP, TOP - event["points"], event["points"]))
+            elif kind == "bonus":
+                finished = True
+                self.reveal()
+                self.say("*** Bonus question: %s is last on the track and stands on a bonus field. "
+                         "%s reads a new card, %s question; %s has one answer, worth double points."
+                         % (self.names[event["seat"]], self.names[event["reader"]], event["colour"],
+                            self.names[event["seat"]]))
+            elif kind == "turn":
+                finished = True
+                self.reveal()
+                self.show_track()
+            elif kind == "win":
+                finished = True
+                self.reveal()
+                self.say("*** %s reaches the goal!" % self.names[event["seat"]])
+        if finished:
+            self.current = None
+
+    def reveal(self) -> None:
+        if self.current is None:
+            return
+        question = self.question()
+        unit = " %s" % question.unit if question.unit else ""
+        self.say("  The exact answer: %s%s (source: %s)" % (question.answer, unit, question.source))
+
+    def describe_answer(self, event, best) -> str:
+        name = self.names[event["seat"]]
+        said = "%s says %s" % (name, event["value"])
+        if not event["score"]:
+            return "%s: außerhalb (outside the scale), 0 points." % said
+        if event["bonus"]:
+            return "%s: %d points, doubled to %d fields." % (said, event["score"], 2 * event["score"])
+        if not event["points"]:
+            return "%s: that would be %d points, but it must beat %d: 0 points." % (
+                said, event["score"], best)
+        return "%s: %d points%s" % (said, event["points"], "!" if event["points"] == TOP else ".")
+
+    def describe_move(self, event) -> str:
+        name = self.names[event["seat"]]
+        start, end = event["from"], event["to"]
+        text = []
+        if event["minus"]:
+            text.append("%s leads on a minus field (-%d): %d - %d = %d."
+                        % (name, event["minus"], event["points"], event["minus"],
+                           event["points"] - event["minus"]))
+        if end == start:
+            text.append("%s stays on field %d." % (name, start))
+        else:
+            text.append("%s moves %s from field %d to field %d%s."
+                        % (name, "forward" if end > start else "back", start, end,
+                           self.field_note(end)))
+        return " ".join(text)
+
+    def field_note(self, field: int) -> str:
+        board = self.game.board
+        if field == board.goal:
+            return " (the goal)"
+        if field == 0:
+            return " (the start)"
+        notes = [board.colours[field]]
+        if board.bonus[field]:
+            notes.append("bonus field")
+        if board.minus[field]:
+            notes.append("minus field -%d" % board.minus[field])
+        return " (%s)" % ", ".join(notes)
+
+    def show_track(self) -> None:
+        """The track as one character per field, the pieces under it, and a table."""
+        game, board = self.game, self.game.board
+        self.say("Track (> start, y/g/s field colour, * bonus, 1-9 minus field, ^ goal):")
+        symbols = []
+        for i in range(board.goal + 1):
+            if i == 0:
+                symbols.append(">")
+            elif i == board.goal:
+                symbols.append("^")
+            elif board.minus[i]:
+                symbols.append(str(min(board.minus[i], 9)))
+            elif board.bonus[i]:
+                symbols.append("*")
+            else:
+                symbols.append(board.colours[i][0])
+        self.say("    " + "".join(symbols))
+        marks = [" "] * (board.goal + 1)
+        for seat, pos in enumerate(game.positions):
+            marks[pos] = str(seat + 1) if marks[pos] == " " else "+"
+        self.say("    " + "".join(marks).rstrip())
+        for seat, name in enumerate(self.names):
+            pos = game.positions[seat]
+            self.say("  %d %-12s field %2d of %d%s" % (seat + 1, name, pos, board.goal, self.field_note(pos)))
+
+    # -- input, saving, stopping -----------------------------------------------------
+
+    def ask(self, prompt: str) -> str:
+        """One line from the table; handles the commands, raises _Quit on `quit`."""
+        while True:
+            text = self.ask_raw(prompt).strip()
+            command = text.lower()
+            if command in ("help", "?"):
+                self.say(HELP)
+            elif command == "track":
+                self.show_track()
+            elif command == "save":
+                self.save(quiet=False)
+            elif command in ("quit", "exit"):
+                raise _Quit()
+            else:
+                return text
+
+    def stop(self, asked: bool) -> int:
+        if not asked:
+            self.say("")
+            self.say("Input ended.")
+            self.save(quiet=False)
+            return 0
+        self.say("")
+        try:
+            answer = self.ask_raw("Save the game before stopping? [Y/n]: ").strip().lower()
+        except (KeyboardInterrupt, EOFError):
+            answer = "n"
+        if answer in ("", "y", "yes", "j", "ja"):
+            self.save(quiet=False)
+        else:
+            self.say("Not saved.")
+        return 0
+
+    def to_dict(self) -> dict:
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "names": self.names,
+                "frame": self.frame, "deck": self.deck_paths, "board": self.board_data,
+                "order": self.order, "drawn": self.drawn, "current": self.current,
+                "current_colour": self.current_colour,
+                "seed": self.seed, "game": self.game.to_dict()}
+
+    def save(self, quiet: bool) -> bool:
+        data = json.dumps(self.to_dict(), ensure_ascii=False, indent=1).encode("utf-8")
+        try:
+            write_atomic(self.save_path, data)
+        except OSError as exc:
+            self.say("  could not save to %s: %s (the game goes on)" % (self.save_path, exc.strerror or exc))
+            return False
+        if not quiet:
+            self.say("Saved to %s; continue with: propctl play pimaldaumen --resume %s"
+                     % (self.save_path, self.save_path))
+        return True
+

@@ -1,0 +1,283 @@
+"""The Pi mal Daumen game master, driven by scripted input like a table of players."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from propctl.cli import main as propctl_main
+from propctl.games.pimaldaumen import register, run
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_DECK = ROOT / "host_tools/propctl/data/decks/questions.json"
+DINOSAURS = [12, 3, 120, 6, 175, 6, 240, 4, 330, 3, 520, 2, 600]
+NAMES = "Peter,Wolfgang,Bärbel,Gaby,Annette"
+
+
+def question(text="How long did the dinosaurs live on earth?", scale=DINOSAURS, answer=175):
+    return {"text": text, "unit": "millions of years", "scale": scale, "answer": answer,
+            "source": "Pi mal Daumen rulebook"}
+
+
+def write_deck(folder, cards=2):
+    """A deck whose every question is the dinosaur card, so the shuffle cannot matter."""
+    side = {"yellow": question(), "green": question(), "salmon": question()}
+    deck = {"kind": "questions",
+            "cards": [{"id": "D%d" % i, "white": side, "violet": side} for i in range(cards)]}
+    path = folder / "deck.json"
+    path.write_text(json.dumps(deck))
+    return path
+
+
+def write_board(folder, size=20, special=None):
+    fields = [{"kind": "start"}]
+    for i in range(1, size + 1):
+        field = {"colour": "green"}
+        field.update((special or {}).get(i, {}))
+        fields.append(field)
+    fields.append({"kind": "goal"})
+    path = folder / "board.json"
+    path.write_text(json.dumps({"fields": fields}))
+    return path
+
+
+class Table:
+    """Answers prompts from a script; KeyboardInterrupt in the script is Ctrl-C; then EOF."""
+
+    def __init__(self, lines) -> None:
+        self.lines = list(lines)
+        self.prompts = []
+        self.said = []
+
+    def ask(self, prompt):
+        self.prompts.append(prompt)
+        if not self.lines:
+            raise EOFError
+        line = self.lines.pop(0)
+        if line is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        return line
+
+    def say(self, text=""):
+        self.said.append(text)
+
+    @property
+    def text(self):
+        return "\n".join(self.said)
+
+
+def play(table, *argv):
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    args = parser.parse_args(["pimaldaumen"] + [str(a) for a in argv])
+    return run(args, ask=table.ask, say=table.say)
+
+
+def new_game(tmp_path, table, *extra):
+    return play(table, "--players", NAMES, "--deck", write_deck(tmp_path),
+                "--board", write_board(tmp_path), "--seed", 1,
+                "--save", tmp_path / "save.json", *extra)
+
+
+def saved(tmp_path):
+    return json.loads((tmp_path / "save.json").read_text())
+
+
+def test_the_rulebook_example_round_at_the_table(tmp_path):
+    table = Table(["10", "500", "zweihundert", "350", "240"])
+    assert new_game(tmp_path, table) == 0
+    text = table.text
+    assert "Peter asks" in text and "the salmon question is read" in text
+    assert "How long did the dinosaurs live on earth? (millions of years)" in text
+    assert table.prompts[:4] == ["Wolfgang, your answer: ", "Bärbel, your answer: ",
+                                 "Gaby, your answer (beat 3 points): ",
+                                 "Gaby, your answer (beat 3 points): "]
+    assert "Wolfgang says 10: außerhalb" in text
+    assert "Bärbel moves forward from field 0 to field 3" in text
+    assert "'zweihundert' is not a number" in text
+    assert "Gaby says 350: that would be 3 points, but it must beat 3: 0 points." in text
+    assert "Annette says 240: 6 points!" in text
+    assert "The exact answer: 175 millions of years" in text
+    assert "Wolfgang asks" in text
+    # Input ended while Bärbel had to answer: the game was saved, nothing lost.
+    state = saved(tmp_path)
+    assert state["game"]["positions"] == [0, 0, 3, 0, 6]
+    assert state["game"]["questioner"] == 1 and state["game"]["phase"] == "guess"
+
+
+def test_a_saved_game_resumes_mid_question(tmp_path):
+    new_game(tmp_path, Table(["10", "500", "350", "240", "300"]))
+    table = Table(["200", "quit", "y"])
+    assert play(table, "--resume", tmp_path / "save.json") == 0
+    text = table.text
+    assert "Resuming the game" in text
+    assert "The open question was:" in text
+    # Bärbel answered 300 before the save; Gaby is next and must beat 4.
+    assert table.prompts[0] == "Gaby, your answer (beat 4 points): "
+    assert "Gaby says 200: 6 points!" in text
+    # Fields 6 (Annette) and 7 (Bärbel) are taken: Gaby goes on to 8.
+    assert "Gaby moves forward from field 0 to field 8" in text
+    assert saved(tmp_path)["game"]["positions"] == [0, 0, 7, 8, 6]
+
+
+def test_ctrl_c_asks_to_save(tmp_path):
+    table = Table(["10", KeyboardInterrupt, "y"])
+    assert new_game(tmp_path, table) == 0
+    assert table.prompts[-1] == "Save the game before stopping? [Y/n]: "
+    state = saved(tmp_path)
+    assert state["game"]["round"]["answers"] == ["10"]
+
+
+def test_ctrl_c_without_saving_keeps_the_last_autosave(tmp_path):
+    table = Table(["10", "500", KeyboardInterrupt, "n"])
+    assert new_game(tmp_path, table) == 0
+    assert "Not saved." in table.text
+    # Only the autosave from the start of the question is there.
+    assert saved(tmp_path)["game"]["round"] is None
+
+
+def test_commands_at_any_prompt(tmp_path):
+    table = Table(["help", "track", "save", "10"])
+    new_game(tmp_path, table)
+    text = table.text
+    assert "commands: help, track" in text
+    assert text.count("Track (> start") >= 2
+    assert "Saved to" in text
+    assert "Wolfgang says 10" in text
+
+
+def test_a_whole_game_to_the_winner(tmp_path):
+    # A short track; whoever answers first always says the exact answer.
+    table = Table(["175"] * 10)
+    assert play(table, "--players", "Ann,Bo,Cy", "--deck", write_deck(tmp_path),
+                "--board", write_board(tmp_path, 10), "--seed", 3,
+                "--save", tmp_path / "save.json") == 0
+    text = table.text
+    # Bo (left of Ann) moves 6, then Cy 6 -> 7 (6 is taken), then Ann 6 -> 8 ...
+    assert "Bo moves forward from field 0 to field 6" in text
+    assert "Cy moves forward from field 0 to field 7" in text
+    assert "Bo reaches the goal!" in text and "Bo wins the game!" in text
+    state = saved(tmp_path)
+    assert state["game"]["phase"] == "over" and state["game"]["winner"] == 1
+
+
+def test_bonus_question_and_stopping_on_a_bonus_field(tmp_path):
+    board = write_board(tmp_path, 30, {2: {"bonus": True, "colour": "yellow"}})
+    # Ann asks. Bo: 240 -> 6 points, crosses the free bonus field 2 and stops
+    # there; his 6 still ends the round.
+    table = Table(["240", "vielleicht", "y"])
+    play(table, "--players", "Ann,Bo,Cy", "--deck", write_deck(tmp_path), "--board", board,
+         "--seed", 1, "--save", tmp_path / "save.json")
+    text = table.text
+    assert "Bo may stop on the free bonus field 2" in text
+    assert "please answer y or n" in text
+    assert "Bo stops on the bonus field 2." in text
+    # Ann and Cy are still on the start, so Bo is not last: no bonus yet.
+    assert "Bonus question" not in text
+    assert table.prompts[-1] == "Cy, your answer: "
+
+
+def test_last_player_on_a_bonus_field_gets_the_bonus_question(tmp_path):
+    board = write_board(tmp_path, 30, {2: {"bonus": True, "colour": "yellow"}})
+    lines = ["12", "y",          # Ann asks. Bo 3 points: crosses field 2, stops there
+             "175",              # Cy 6 points -> field 6; round over, Ann is last
+             "13", "175",        # Bo asks. Cy 3 points -> 9; Ann 6 points -> 6
+             ]                   # now Bo is last, on the bonus field
+    table = Table(lines)
+    play(table, "--players", "Ann,Bo,Cy", "--deck", write_deck(tmp_path), "--board", board,
+         "--seed", 1, "--save", tmp_path / "save.json")
+    text = table.text
+    assert "Bo stops on the bonus field 2." in text
+    assert "Bonus question: Bo is last on the track" in text
+    assert "Cy reads a new card, yellow question" in text
+    assert table.prompts[-1] == "Bo, your one bonus answer: "
+
+
+def test_minus_field_is_shown(tmp_path):
+    board = write_board(tmp_path, 20, {6: {"minus": -2}})
+    # Ann asks: Bo 6 -> field 6 (-2). Bo asks: Cy 3 points, Ann outside.
+    table = Table(["175", "12", "10"])
+    play(table, "--players", "Ann,Bo,Cy", "--deck", write_deck(tmp_path), "--board", board,
+         "--seed", 1, "--save", tmp_path / "save.json")
+    text = table.text
+    assert "Bo moves forward from field 0 to field 6 (green, minus field -2)" in text
+    # Bo, the questioner, gets 6 - 3 = 3 but leads on the -2 field.
+    assert "Bo leads on a minus field (-2): 3 - 2 = 1." in text
+    assert "Bo moves forward from field 6 to field 7" in text
+
+
+def test_bad_setups_are_explained(tmp_path):
+    table = Table([])
+    assert play(table, "--players", "Solo", "--deck", write_deck(tmp_path)) == 2
+    assert "2 to 6 players" in table.text
+    table = Table([])
+    assert play(table, "--players", "Ann,ann", "--deck", write_deck(tmp_path)) == 2
+    assert "appears twice" in table.text
+    table = Table([])
+    assert play(table, "--players", "Ann,Bo") == 2
+    broken = tmp_path / "broken.csv"
+    broken.write_text("id,white_salmon_scale\nX,1 | 6\n")
+    table = Table([])
+    assert play(table, "--players", "Ann,Bo", "--deck", broken) == 1
+    assert "the deck has" in table.text and "broken.csv:1" in table.text
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{\"format\": \"something else\"}")
+    table = Table([])
+    assert play(table, "--resume", garbage) == 1
+    assert "not a saved Pi mal Daumen game" in table.text
+
+
+def test_a_packed_deck_plays_the_same(tmp_path):
+    pack = tmp_path / "deck.bin"
+    assert propctl_main(["cards", "pack", str(write_deck(tmp_path)), "-o", str(pack), "-q"]) == 0
+    table = Table(["10", "500"])
+    assert play(table, "--players", NAMES, "--deck", pack, "--board", write_board(tmp_path),
+                "--seed", 1, "--save", tmp_path / "save.json") == 0
+    assert "Bärbel moves forward from field 0 to field 3" in table.text
+
+
+def test_saving_is_atomic_and_a_failed_save_keeps_the_game(tmp_path, monkeypatch):
+    table = Table(["10"])
+    new_game(tmp_path, table)
+    before = (tmp_path / "save.json").read_bytes()
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    table = Table(["save", "500"])
+    play(table, "--resume", tmp_path / "save.json")
+    assert "could not save" in table.text and "the game goes on" in table.text
+    assert "Bärbel says 500" in table.text
+    assert (tmp_path / "save.json").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.json", "deck.json", "save.json"]
+
+
+def test_help_teaches(capsys):
+    with pytest.raises(SystemExit):
+        propctl_main(["play", "pimaldaumen", "--help"])
+    text = capsys.readouterr().out
+    for words in ("--players", "clockwise", "--resume", "Ctrl-C", "how a game goes", "stand-in"):
+        assert words in text
+
+
+def test_real_stdin_session(tmp_path):
+    deck, board = write_deck(tmp_path), write_board(tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-m", "propctl.cli", "play", "pimaldaumen", "--players", "Ann,Bo",
+         "--deck", str(deck), "--board", str(board), "--seed", "1"],
+        input="oops\n240\n", capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "'oops' is not a number" in result.stdout
+    assert "Bo says 240: 6 points!" in result.stdout
+    assert json.loads((tmp_path / "pimaldaumen-save.json").read_text())["game"]["positions"] == [0, 6]
+
+
+def test_sample_deck_plays(tmp_path):
+    table = Table(["1"] * 6)
+    assert play(table, "--players", "Ann,Bo,Cy", "--deck", SAMPLE_DECK, "--seed", 7,
+                "--save", tmp_path / "save.json") == 0
+    assert "The exact answer:" in table.text and "source:" in table.text
