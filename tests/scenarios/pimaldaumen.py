@@ -96,3 +96,23 @@ def scores(scale, answers):
     """score() of each answer on one scale."""
     from rules.pimaldaumen import score
     return [score(scale, a) for a in answers]
+
+
+def read_pack(hex_data, frame, colour):
+    """Every card of a question pack, as the board reads it: one question each, then whole."""
+    import binascii
+    import io
+
+    from cardpack import Pack
+    from cardpack.question import check_version, decode, decode_question
+    pack = Pack(io.BytesIO(binascii.unhexlify(hex_data)), kind="QUES")
+    check_version(pack)
+    pack.verify()
+    out = []
+    for k in range(len(pack)):
+        record = pack.record(k)
+        q = decode_question(record, frame, colour)
+        card = decode(record)
+        assert card.question(frame, colour) == q
+        out.append([card.id, q.text, q.unit, q.scale, q.answer, q.source])
+    return out

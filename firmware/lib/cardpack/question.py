@@ -109,7 +109,8 @@ class _Reader:
         return value
 
     def skip(self) -> None:
-        self.pos += self.byte()
+        length = self.byte()  # read first: byte() moves pos itself
+        self.pos += length
         if self.pos > len(self.view):
             raise PackError("question card record is cut short")
 

@@ -138,6 +138,8 @@ def _question(raw, label, fmt, problem):
             where = "is outside the scale" if not points else "earns %d points" % points
             problem(label + "answer", "%s %s; the exact answer must earn %d (lie in a %d-point range)"
                     % (answer, where, TOP, TOP))
+    if text is None or source is None or scale is None or answer is None:
+        return None  # already reported; the card is dropped
     return Question(text, unit or "", scale, answer, source)
 
 
