@@ -57,5 +57,8 @@ pytest: setup ## pytest on CPython (includes differential runs in MicroPython)
 test-micropython: setup ## run tests/both/ under the MicroPython unix port
 	$(MP_RUN) tests/run_on_micropython.py tests/both
 
+sim: setup ## the ghost clock on a virtual board (SEED=n SPEED=n; event log only when not at a terminal or CI set)
+	$(BIN)/propctl sim clock $(if $(SEED),--seed $(SEED)) $(if $(SPEED),--speed $(SPEED))
+
 clean: ## remove .venv and caches
 	rm -rf $(VENV) build .pytest_cache .hypothesis .mypy_cache .ruff_cache

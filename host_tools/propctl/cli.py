@@ -14,6 +14,7 @@ from propctl import __version__
 SUBCOMMAND_MODULES = [
     "cards.cli",
     "play",
+    "sim",
 ]
 
 

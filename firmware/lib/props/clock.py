@@ -387,12 +387,15 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> ClockA
                     max_run_ms=limits["max_run_ms"], **app_options)
 
 
-async def pump(app: ClockApp, clock=None, period_ms: int = 0, wdt=None, until=None) -> None:
-    """Tick `app` forever (or until `until()` is true), feeding `wdt` each time."""
+async def pump(app: ClockApp, clock=None, period_ms: int = -1, wdt=None, until=None) -> None:
+    """Tick `app` forever (or until `until()` is true), feeding `wdt` each time.
+
+    period_ms: pause between ticks (-1: the app's tick_ms; 0: only yield).
+    """
     import asyncio
     if clock is None:
         from time import ticks_ms as clock
-    period = period_ms if period_ms > 0 else app.tick_ms
+    period = period_ms if period_ms >= 0 else app.tick_ms
     while until is None or not until():
         app.tick(clock())
         if wdt is not None:
@@ -400,7 +403,7 @@ async def pump(app: ClockApp, clock=None, period_ms: int = 0, wdt=None, until=No
         await asyncio.sleep_ms(period)
 
 
-def run(app: ClockApp, clock=None, period_ms: int = 0, watchdog_ms: int = 0, until=None,
+def run(app: ClockApp, clock=None, period_ms: int = -1, watchdog_ms: int = 0, until=None,
         machine_module=None) -> None:
     """Pump `app` with asyncio; the motor is released however the pump ends."""
     import asyncio

@@ -41,7 +41,8 @@ class Clock:
     def now(self) -> int:
         """Current ticks value (wraps like time.ticks_ms)."""
         if self._real:
-            self.elapsed = self._base + time.ticks_diff(time.ticks_ms(), self._real0) * self._speed
+            # microseconds, so a fast-forwarded clock still moves in small steps
+            self.elapsed = self._base + time.ticks_diff(time.ticks_us(), self._real0) * self._speed // 1000
         return time.ticks_add(self.origin, self.elapsed)
 
     def advance(self, ms: int) -> None:
@@ -51,7 +52,7 @@ class Clock:
     def run_real(self, speed: int = 1) -> None:
         """From now on follow real time, `speed` times faster."""
         self._base = self.elapsed
-        self._real0 = time.ticks_ms()
+        self._real0 = time.ticks_us()
         self._speed = speed
         self._real = True
 
@@ -199,7 +200,7 @@ def new_board(start_ms: int = 0, capacity: int = 100000) -> Board:
 
 
 def current() -> Board:
-    """The current board (a default one is made on first use)."""
+    """The current board (made on first use with a small log, e.g. for `propctl sim --serve`)."""
     if _CURRENT[0] is None:
-        new_board()
+        new_board(capacity=2000)
     return _CURRENT[0]

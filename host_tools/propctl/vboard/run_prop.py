@@ -1,0 +1,156 @@
+"""Run a prop's firmware on the virtual board and print JSON lines (MicroPython side).
+
+    MICROPYPATH=<this folder>:firmware/lib micropython run_prop.py clock [options]
+
+Options:
+    --seed N          fixed seed for the round (default: the config's, else entropy)
+    --speed N         0: virtual time, as fast as possible (default);
+                      N >= 1: real time, N times faster, pumped by the firmware's asyncio run()
+    --frame-ms N      a hand frame every N ms of board time (default 100)
+    --config FILE     a config.json for the board (default: all defaults)
+    --set KEY=VALUE   one setting, e.g. --set clock.motor=stepper (VALUE is JSON, or a bare word)
+    --press-at MS     when the start button is pressed (default 300)
+
+Output, one JSON object per line, "t" = board time in ms since power-up:
+    {"type": "info", "prop": "clock", "board": ..., "motor": ..., "errors": [...]}
+    {"type": "event", "t": ..., "event": "start", ...the event's fields}
+    {"type": "frame", "t": ..., "angle_mdeg": ..., "state": ..., "direction": ..., "left_ms": ...}
+    {"type": "end", "t": ..., "completed": ..., "energised": ..., "quick_reversals": ..., "forbidden": ...}
+The run ends once the clock is idle again after its round (exit status 0),
+or with status 1 on a fault or when the round does not finish in time.
+"""
+import json
+import sys
+
+from clock_bench import ClockBench
+
+
+def parse_args(argv):
+    opts = {"prop": None, "seed": None, "speed": 0, "frame_ms": 100, "config": None,
+            "set": [], "press_at": 300}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg.startswith("--"):
+            if i + 1 >= len(argv):
+                raise SystemExit("run_prop: %s needs a value" % arg)
+            value = argv[i + 1]
+            i += 2
+            if arg == "--seed":
+                opts["seed"] = int(value)
+            elif arg == "--speed":
+                opts["speed"] = int(value)
+            elif arg == "--frame-ms":
+                opts["frame_ms"] = int(value)
+            elif arg == "--config":
+                opts["config"] = value
+            elif arg == "--set":
+                opts["set"].append(value)
+            elif arg == "--press-at":
+                opts["press_at"] = int(value)
+            else:
+                raise SystemExit("run_prop: unknown option %s" % arg)
+        else:
+            opts["prop"] = arg
+            i += 1
+    return opts
+
+
+def overrides_from(opts) -> dict:
+    """The config file's object with every --set applied on top."""
+    data = {}
+    if opts["config"]:
+        with open(opts["config"]) as f:
+            data = json.loads(f.read())
+    for item in opts["set"]:
+        key, _, raw = item.partition("=")
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw  # a bare word such as stepper
+        section, _, sub = key.partition(".")
+        if sub:
+            data.setdefault(section, {})[sub] = value
+        else:
+            data[key] = value
+    if opts["seed"] is not None:
+        data.setdefault("clock", {})["seed"] = opts["seed"]
+    return data
+
+
+def emit(obj) -> None:
+    sys.stdout.write(json.dumps(obj))
+    sys.stdout.write("\n")
+
+
+def run_clock(opts) -> int:
+    def echo(record):
+        line = {"type": "event"}
+        for key in record:
+            line[key] = record[key]
+        emit(line)
+
+    bench = ClockBench(overrides_from(opts), echo=echo)
+    board = bench.board
+    app = bench.app
+    c = bench.settings["clock"]
+    emit({"type": "info", "prop": "clock", "board": bench.settings["board"], "motor": c["motor"],
+          "bridge": c["bridge"], "chime": c["chime"], "tick_ms": app.tick_ms,
+          "max_run_ms": app.max_run_ms, "errors": bench.errors + app.config_errors})
+    bench.press(opts["press_at"])
+    frame_ms = opts["frame_ms"]
+    state = {"next_frame": 0, "done_at": -1}
+
+    def frame():
+        t = board.clock.elapsed
+        if t >= state["next_frame"]:
+            state["next_frame"] = t - t % frame_ms + frame_ms
+            snap = app.snapshot()
+            emit({"type": "frame", "t": t, "angle_mdeg": bench.hand.angle_mdeg(), "state": snap["state"],
+                  "direction": bench.hand.direction, "left_ms": snap["time_left_ms"],
+                  "round": snap["round"]})
+
+    def finished():
+        if state["done_at"] < 0 and bench.idles > 0:
+            state["done_at"] = board.clock.elapsed
+        # a little longer than the dwell, so the end line shows the motor released
+        return state["done_at"] >= 0 and board.clock.elapsed - state["done_at"] >= c["dwell_ms"] + 100
+
+    limit = app.max_run_ms + opts["press_at"] + 20000
+    try:
+        if opts["speed"] <= 0:
+            bench.run(limit, finished, frame)
+        else:
+            from props.clock import run
+            board.clock.run_real(opts["speed"])
+
+            def until():
+                board.apply_inputs()
+                board.check_watchdog()
+                frame()
+                return finished() or board.clock.elapsed > limit
+
+            # Below 1 ms of real time per tick the pump only yields (a stepper
+            # at a high --speed then keeps one core busy).
+            run(app, clock=board.clock.now, period_ms=app.tick_ms // opts["speed"],
+                watchdog_ms=c["watchdog_ms"], until=until)
+    except Exception as exc:  # the app already emitted "fault"; report and fail
+        emit({"type": "error", "t": board.clock.elapsed, "error": repr(exc)})
+        return 1
+    bench.hand.settle()
+    frame()
+    emit({"type": "end", "t": board.clock.elapsed, "completed": app.completed,
+          "energised": bench.hand.energised, "quick_reversals": bench.hand.quick_reversals,
+          "forbidden": bench.hand.forbidden, "resets": board.resets})
+    return 0 if app.completed > 0 else 1
+
+
+def main() -> None:
+    opts = parse_args(sys.argv[1:])
+    if opts["prop"] != "clock":
+        emit({"type": "error", "error": "run_prop: unknown prop %r (known: clock)" % (opts["prop"],)})
+        sys.exit(2)
+    sys.exit(run_clock(opts))
+
+
+main()
