@@ -28,14 +28,19 @@ class Problem:
         where = self.file if self.line is None else "%s:%d" % (self.file, self.line)
         parts = [where + ":"]
         if self.card:
-            parts.append("card %s," % self.card)
+            parts.append("card %s," % _printable(self.card))
         if self.field:
-            parts.append("%s:" % self.field)
-        parts.append(self.message)
+            parts.append("%s:" % _printable(self.field))
+        parts.append(self.message if self.message.isprintable() else repr(self.message))
         return " ".join(parts)
 
     def __repr__(self) -> str:
         return "Problem(%r)" % str(self)
+
+
+def _printable(text: str) -> str:
+    # One problem, one line: names with line breaks or control characters are quoted.
+    return text if text.isprintable() else repr(text)
 
 
 class Row:
