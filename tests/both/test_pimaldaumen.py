@@ -384,3 +384,14 @@ def test_broken_saves_are_refused():
     raises(ValueError, Game.from_dict, track, saved)
     saved["phase"] = BONUS_GUESS
     raises(ValueError, Game.from_dict, track, saved)
+    saved["bonus_seat"] = 1
+    raises(ValueError, Game.from_dict, track, saved)     # no bonus scale
+    saved["phase"] = OVER
+    raises(ValueError, Game.from_dict, track, saved)     # no winner
+    saved["phase"] = CHOOSE
+    saved["pending"] = {"seat": 0, "to": 40, "options": [2], "points": 3, "minus": 0,
+                        "reason": "questioner"}
+    raises(ValueError, Game.from_dict, track, saved)     # field 40 is off the board
+    saved["phase"] = QUESTION
+    saved["positions"] = [4, 4]
+    assert "two pieces" in str(raises(ValueError, Game.from_dict, track, saved))

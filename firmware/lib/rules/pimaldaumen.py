@@ -532,13 +532,33 @@ class Game:
             game.winner = data["winner"]
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError("not a saved Pi mal Daumen game (%r)" % (exc,)) from None
-        if game.phase == GUESS and (game.round is None or game.round.over):
-            raise ValueError("saved game is mid-question but has no open question")
-        if game.phase in (BONUS_QUESTION, BONUS_GUESS) and game.bonus_seat is None:
-            raise ValueError("saved game waits for a bonus question but names no bonus player")
-        if game.phase == CHOOSE and not isinstance(game.pending, dict):
-            raise ValueError("saved game waits for a choice but has none pending")
+        game._check_saved()
         return game
+
+    def _check_saved(self) -> None:
+        """Refuse saved states that play could never reach."""
+        taken = [pos for pos in self.positions if pos]
+        if len(taken) != len(set(taken)):
+            raise ValueError("saved game has two pieces on one field")
+        if self.phase == GUESS and (self.round is None or self.round.over
+                                    or self.round.questioner != self.questioner):
+            raise ValueError("saved game is mid-question but has no open question")
+        if self.phase in (BONUS_QUESTION, BONUS_GUESS):
+            _check_seat(self.bonus_seat, self.players, "the bonus player")
+            if self.phase == BONUS_GUESS:
+                check_scale(self.bonus_scale)
+        if self.phase == CHOOSE:
+            pending = self.pending
+            if not isinstance(pending, dict) or pending.get("reason") not in ("guess", "questioner", "bonus"):
+                raise ValueError("saved game waits for a choice but has none pending")
+            _check_seat(pending.get("seat"), self.players, "the moving player")
+            if pending["reason"] == "guess" and self.round is None:
+                raise ValueError("saved game has a guess to finish but no open question")
+            for field in pending.get("options", []) + [pending.get("to")]:
+                if not isinstance(field, int) or field < 0 or field > self.board.goal:
+                    raise ValueError("saved choice names field %r, not on this board" % (field,))
+        if self.phase == OVER:
+            _check_seat(self.winner, self.players, "the winner")
 
 
 _WAITING = {
