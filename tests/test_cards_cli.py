@@ -243,3 +243,15 @@ def test_help_teaches_with_examples(capsys):
     out = capsys.readouterr().out
     assert "propctl cards pack host_tools/propctl/data/decks/taskcards.csv -o taskcards.bin" in out
     assert "Exit codes" in out
+
+
+def test_readme_examples_are_valid_decks(tmp_path, capsys):
+    readme = (SAMPLE.parents[4] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Card decks", 1)[1]
+    csv_text = section.split("```csv\n", 1)[1].split("```", 1)[0]
+    json_text = section.split("```json\n", 1)[1].split("```", 1)[0]
+    paths = [write(tmp_path, "readme.csv", csv_text), write(tmp_path, "readme.json", json_text)]
+    for path in paths:
+        code, out, _ = run(capsys, "cards", "check", path)
+        assert code == 0, out
+    assert load_deck(paths[:1]).cards == load_deck(paths[1:]).cards
