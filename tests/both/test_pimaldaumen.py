@@ -97,6 +97,8 @@ def test_non_numbers_are_refused_in_words_a_player_understands():
         message = str(raises(ValueError, exact, bad))
         assert "number" in message
     assert "text" in str(raises(ValueError, exact, 1.5))
+    assert "too many digits" in str(raises(ValueError, exact, "1" * 31))
+    assert exact("0." + "0" * 28 + "1") == (1, 29)
 
 
 def test_broken_scales_are_refused():

@@ -17,6 +17,7 @@ START_COLOUR = "salmon"  # from the start field the top (salmon) question is rea
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6  # the game has six pieces
 
+MAX_DIGITS = 30  # keeps every comparison small on a board's heap
 _DIGITS = "0123456789"
 # Grouping marks a player may type inside a number: "1 050", "1_050", "1'050".
 _GROUPING = (" ", "_", "'", "\u202f", "\u00a0")
@@ -50,6 +51,8 @@ def exact(value) -> tuple:
     if (not whole and not fraction) or "." in fraction or not _all_digits(whole + fraction):
         raise ValueError("%r is not a number: answer with digits, e.g. 175 or 3.5" % (value,))
     fraction = fraction.rstrip("0")
+    if len(whole) + len(fraction) > MAX_DIGITS:
+        raise ValueError("%r has too many digits: at most %d, please" % (value, MAX_DIGITS))
     return (sign * int(whole + fraction or "0"), len(fraction))
 
 
