@@ -137,3 +137,12 @@ def test_an_absurd_record_length_is_refused_before_reading():
     data = layout_pack([big])
     message = str(raises(PackError, Pack(io.BytesIO(data)).record, 0))
     assert "outside" in message
+
+
+def test_fallback_crc_matches_binascii():
+    # Boards built without binascii.crc32 use the slow path; it must agree bit for bit.
+    from cardpack.pack import _crc32_slow
+    for data in (b"", b"a", b"123456789", bytes(range(256)), b"\xff" * 33):
+        assert _crc32_slow(data) == _crc(data)
+        assert _crc32_slow(data, 0x12345678) == _crc(data, 0x12345678)
+    assert _crc32_slow(b"123456789") == 0xCBF43926  # the published CRC-32 check value

@@ -41,18 +41,33 @@ _CRC_START = 28
 MAX_RECORD_SIZE = 4096
 
 
+def _crc32_slow(data, crc: int = 0) -> int:
+    """Bitwise CRC-32 (IEEE), for builds without binascii.crc32 (pure Python, far slower)."""
+    crc ^= 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+# rp2 and esp32 builds (ROM level "extra features") have binascii.crc32;
+# minimal ports may not.
+_crc32 = getattr(binascii, "crc32", _crc32_slow)
+
+
 class PackError(ValueError):
     """The pack is truncated, corrupted, of another kind or version."""
 
 
 def record_crc(k: int, data) -> int:
     """CRC-32 that ties record bytes to their index k."""
-    return binascii.crc32(data, binascii.crc32(struct.pack("<I", k))) & 0xFFFFFFFF
+    return _crc32(data, _crc32(struct.pack("<I", k))) & 0xFFFFFFFF
 
 
 def header_crc(header) -> int:
     """CRC-32 of the header bytes that precede the header checksum."""
-    return binascii.crc32(memoryview(header)[:_CRC_START]) & 0xFFFFFFFF
+    return _crc32(memoryview(header)[:_CRC_START]) & 0xFFFFFFFF
 
 
 class Pack:
@@ -141,7 +156,7 @@ class Pack:
             n = stream.readinto(view[:chunk if left > chunk else left])
             if not n:
                 raise PackError("card pack is truncated (%d bytes missing)" % left)
-            crc = binascii.crc32(view[:n], crc)
+            crc = _crc32(view[:n], crc)
             left -= n
         if crc & 0xFFFFFFFF != self._body_crc:
             raise PackError("card pack is corrupted (whole-file checksum mismatch)")
