@@ -218,6 +218,7 @@ def test_bad_setups_are_explained(tmp_path):
     assert "appears twice" in table.text
     table = Table([])
     assert play(table, "--players", "Ann,Bo") == 2
+    assert "questions.json" in table.text
     broken = tmp_path / "broken.csv"
     broken.write_text("id,white_salmon_scale\nX,1 | 6\n")
     table = Table([])

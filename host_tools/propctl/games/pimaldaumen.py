@@ -34,6 +34,7 @@ from rules.rng import Rng
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_BOARD = DATA / "pimaldaumen_board.json"
+SAMPLE_DECK = DATA / "decks" / "questions.json"
 DEFAULT_SAVE = "pimaldaumen-save.json"
 SAVE_FORMAT = "propctl pimaldaumen save"
 SAVE_VERSION = 1
@@ -103,7 +104,8 @@ def run(args, ask=input, say=print) -> int:
             session = Session.resume(args.resume, args.save, ask, say)
         else:
             if not args.players or not args.deck:
-                say("error: a new game needs --players and --deck (or --resume FILE)")
+                say("error: a new game needs --players and --deck (or --resume FILE); "
+                    "the sample deck is %s" % SAMPLE_DECK)
                 return 2
             session = Session.new(args, ask, say)
     except SetupError as exc:
