@@ -255,3 +255,10 @@ def test_readme_examples_are_valid_decks(tmp_path, capsys):
         code, out, _ = run(capsys, "cards", "check", path)
         assert code == 0, out
     assert load_deck(paths[:1]).cards == load_deck(paths[1:]).cards
+
+
+def test_pack_refuses_to_overwrite_its_own_input(tmp_path, capsys):
+    path = write(tmp_path, "deck.csv", HEADER + GOOD_ROW)
+    code, _, err = run(capsys, "cards", "pack", path, "-o", path)
+    assert code == 2 and "overwrite" in err
+    assert Path(path).read_text() == HEADER + GOOD_ROW

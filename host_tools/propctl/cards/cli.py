@@ -2,6 +2,7 @@
 import argparse
 import io
 import json
+import os
 import sys
 
 from cardpack import Pack, PackError
@@ -95,6 +96,11 @@ def run_check(args) -> int:
 
 def run_pack(args) -> int:
     """`propctl cards pack`."""
+    target = os.path.realpath(args.output)
+    if any(os.path.realpath(f) == target for f in args.files):
+        print("-o %s would overwrite a card file you are packing; choose another name" % args.output,
+              file=sys.stderr)
+        return 2
     deck = load_deck(args.files, args.kind)
     if _report(deck):
         print("nothing written", file=sys.stderr)
