@@ -3,6 +3,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -101,9 +102,13 @@ def test_default_board_is_valid_and_marked_as_stand_in():
     assert any(board.bonus) and any(board.minus)
 
 
-def test_seeded_games_finish_identically_on_both_interpreters(differential):
-    results = differential.both("scenarios.pimaldaumen:play_games", 1, 12, 4, DEFAULT_BOARD)
-    assert all(winner is not None for winner, _, _, _ in results)
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_seeded_games_finish_identically_on_both_interpreters(differential, players):
+    results = differential.both("scenarios.pimaldaumen:play_games", 100 * players, 10, players,
+                                DEFAULT_BOARD)
+    goal = len(DEFAULT_BOARD["fields"]) - 1
+    for winner, positions, _, _ in results:
+        assert winner is not None and positions[winner] == goal
 
 
 @st.composite
