@@ -1,1 +1,14 @@
-"""Board entry point: kept thin on purpose (see firmware/lib/boot_app.py)."""
+"""Board entry point: boot mode, settings, then the configured prop with the link.
+
+Kept thin on purpose: the work is in safemode (crash loops, maintenance) and
+link.board (the prop and the serial link).
+"""
+import safemode
+import settings
+
+from link import board
+
+guard = safemode.BootGuard()
+mode = safemode.boot_mode(guard)
+config, config_errors = settings.load(echo=None)
+board.start(mode, config, config_errors, guard)

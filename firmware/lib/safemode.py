@@ -1,4 +1,4 @@
-"""Crash-loop guard: three failed boots in a row start a safe mode.
+"""Boot modes: three failed boots in a row start a safe mode; deploy asks for maintenance.
 
 main.py calls `guard.begin()` first thing. It counts the boot in a small file
 on the flash; `guard.stable()` (once the prop has run for a while) sets the
@@ -9,9 +9,17 @@ leaves the REPL reachable for `propctl deploy` or `mpremote`.
 
 Leave safe mode by deploying again (deploy clears the count) or with
 `import safemode; safemode.BootGuard().clear()` at the REPL.
+
+Maintenance: `propctl deploy` asks a running prop (link command `maintenance`)
+to reboot with the prop and its watchdog off, so copying files cannot be cut
+short by a watchdog reset. The flag file is removed by deploy when it is done.
 """
 LIMIT = 3
 DEFAULT_PATH = "boot_count"
+MAINTENANCE_FLAG = "maintenance"
+SAFE = "safe"
+MAINTENANCE = "maintenance"
+RUN = "run"
 # A prop that has run this long has booted fine; a later crash is not a boot loop.
 STABLE_MS = 5000
 
@@ -72,3 +80,29 @@ def advice(crashes: int) -> dict:
         "fix": "the REPL is free: redeploy with `propctl deploy`, or clear with "
                "`import safemode; safemode.BootGuard().clear()` and reset",
     }
+
+
+def _exists(fs, path: str) -> bool:
+    try:
+        with fs.open(path, "rb"):
+            return True
+    except OSError:
+        return False
+
+
+def request_maintenance(fs=None) -> None:
+    """Make the next boot a maintenance boot (no prop, no watchdog)."""
+    guard = BootGuard(fs=fs)
+    with guard._fs.open(MAINTENANCE_FLAG, "wb") as f:
+        f.write(b"deploy\n")
+
+
+def boot_mode(guard=None) -> str:
+    """SAFE, MAINTENANCE or RUN for this boot (RUN counts the boot in the guard)."""
+    if guard is None:
+        guard = BootGuard()
+    if _exists(guard._fs, MAINTENANCE_FLAG):
+        return MAINTENANCE
+    if guard.begin():
+        return SAFE
+    return RUN
