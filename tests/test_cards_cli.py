@@ -262,3 +262,11 @@ def test_pack_refuses_to_overwrite_its_own_input(tmp_path, capsys):
     code, _, err = run(capsys, "cards", "pack", path, "-o", path)
     assert code == 2 and "overwrite" in err
     assert Path(path).read_text() == HEADER + GOOD_ROW
+
+
+def test_an_unknown_field_does_not_hide_the_other_problems(tmp_path, capsys):
+    card = dict(CARD, text="", colour="red")
+    path = write(tmp_path, "deck.json", json_deck([card]))
+    code, out, _ = run(capsys, "cards", "check", path)
+    assert code == 1
+    assert "card J-1, colour: unknown field" in out and "card J-1, text: is empty" in out

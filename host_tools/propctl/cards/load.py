@@ -223,8 +223,8 @@ def _csv_header(f, header, line, forced) -> bool:
             ok = False
         seen.add(name)
         if name not in kind.COLUMNS:
+            # Reported, but the rows are still checked: the known columns are all there.
             f.problem(line, name or "(empty)", "unknown column; allowed: %s" % ", ".join(kind.COLUMNS))
-            ok = False
     missing = [name for name in kind.REQUIRED_COLUMNS if name not in header]
     if missing:
         f.problem(line, ", ".join(missing), "missing column%s; %s need %s"
@@ -288,10 +288,12 @@ def _read_json(f, text, forced):
                       % ", ".join(kind.JSON_FIELDS))
             continue
         unknown = [k for k in card if k not in kind.JSON_FIELDS]
+        row = Row(f.path, line, card, "json")
         if unknown:
-            f.problem(line, ", ".join(unknown), "unknown field; allowed: %s" % ", ".join(kind.JSON_FIELDS))
-            continue
-        f.rows.append(Row(f.path, line, card, "json"))
+            # Reported, and the card is still checked, so every problem shows at once.
+            f.problems.append(Problem(f.path, line, ", ".join(unknown), "unknown field; allowed: %s"
+                                      % ", ".join(kind.JSON_FIELDS), card=_raw_id(row)))
+        f.rows.append(row)
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")

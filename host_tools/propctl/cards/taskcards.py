@@ -10,6 +10,7 @@ JSON: {"kind": "taskcards", "cards": [{"id": ..., "category": ..., "text": ...,
 In the files the bolt is the window number 1..8 as people count the windows
 (s1 is the top window); the pack and cardpack.taskcard count windows 0..7.
 """
+import json
 import re
 import struct
 
@@ -197,7 +198,8 @@ def to_json(card: TaskCard) -> dict:
 
 
 def _show(value) -> str:
-    return repr(value) if isinstance(value, str) else str(value)
+    # Values as the file wrote them: 'text' quoted, JSON true/null as JSON spells them.
+    return repr(value) if isinstance(value, str) else json.dumps(value)
 
 
 def _json_type(value) -> str:
