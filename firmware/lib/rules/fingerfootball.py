@@ -487,9 +487,15 @@ class FingerFootball:
             return ""
         quarter = s["quarter"]
         quarters = self.settings["quarters"]
+        words = " End of %s: change ends." % _quarter_text(quarter, quarters)
+        if quarter >= quarters and s["score"][0] != s["score"][1]:
+            winner = 0 if s["score"][0] > s["score"][1] else 1
+            s["winner"] = winner
+            s["phase"] = "over"
+            return " End of %s. Final: %s wins %d-%d." % (
+                _quarter_text(quarter, quarters), self.name(winner), s["score"][0], s["score"][1])
         s["plays"] = 0
         s["ends"] = [s["ends"][1], s["ends"][0]]
-        words = " End of %s: change ends." % _quarter_text(quarter, quarters)
         if quarter < quarters:
             s["quarter"] = quarter + 1
             if quarter * 2 == quarters:
@@ -498,11 +504,6 @@ class FingerFootball:
                 return words + " Half time: %s picks kick off or receive." % self.name(
                     1 - s["toss_winner"])
             return words
-        if s["score"][0] != s["score"][1]:
-            winner = 0 if s["score"][0] > s["score"][1] else 1
-            s["winner"] = winner
-            s["phase"] = "over"
-            return words + " Final: %s wins %d-%d." % (self.name(winner), s["score"][0], s["score"][1])
         s["quarter"] = quarter + 1
         s["phase"] = "toss"
         s["onside_ok"] = False
