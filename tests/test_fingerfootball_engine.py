@@ -1,9 +1,9 @@
 """Finger Football engine properties (hypothesis) and CPython/MicroPython agreement."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scenarios.fingerfootball import random_game
 
 from rules.fingerfootball import POINTS_FG, POINTS_KICK, POINTS_TD, POINTS_TWO, FingerFootball
-from scenarios.fingerfootball import random_game
 
 PER_TD_FG_KICK_TWO = (POINTS_TD, POINTS_FG, POINTS_KICK, POINTS_TWO)
 

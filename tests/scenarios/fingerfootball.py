@@ -53,13 +53,16 @@ def _try_illegal(game, rng, actions):
     illegal = [n for n in _ANY_NAMES if n not in legal]
     name = rng.choice(illegal)
     before = game.snapshot()
+    message = None
     try:
         game.act(name, None)
     except ValueError as exc:
-        if game.snapshot() != before:
-            raise AssertionError("refused %r changed the state" % name)
-        return [name, str(exc)]
-    raise AssertionError("illegal action %r was accepted in phase %s" % (name, before["phase"]))
+        message = str(exc)
+    if message is None:
+        raise AssertionError("illegal action %r was accepted in phase %s" % (name, before["phase"]))
+    if game.snapshot() != before:
+        raise AssertionError("refused %r changed the state" % name)
+    return [name, message]
 
 
 def many_games(first_seed, games, max_steps):
