@@ -26,3 +26,17 @@ def micropython_process():
 @pytest.fixture(scope="session")
 def differential(micropython_process):
     return Differential(micropython_process)
+
+
+@pytest.fixture(scope="session")
+def vboard_process():
+    """A MicroPython process with the virtual board's fake `machine` ahead of the firmware.
+
+    Scenarios called through it (tests/scenarios/clock_*.py) run the real
+    firmware on the virtual board. A large heap: the board records every
+    output change of a round.
+    """
+    from propctl.sim import VBOARD_DIR
+    process = MicroPythonProcess(find_micropython(), heap="64M", paths=[VBOARD_DIR])
+    yield process
+    process.close()

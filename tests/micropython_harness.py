@@ -51,9 +51,12 @@ def micropython_env(*extra_paths) -> dict:
 class MicroPythonProcess:
     """One `micropython tests/micropython_server.py` child, restarted if it dies."""
 
-    def __init__(self, executable: str, heap: str = "8M") -> None:
+    def __init__(self, executable: str, heap: str = "8M", paths=()) -> None:
         self.executable = executable
         self.heap = heap
+        # Extra MICROPYPATH entries ahead of tests/ and firmware/lib (e.g. the
+        # virtual board, whose machine.py must shadow the built-in module).
+        self.paths = list(paths)
         self.proc = None
         self._buffer = b""
 
@@ -62,7 +65,7 @@ class MicroPythonProcess:
             [self.executable, "-X", "heapsize=" + self.heap,
              str(TESTS / "micropython_server.py")],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=micropython_env(TESTS), cwd=str(ROOT))
+            env=micropython_env(*self.paths, TESTS), cwd=str(ROOT))
         self._buffer = b""
 
     def call(self, target: str, *args, timeout: float = 300.0):

@@ -52,9 +52,10 @@ class Pin:
             return 1 if self._pull == Pin.PULL_UP else 0
         level = 1 if v else 0
         if not self._driven or level != self._level:
+            # record first: a write that raises (fault injection) did not happen
+            self._board.record(self._sig, level)
             self._level = level
             self._driven = True
-            self._board.record(self._sig, level)
         return None
 
     def __call__(self, v=None):
@@ -109,8 +110,8 @@ class PWM:
         if value < 1:
             raise ValueError("freq must be at least 1 Hz")
         if value != self._freq:
-            self._freq = value
             self._board.record(self._freq_sig, value)
+            self._freq = value
         return None
 
     def duty_u16(self, value=None):
@@ -120,8 +121,8 @@ class PWM:
         if value < 0 or value > 65535:
             raise ValueError("duty_u16 must be 0..65535")
         if value != self._duty:
-            self._duty = value
             self._board.record(self._duty_sig, value)
+            self._duty = value
         return None
 
     def deinit(self) -> None:
