@@ -4,6 +4,7 @@ import importlib
 # Each module propctl.games.NAME provides register(subparsers) for `propctl play NAME`.
 GAME_MODULES = [
     "pimaldaumen",
+    "fingerfootball",
 ]
 
 
