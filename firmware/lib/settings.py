@@ -53,6 +53,26 @@ CHOICES = {
 OPTIONAL_INT = ("clock.seed",)
 
 
+def _show(value) -> str:
+    """A value as a config author wrote it (JSON spelling), short and printable."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if type(value) is int:
+        return str(value)
+    if type(value) is str:
+        text = "".join(ch if " " <= ch < "\x7f" else "?" for ch in value[:30])
+        return '"' + text + ('..."' if len(value) > 30 else '"')
+    if type(value) is list:
+        return "a list"
+    if type(value) is dict:
+        return "an object"
+    return "a " + type(value).__name__
+
+
 def _type_ok(name: str, default, value) -> bool:
     if name in OPTIONAL_INT:
         return value is None or (type(value) is int)
@@ -67,16 +87,16 @@ def _check_value(name: str, default, value, errors: list) -> bool:
     if not _type_ok(name, default, value):
         errors.append("%s: expected %s, got %s; using the default %s"
                       % (name, type(default).__name__ if default is not None else "int or null",
-                         json.dumps(value), json.dumps(default)))
+                         _show(value), _show(default)))
         return False
     choices = CHOICES.get(name)
     if choices is not None and value not in choices:
         errors.append("%s: %s is not one of %s; using the default %s"
-                      % (name, json.dumps(value), ", ".join(choices), json.dumps(default)))
+                      % (name, _show(value), ", ".join(choices), _show(default)))
         return False
     if type(value) is int and value < 0:
         errors.append("%s: must not be negative, got %d; using the default %s"
-                      % (name, value, json.dumps(default)))
+                      % (name, value, _show(default)))
         return False
     return True
 
@@ -106,7 +126,7 @@ def merge(overrides, defaults=None) -> tuple:
         if type(default) is dict:
             if type(value) is not dict:
                 errors.append("%s: expected an object {...}, got %s; using the defaults"
-                              % (key, json.dumps(value)))
+                              % (key, _show(value)))
                 continue
             section = result[key]
             for sub in sorted(value):

@@ -1,0 +1,173 @@
+"""Drivers (switches, motors, chimes, battery, LED) on the virtual board, under MicroPython."""
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+D = "scenarios.clock_drivers:"
+RELEASED, PRESSED, LONG = 0, 1, 2
+
+
+# --- switches ---------------------------------------------------------------
+
+def test_clean_press_and_release_after_the_debounce_time(vboard_process):
+    # active low: 0 = pressed
+    script = [[100, 0, 0], [400, 0, 1]]
+    events = vboard_process.call(D + "switch_events", 1, script, 20, 0, 600)
+    assert events == [[120, 0, PRESSED], [420, 0, RELEASED]]
+
+
+def test_bounces_shorter_than_the_debounce_time_give_no_event(vboard_process):
+    # 8 ms of contact bounce, then a clean 30 ms press, then 5 ms glitches only.
+    bounce = [[100 + i, 0, i % 2] for i in range(8)]
+    script = bounce + [[108, 0, 0], [138, 0, 1], [300, 0, 0], [305, 0, 1], [400, 0, 0], [404, 0, 1]]
+    events = vboard_process.call(D + "switch_events", 1, script, 20, 0, 600)
+    assert events == [[128, 0, PRESSED], [158, 0, RELEASED]]
+
+
+@settings(max_examples=30)
+@given(st.lists(st.tuples(st.integers(0, 7), st.integers(1, 60)), min_size=1, max_size=25))
+def test_events_alternate_and_match_stable_levels(vboard_process, toggles):
+    """Any toggle pattern on 8 inputs: per input, events alternate pressed/released,
+    every event follows a level that then stayed stable for the debounce time."""
+    script, t, level = [], 10, [1] * 8
+    for index, gap in toggles:
+        level[index] ^= 1
+        script.append([t, index, level[index]])
+        t += gap
+    events = vboard_process.call(D + "switch_events", 8, script, 15, 0, t + 100)
+    for index in range(8):
+        kinds = [k for _, i, k in events if i == index]
+        assert kinds == [PRESSED, RELEASED] * (len(kinds) // 2) + [PRESSED] * (len(kinds) % 2)
+        changes = [(when, lvl) for when, i, lvl in script if i == index]
+        for when, i, kind in events:
+            if i != index:
+                continue
+            wanted = 0 if kind == PRESSED else 1
+            last_change = max((c for c in changes if c[0] <= when), default=None)
+            assert last_change is not None and last_change[1] == wanted
+            assert when - last_change[0] >= 15
+        final = changes[-1][1] if changes else 1
+        assert (kinds[-1] == PRESSED if kinds else False) == (final == 0)
+
+
+def test_long_press_comes_once_per_hold(vboard_process):
+    script = [[100, 0, 0], [2500, 0, 1], [3000, 0, 0], [3500, 0, 1]]
+    events = vboard_process.call(D + "switch_events", 1, script, 20, 1500, 4000)
+    assert events == [[120, 0, PRESSED], [1620, 0, LONG], [2520, 0, RELEASED],
+                      [3020, 0, PRESSED], [3520, 0, RELEASED]]
+
+
+def test_active_high_inputs(vboard_process):
+    script = [[50, 2, 1], [200, 2, 0]]
+    events = vboard_process.call(D + "switch_events", 3, script, 10, 0, 300, False)
+    assert events == [[60, 2, PRESSED], [210, 2, RELEASED]]
+
+
+def test_input_closed_at_power_up_is_not_a_press(vboard_process):
+    events = vboard_process.call(D + "switch_events", 2, [[0, 1, 0]], 10, 0, 200)
+    assert events == []
+
+
+def test_mcp23017_source_reads_16_inputs_over_i2c(vboard_process):
+    # Pins 0 and 15 go low (pressed) at different times.
+    script = [[0, 0xFFFF], [100, 0xFFFE], [200, 0x7FFE], [400, 0xFFFF]]
+    result = vboard_process.call(D + "mcp23017_events", script, 500)
+    assert result["pullups"] == 0xFFFF
+    assert result["events"] == [[110, 0, PRESSED], [210, 15, PRESSED],
+                                [410, 0, RELEASED], [410, 15, RELEASED]]
+
+
+# --- motors -------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["drv8833", "tb6612", "stepper"])
+def test_direct_reversal_requests_brake_and_dwell(vboard_process, kind):
+    script = [[0, 1000], [500, -1000], [1200, 600], [2000, -600], [2010, 600], [2800, 0]]
+    r = vboard_process.call(D + "motor_script", kind, script, 3500, 2, {"dwell_ms": 150, "ramp_ms": 100})
+    assert r["forbidden"] == 0 and r["skipped"] == 0
+    # -1000, +600, and the 10 ms flicker to -600 is never driven (it changes its mind while ramping down)
+    assert r["reversals"] == 2 and r["quick_reversals"] == 0 and r["min_reverse_gap"] >= 150
+    speeds = r["speeds"]
+    # Applied speed never jumps across zero, and ramps no faster than 1000 per ramp_ms.
+    assert all((a >= 0 and b >= 0) or (a <= 0 and b <= 0) for a, b in zip(speeds, speeds[1:]))
+    assert all(abs(b - a) <= 1000 * 2 // 100 + 1 for a, b in zip(speeds, speeds[1:]))
+    # Standing at the end: braked, then released after the dwell.
+    assert r["energised"] is False and r["motor_energised"] is False
+
+
+@pytest.mark.parametrize("kind", ["drv8833", "tb6612"])
+def test_stop_brakes_at_once_and_release_coasts(vboard_process, kind):
+    r = vboard_process.call(D + "motor_script", kind, [[0, 800], [1000, "stop"]], 1100, 10, {})
+    assert r["speeds"][100] == 0  # the tick right after stop()
+    assert r["energised"] is True  # still braking inside the dwell
+    r = vboard_process.call(D + "motor_script", kind, [[0, 800], [1000, "stop"]], 1400, 10, {})
+    assert r["energised"] is False  # dwell over: released
+    r = vboard_process.call(D + "motor_script", kind, [[0, 800], [1000, "release"]], 1000, 10, {})
+    assert r["energised"] is False
+
+
+def test_bridge_only_ever_sees_legal_input_combinations(vboard_process):
+    # DRV8833: every logged (IN1, IN2) pair is coast, brake, or one side driving.
+    script = [[t * 50, s] for t, s in enumerate([300, -1000, 1000, 0, -50, 700, "stop", 900, "release"])]
+    r = vboard_process.call(D + "motor_script", "drv8833", script, 600, 1, {"ramp_ms": 30, "dwell_ms": 20})
+    a = b = 0
+    for _, name, value in r["log"]:
+        if name == "16.duty":
+            a = value
+        elif name == "17.duty":
+            b = value
+        else:
+            continue
+        assert a == 0 or b == 0 or (a == b == 65535), (a, b)
+    # TB6612: the direction pins only change while PWM is 0.
+    r = vboard_process.call(D + "motor_script", "tb6612", script, 600, 1, {"ramp_ms": 30, "dwell_ms": 20})
+    duty = 0
+    for _, name, value in r["log"]:
+        if name == "18.duty":
+            duty = value
+        elif name in ("16", "17"):
+            assert duty == 0, "direction pin changed under power"
+
+
+def test_duty_is_capped_for_a_low_voltage_motor(vboard_process):
+    r = vboard_process.call(D + "motor_script", "drv8833", [[0, 1000]], 500, 10, {"max_permille": 660})
+    duties = [v for _, name, v in r["log"] if name == "16.duty"]
+    assert max(duties) == 660 * 65535 // 1000
+
+
+def test_stepper_half_steps_at_the_set_rate_and_releases_the_coils(vboard_process):
+    r = vboard_process.call(D + "motor_script", "stepper", [[0, 1000], [2000, 0]], 3000, 1,
+                            {"max_steps_per_s": 500, "ramp_ms": 1})
+    # 2 s at 500 half-steps/s, give or take the ramp.
+    assert 990 <= r["position"] <= 1000
+    assert r["skipped"] == 0
+    assert r["angle_mdeg"] == r["position"] * 360000 // 4096
+    assert r["energised"] is False
+
+
+# --- chimes, battery, LED -------------------------------------------------------
+
+def test_solenoid_pulse_is_capped_in_code(vboard_process):
+    r = vboard_process.call(D + "solenoid_pulses", 5000, 300, 3, 5)
+    assert len(r["pulses"]) == 3 and not r["busy"]
+    assert all(0 < length <= 60 for _, length in r["pulses"])
+    r = vboard_process.call(D + "solenoid_pulses", 25, 300, 2, 5)
+    assert [length for _, length in r["pulses"]] == [25, 25]
+
+
+def test_piezo_plays_the_melody_on_one_pwm_and_ends_silent(vboard_process):
+    melody = [880, 200, 0, 100, 660, 300]
+    r = vboard_process.call(D + "piezo_melody", melody, 10)
+    assert r["notes"] == [[880, 0, 200], [660, 300, 300]]
+    assert r["new_outputs"] == 0  # no PWM created while playing
+    assert r["final_duty"] == 0
+
+
+@pytest.mark.parametrize("pack_mv", [3000, 3600, 4500])
+def test_battery_reads_the_pack_through_the_divider(vboard_process, pack_mv):
+    r = vboard_process.call(D + "battery_reading", pack_mv, 3300, 2)
+    assert abs(r["mv"] - pack_mv) <= 4
+    assert r["ok_3600"] == (r["mv"] >= 3600) and r["ok_0"] is True
+
+
+def test_indicator_blinks_the_pattern_once(vboard_process):
+    assert vboard_process.call(D + "indicator_pattern", [300, 100, 300, 500], 10) == [[0, 300], [400, 300]]
