@@ -1,0 +1,83 @@
+"""`propctl sim clock` and `make sim`'s command: the firmware on the virtual board, end to end."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from propctl.sim import clock_face
+
+ROOT = Path(__file__).resolve().parent.parent
+PROPCTL = [sys.executable, "-m", "propctl.cli"]
+
+
+def sim(*args, env_extra=None, timeout=60):
+    env = dict(os.environ)
+    env.pop("CI", None)
+    env.update(env_extra or {})
+    return subprocess.run(PROPCTL + ["sim", "clock", *args], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, env=env, cwd=str(ROOT), timeout=timeout)
+
+
+def test_non_interactive_prints_the_event_log_and_exits_0_after_the_chime():
+    result = sim("--seed", "3")  # stdin is not a terminal: non-interactive by itself
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    kinds = [line.split()[2] for line in lines if line.strip()[:1].isdigit()]
+    assert kinds[0] == "button" and "start" in kinds
+    assert kinds[-3:] == ["stop", "chime", "idle"]
+    assert "seed 3" in result.stdout
+    assert "\x1b[" not in result.stdout  # no screen drawing in the log mode
+    assert "motor released" in lines[-1] and "0 forbidden" in lines[-1]
+
+
+def test_same_seed_same_log_and_ci_forces_the_log_mode():
+    a = sim("--seed", "9", env_extra={"CI": "1"})
+    b = sim("--seed", "9", "--non-interactive")
+    assert a.returncode == b.returncode == 0
+    assert a.stdout == b.stdout
+
+
+def test_stepper_and_other_settings_through_set():
+    result = sim("--seed", "4", "--set", "clock.motor=stepper", "--set", "board=esp32")
+    assert result.returncode == 0, result.stderr
+    assert "esp32 board: stepper motor" in result.stdout
+
+
+def test_bad_setting_is_reported_and_the_clock_still_runs():
+    result = sim("--seed", "4", "--set", "clock.motor=servo")
+    assert result.returncode == 0
+    assert "config: clock.motor" in result.stdout
+
+
+def test_interactive_real_time_run_draws_the_face_in_place():
+    # --speed 100: a ~40 s round in well under a second of real time.
+    result = sim("--seed", "5", "--speed", "100", "--interactive", timeout=90)
+    assert result.returncode == 0, result.stderr
+    assert "\x1b[" in result.stdout and "12" in result.stdout
+    assert "chime" in result.stdout and "motor released" in result.stdout
+
+
+def test_clock_face_points_the_hand_where_the_angle_says():
+    def tip(angle):
+        face = clock_face(angle)
+        for y, line in enumerate(face):
+            if "@" in line:
+                return line.index("@"), y
+        raise AssertionError("no hand tip drawn")
+
+    centre = next((line.index("O"), y) for y, line in enumerate(clock_face(0)) if "O" in line)
+    x, y = tip(0)
+    assert x == centre[0] and y < centre[1]          # twelve o'clock: straight up
+    x, y = tip(90)
+    assert x > centre[0] and y == centre[1]          # three o'clock: right
+    x, y = tip(180)
+    assert x == centre[0] and y > centre[1]          # six: down
+    x, y = tip(270)
+    assert x < centre[0] and y == centre[1]          # nine: left
+
+
+def test_sim_help_teaches():
+    result = subprocess.run(PROPCTL + ["sim", "--help"], capture_output=True, text=True)
+    assert result.returncode == 0
+    for option in ("--seed", "--speed", "--non-interactive", "--serve"):
+        assert option in result.stdout
