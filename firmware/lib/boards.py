@@ -10,7 +10,8 @@ Structure (plain dicts, importable on a board and on the desktop):
                   max_run_ms      no motor on this board runs longer than this per round
                   wdt_max_ms      the longest watchdog timeout the chip accepts
         "clock":  pins of the ghost clock (GPIO numbers, see hardware/clock/README.md),
-        ...       later: "fusebox", "football" sections with their own pins.
+        "football": pins of the Finger Football box (see hardware/football/README.md),
+        ...       later: a "fusebox" section with its own pins.
     }
 
 Every pin entry of a prop section is an int GPIO number, or None when the
@@ -42,6 +43,23 @@ PROFILES: dict = {
             "battery_adc": 26,     # ADC0, 100k/100k divider from the 4.5 V pack
             "led": 25,             # on-board LED
         },
+        "football": {
+            "btn_roll": 10,        # push buttons to GND, internal pull-ups
+            "btn_kick": 11,
+            "btn_good": 12,
+            "btn_miss": 13,
+            "piezo": 15,           # piezo disc via 100 ohm
+            "oled_sda": 4,         # I2C0 SDA, SSD1306 OLED (display "oled")
+            "oled_scl": 5,         # I2C0 SCL
+            "led_home": 16,        # LED fallback (display "leds"): possession
+            "led_away": 17,
+            "led_kick": 18,        # lit during the field-goal count
+            "led_down1": 19,       # downs as a bar of four
+            "led_down2": 20,
+            "led_down3": 21,
+            "led_down4": 22,
+            "led": 25,             # on-board LED
+        },
     },
     "esp32": {
         "name": "ESP32 DevKitC (ESP32-WROOM-32)",
@@ -64,6 +82,23 @@ PROFILES: dict = {
             "piezo": 23,
             "solenoid": 22,
             "battery_adc": 34,     # ADC1 (input only); ADC2 pins clash with Wi-Fi
+            "led": 2,
+        },
+        "football": {
+            "btn_roll": 32,        # GPIO 34-39 have no pull-ups: not used for buttons
+            "btn_kick": 33,
+            "btn_good": 25,
+            "btn_miss": 26,
+            "piezo": 23,
+            "oled_sda": 21,
+            "oled_scl": 22,
+            "led_home": 16,
+            "led_away": 17,
+            "led_kick": 18,
+            "led_down1": 19,
+            "led_down2": 13,
+            "led_down3": 14,
+            "led_down4": 27,
             "led": 2,
         },
     },
