@@ -1,0 +1,193 @@
+"""`make bench`: measure, side by side, and write bench/REPORT.md.
+
+Every figure is measured in this one run next to its baseline, so ratios stay
+meaningful on a shared, noisy machine. Inputs are seeded. Not part of
+`make test`. Usage: python bench/run.py [--quick] [--only NAME ...]
+"""
+import argparse
+import csv
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from micropython_harness import find_micropython, micropython_env  # noqa: E402
+
+REPORT = ROOT / "bench" / "REPORT.md"
+SAMPLE_DECK = ROOT / "host_tools" / "propctl" / "data" / "decks" / "taskcards.csv"
+# A Raspberry Pi Pico running MicroPython has roughly 190 KB of free heap.
+BOARD_HEAP = "192K"
+
+
+def run_micropython(script, *args, heap=BOARD_HEAP, paths=(), timeout=300):
+    """Run a bench script under MicroPython; return its last stdout line as JSON."""
+    command = [find_micropython(), "-X", "heapsize=" + heap, str(ROOT / "bench" / script)]
+    command += [str(a) for a in args]
+    env = micropython_env(ROOT / "tests", *paths)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=str(ROOT),
+                          timeout=timeout)
+    if done.returncode != 0:
+        raise RuntimeError("%s failed:\n%s%s" % (script, done.stdout, done.stderr))
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+# --- card decks ---------------------------------------------------------------
+
+def make_deck(count, folder: Path):
+    """A seeded synthetic deck of `count` task cards, as CSV and JSON files.
+
+    Texts are drawn from the sample deck, so record sizes are realistic.
+    """
+    with open(SAMPLE_DECK, newline="", encoding="utf-8") as f:
+        sample = list(csv.DictReader(f))
+    rng = random.Random(count)
+    rows = []
+    for i in range(count):
+        model = rng.choice(sample)
+        statements = [model["s%d" % n] for n in range(1, 9)]
+        rows.append({"id": "BEN-%05d" % i, "category": model["category"], "text": model["text"],
+                     "statements": statements, "bolt": int(model["bolt"])})
+    csv_path = folder / ("deck%d.csv" % count)
+    with open(csv_path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["id", "category", "text"] + ["s%d" % n for n in range(1, 9)] + ["bolt"])
+        for row in rows:
+            writer.writerow([row["id"], row["category"], row["text"]] + row["statements"] + [row["bolt"]])
+    json_path = folder / ("deck%d.json" % count)
+    with open(json_path, "w", encoding="utf-8") as f:
+        json.dump({"kind": "taskcards", "cards": rows}, f, ensure_ascii=False)
+    return csv_path, json_path
+
+
+def propctl_measured(*args):
+    """Run propctl in a child; return (seconds, peak RSS in MB, exit code)."""
+    code = ("import resource, sys\nfrom propctl.cli import main\nrc = main(sys.argv[1:])\n"
+            "sys.stderr.write('MAXRSS %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+            "sys.exit(rc)\n")
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code] + [str(a) for a in args],
+                          capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    rss = [line for line in done.stderr.splitlines() if line.startswith("MAXRSS")]
+    peak_mb = int(rss[-1].split()[1]) / 1024 if rss else float("nan")
+    return seconds, peak_mb, done.returncode
+
+
+def bench_cards(quick, folder):
+    sizes = [300, 3000] if quick else [300, 3000, 30000]
+    fetches = 200 if quick else 1000
+    fetch_rows, size_rows, tool_rows = [], [], []
+    for count in sizes:
+        csv_path, json_path = make_deck(count, folder)
+        pack_path = folder / ("deck%d.bin" % count)
+        pack_s, pack_mb, rc = propctl_measured("cards", "pack", csv_path, "-o", pack_path)
+        if rc != 0:
+            raise RuntimeError("propctl cards pack failed for %d cards" % count)
+        check_s, check_mb, rc = propctl_measured("cards", "check", csv_path)
+        if rc != 0:
+            raise RuntimeError("propctl cards check reported problems for %d cards" % count)
+        tool_rows.append([count, "%.2f s" % check_s, "%.0f MB" % check_mb,
+                          "%.2f s" % pack_s, "%.0f MB" % pack_mb])
+        sizes_b = [os.path.getsize(p) for p in (pack_path, csv_path, json_path)]
+        size_rows.append([count] + ["%.0f" % (b / count) for b in sizes_b]
+                         + ["%.2f" % (sizes_b[0] / sizes_b[1]), "%.2f" % (sizes_b[0] / sizes_b[2])])
+        # The JSON way also runs with a desktop-sized heap, to show what it would need.
+        for way, path, heap in (("pack", pack_path, BOARD_HEAP), ("json", json_path, BOARD_HEAP),
+                                ("json", json_path, "64M")):
+            r = run_micropython("mp_cardfetch.py", way, path, fetches, 7, heap=heap)
+            label = "%s, %s heap" % (way, heap)
+            if "memory_error" in r:
+                fetch_rows.append([count, label, "MemoryError while loading the deck", "-", "-", "-"])
+            else:
+                fetch_rows.append([count, label, "%d us" % r["median_us"], "%d us" % r["p99_us"],
+                                   "%d B" % r["heap_per_fetch_max"], "%d B" % r["heap_held"]])
+    fetch = ("## 1. Card fetch (MicroPython; a %s heap is about what a Pico has free)\n\n"
+             "Method: seeded synthetic decks (texts drawn from the sample deck), %d random fetches "
+             "(Rng seed 7). *pack*: `cardpack.Pack` + `taskcard.decode(pack.record(k))`, reading the "
+             "card's id and bolt. *json*: the obvious way, `json.load` the deck, then index it. "
+             "Heap per fetch is the largest growth of `gc.mem_alloc()` over one fetch with the GC "
+             "off (every temporary counts); *held* is what the approach keeps on the heap. "
+             "Goal: under 2 KB per fetch and flat across deck sizes.\n\n"
+             % (BOARD_HEAP, fetches)
+             + table(["cards", "way", "median", "p99", "heap per fetch (max)", "heap held"], fetch_rows))
+    size = ("## 2. Pack size\n\nBytes per card for the same deck in each format; ratios pack/source.\n\n"
+            + table(["cards", "pack B/card", "CSV B/card", "JSON B/card", "pack/CSV", "pack/JSON"],
+                    size_rows))
+    tools = ("## 7. Host tools\n\nMethod: `propctl cards check` and `propctl cards pack` on the CSV deck "
+             "in a fresh CPython child each; wall time and the child's peak RSS (`ru_maxrss`), "
+             "interpreter included (an empty CPython is about 10 MB).\n\n"
+             + table(["cards", "check time", "check peak RSS", "pack time", "pack peak RSS"], tool_rows))
+    return [fetch, size, tools]
+
+
+# --- rules throughput -------------------------------------------------------
+
+GAMES = [("Geisteruhr", "play_geisteruhr", 4), ("Finger weg!", "play_fingerweg", 0),
+         ("Pi mal Daumen", "play_pimaldaumen", 4), ("Finger Football", "play_fingerfootball", 0)]
+
+
+def bench_throughput(quick, folder):
+    seconds = 1 if quick else 3
+    rows = []
+    for title, function, players in GAMES:
+        target = "games:" + function
+        args = [target, players, seconds]
+        path = os.pathsep.join(str(ROOT / d) for d in ("bench", "tests", "firmware/lib"))
+        script = str(ROOT / "bench" / "mp_throughput.py")
+        cpy = subprocess.run([sys.executable, script] + [str(a) for a in args],
+                             capture_output=True, text=True, cwd=str(ROOT),
+                             env=dict(os.environ, PYTHONPATH=path))
+        if cpy.returncode != 0:
+            raise RuntimeError(cpy.stderr)
+        c = json.loads(cpy.stdout.strip().splitlines()[-1])
+        m = run_micropython("mp_throughput.py", *args, heap="8M", paths=[ROOT / "bench"])
+        c_rate = c["games"] * 1000 / c["ms"]
+        m_rate = m["games"] * 1000 / m["ms"]
+        rows.append([title, "%.1f" % c_rate, "%.1f" % m_rate, "%.2f" % (m_rate / c_rate)])
+    return ["## 6. Rules core throughput\n\nMethod: whole seeded random games, back to back for %d s "
+            "per interpreter, played by the differential tests' scenario players (they log every "
+            "step and try illegal moves too). MicroPython with an 8 MB heap.\n\n" % seconds
+            + table(["game", "CPython games/s", "MicroPython games/s", "MicroPython/CPython"], rows)]
+
+
+SECTIONS = {"cards": bench_cards, "throughput": bench_throughput}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller inputs, for a smoke run")
+    parser.add_argument("--only", nargs="*", choices=sorted(SECTIONS), help="run only these sections")
+    args = parser.parse_args(argv)
+    names = args.only or list(SECTIONS)
+    parts = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            start = time.perf_counter()
+            print("bench: %s ..." % name, file=sys.stderr, flush=True)
+            parts.extend(SECTIONS[name](args.quick, Path(tmp)))
+            print("bench: %s done in %.0f s" % (name, time.perf_counter() - start), file=sys.stderr)
+    head = ("# Benchmark report\n\nMachine: %s, %s, Python %s, %d cores. Generated by `make bench`%s.\n"
+            % (platform.machine(), platform.system(), platform.python_version(), os.cpu_count(),
+               " --quick" if args.quick else ""))
+    body = head + "\n" + "\n\n".join(sorted(parts, key=lambda p: p[:5])) + "\n"
+    REPORT.write_text(body)
+    print(body)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
