@@ -102,3 +102,48 @@ def test_many_seeded_games_identical_on_both_interpreters(differential):
     results = differential.both("scenarios.fingerfootball:many_games", 1000, 20, 3000)
     assert len(results) == 20
     assert all(final["phase"] == "over" for _, final in results)
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 130) | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=4), max_leaves=6)
+
+
+@settings(max_examples=150)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 150), data=st.data())
+def test_damaged_saves_are_refused_or_still_playable(seed, steps, data):
+    snap = random_game(seed, seed, steps, 0)["final"]
+    key = data.draw(st.sampled_from(sorted(snap)))
+    snap[key] = data.draw(_JSON)
+    try:
+        game = FingerFootball.restore(snap)
+    except ValueError:
+        return
+    for _ in range(40):  # a restored game must play on without any other error
+        actions = game.actions()
+        if not actions:
+            break
+        name, kind, options = data.draw(st.sampled_from(actions))
+        arg = None
+        if kind == "pick":
+            arg = data.draw(st.sampled_from(options))
+        elif kind == "yards":
+            arg = data.draw(st.integers(options[0], options[1]))
+        game.act(name, arg)
+        game.snapshot()
+
+
+@settings(max_examples=150)
+@given(key=st.sampled_from(["plays_per_quarter", "quarters", "rows", "lane_die", "names", "other"]),
+       value=_JSON, whole=st.booleans())
+def test_damaged_settings_are_refused_with_a_value_error(key, value, whole):
+    snap = FingerFootball(1).snapshot()
+    if whole:
+        snap["settings"] = value
+    else:
+        snap["settings"][key] = value
+    try:
+        game = FingerFootball.restore(snap)
+    except ValueError:
+        return
+    game.act("toss")
+    assert game.snapshot()["settings"] == game.settings

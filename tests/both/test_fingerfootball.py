@@ -521,3 +521,16 @@ def test_every_symbol_row_lies_in_its_own_zone_and_the_field_is_mirrored():
         if yards != 50:
             assert field.zone_of(100 - yards, rows) == 5 - field.zone_of(yards, rows)
     assert field.zone_of(50, rows) == 2  # midfield still counts as the own Zone 1
+
+
+def test_restore_refuses_damaged_fields():
+    good = scrimmage(30).snapshot()
+    damage = [("score", ["x", 0]), ("score", [1]), ("down", 5), ("down", True), ("ball", 101),
+              ("offense", 2), ("ends", ["east", "west"]), ("target", "moon"), ("dice", ["7-run", "left"]),
+              ("stats", [[0, 0, 0], [0, 0, 0, 0]]), ("plays", 21), ("rng", 0), ("toss_winner", None),
+              ("winner", 0), ("reached50", "yes"), ("phase", "attempt"), ("phase", "choose")]
+    for key, value in damage:
+        snap = good.copy()
+        snap[key] = value
+        raises(ValueError, FingerFootball.restore, snap)
+    assert FingerFootball.restore(good).snapshot() == good

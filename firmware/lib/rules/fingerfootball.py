@@ -59,20 +59,29 @@ def make_settings(overrides=None) -> dict:
     for key in DEFAULT_SETTINGS:
         value = DEFAULT_SETTINGS[key]
         settings[key] = list(value) if isinstance(value, list) else value
+    if overrides is not None and not isinstance(overrides, dict):
+        raise ValueError("settings must be a dict")
     for key in overrides or {}:
-        if key not in DEFAULT_SETTINGS:
+        if not isinstance(key, str) or key not in DEFAULT_SETTINGS:
             raise ValueError("unknown setting %r" % (key,))
         value = overrides[key]
-        settings[key] = list(value) if isinstance(value, (list, tuple)) else value
-    plays = settings["plays_per_quarter"]
+        if isinstance(value, (list, tuple)):
+            value = list(value)
+        elif not _is_int(value, 0, 1 << 30):
+            raise ValueError("setting %r must be a whole number or a list" % key)
+        settings[key] = value
+    if not _is_int(settings["plays_per_quarter"], 1, 1000):
+        raise ValueError("plays_per_quarter must be 1 to 1000")
     quarters = settings["quarters"]
-    if not isinstance(plays, int) or plays < 1:
-        raise ValueError("plays_per_quarter must be 1 or more")
-    if not isinstance(quarters, int) or quarters < 2 or quarters % 2:
-        raise ValueError("quarters must be an even number, 2 or more")
+    if not _is_int(quarters, 2, 100) or quarters % 2:
+        raise ValueError("quarters must be an even number, 2 to 100")
+    for key in ("rows", "lane_die", "names"):
+        if not isinstance(settings[key], list):
+            raise ValueError("setting %r must be a list" % key)
     field.check_rows(settings["rows"])
     field.check_lane_die(settings["lane_die"])
-    if len(settings["names"]) != 2 or settings["names"][0] == settings["names"][1]:
+    names = settings["names"]
+    if len(names) != 2 or not all(isinstance(n, str) and n for n in names) or names[0] == names[1]:
         raise ValueError("two different team names are needed")
     return settings
 
@@ -219,11 +228,7 @@ class FingerFootball:
         for key in list(state):
             if key not in game.state:
                 del state[key]
-        rng = state["rng"]
-        if not isinstance(rng, int) or rng <= 0 or rng > 0xFFFFFFFF:
-            raise ValueError("the saved game has a broken dice state")
-        if state["phase"] not in _PHASES:
-            raise ValueError("the saved game has an unknown phase %r" % (state["phase"],))
+        _check_saved(state, game.settings)
         game.state = state
         return game
 
@@ -513,6 +518,55 @@ class FingerFootball:
 _PHASES = ("toss", "toss_choice", "goal_choice", "half_choice", "kickoff", "onside", "scrimmage",
            "choose", "attempt", "penalty", "punt", "field_goal", "conversion", "extra_point",
            "two_point", "over")
+
+
+def _is_int(value, low, high) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _check_saved(s: dict, settings: dict) -> None:
+    """Raise ValueError unless a restored state is one the engine could have made."""
+    phase = s["phase"]
+    if phase not in _PHASES:
+        raise ValueError("the saved game has an unknown phase %r" % (phase,))
+    broken = None
+    if not _is_int(s["rng"], 1, 0xFFFFFFFF):
+        broken = "dice state"
+    elif not (_is_int(s["quarter"], 1, 10000) and _is_int(s["plays"], 0, settings["plays_per_quarter"])):
+        broken = "quarter or play counter"
+    elif not (_is_int(s["ball"], 0, 100) and _is_int(s["down"], 1, 4) and _is_int(s["offense"], 0, 1)):
+        broken = "ball, down or possession"
+    elif not (isinstance(s["score"], list) and len(s["score"]) == 2
+              and _is_int(s["score"][0], 0, 1 << 30) and _is_int(s["score"][1], 0, 1 << 30)):
+        broken = "score"
+    elif not (isinstance(s["stats"], list) and len(s["stats"]) == 2 and all(
+            isinstance(row, list) and len(row) == 4 and all(_is_int(n, 0, 1 << 30) for n in row)
+            for row in s["stats"])):
+        broken = "scoring record"
+    elif s["toss_winner"] not in ((None, 0, 1) if phase == "toss" else (0, 1)):
+        broken = "coin toss"
+    elif s["ends"] is None and phase not in ("toss", "toss_choice", "goal_choice"):
+        broken = "choice of goals"
+    elif s["ends"] is not None and s["ends"] not in (["north", "south"], ["south", "north"]):
+        broken = "choice of goals"
+    elif s["reached50"] not in (True, False) or s["onside_ok"] not in (True, False):
+        broken = "field goal or onside flag"
+    elif s["winner"] not in ((0, 1) if phase == "over" else (None,)):
+        broken = "winner"
+    elif s["dice"] is not None and not (isinstance(s["dice"], list) and len(s["dice"]) == 2
+                                        and s["dice"][0] in field.ZONE_FACES
+                                        and s["dice"][1] in field.LANE_SYMBOLS):
+        broken = "dice"
+    elif (s["target"] is not None or phase == "attempt") and not field.is_target(s["target"]):
+        broken = "announced play"
+    elif (s["options"] is not None or phase == "choose") and not (
+            isinstance(s["options"], list) and s["options"]
+            and all(field.is_target(t) for t in s["options"])):
+        broken = "list of plays"
+    elif not isinstance(s["message"], str):
+        broken = "message"
+    if broken is not None:
+        raise ValueError("the saved game has a broken %s" % broken)
 
 
 def _phase_hint(phase: str) -> str:

@@ -96,6 +96,16 @@ def target_zone(target: str) -> int:
     return ZONE_NAMES.index(target.split(" ")[0])
 
 
+def is_target(text) -> bool:
+    """True for a well-formed target string."""
+    if text == TOUCHDOWN:
+        return True
+    if not isinstance(text, str):
+        return False
+    parts = text.split(" ")
+    return len(parts) == 3 and parts[0] in ZONE_NAMES and parts[1] in KINDS and parts[2] in LANES
+
+
 def all_choices(zone: int) -> list:
     """Every play the offence may announce on CHOICE: each symbol ahead, or a touchdown."""
     out = []
