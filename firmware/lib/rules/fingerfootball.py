@@ -55,16 +55,17 @@ _KICK_RECEIVE = (("kick", "none", None), ("receive", "none", None))
 
 def make_settings(overrides=None) -> dict:
     """Default settings with `overrides` applied, checked; ValueError if unusable."""
-    settings = {}
+    settings: dict = {}
     for key in DEFAULT_SETTINGS:
         value = DEFAULT_SETTINGS[key]
         settings[key] = list(value) if isinstance(value, list) else value
     if overrides is not None and not isinstance(overrides, dict):
         raise ValueError("settings must be a dict")
-    for key in overrides or {}:
+    given: dict = overrides or {}
+    for key in given:
         if not isinstance(key, str) or key not in DEFAULT_SETTINGS:
             raise ValueError("unknown setting %r" % (key,))
-        value = overrides[key]
+        value = given[key]
         if isinstance(value, (list, tuple)):
             value = list(value)
         elif not _is_int(value, 0, 1 << 30):
