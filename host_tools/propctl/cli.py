@@ -15,6 +15,9 @@ SUBCOMMAND_MODULES = [
     "cards.cli",
     "play",
     "sim",
+    "deploy",
+    "monitor",
+    "ports",
 ]
 
 

@@ -63,6 +63,7 @@ class VirtualBoard:
         env = dict(os.environ)
         # as on a board: the flash root, frozen modules, /lib; then the fake machine
         env["MICROPYPATH"] = ":".join(["", ".frozen", str(self.flash / "lib"), str(VBOARD_DIR)])
+        env["VBOARD_RESET_KILLS"] = "1"  # machine.reset() ends the process; we boot it again
         return env
 
     def _command(self) -> list:

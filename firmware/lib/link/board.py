@@ -37,10 +37,10 @@ PROPS = {
 }
 
 
-def identity(settings, mode: str) -> dict:
-    """What `hello` reports besides the protocol fields."""
+def identity(settings, mode: str, errors=None) -> dict:
+    """What `hello` reports besides the protocol fields (config errors too: boot lines may be missed)."""
     return {"firmware": FIRMWARE_VERSION, "prop": settings["prop"], "board": settings["board"],
-            "mode": mode, "platform": sys.platform}
+            "mode": mode, "platform": sys.platform, "config_errors": list(errors or [])}
 
 
 def _idle_commands(link, mode: str, crashes: int) -> dict:
@@ -61,7 +61,7 @@ def _reset() -> None:
 
 def serve_without_prop(mode: str, settings, errors, guard) -> None:
     """Safe or maintenance mode: answer the link, start nothing; Ctrl-C gives the REPL."""
-    link = Link(stdio.write_line, identity(settings, mode))
+    link = Link(stdio.write_line, identity(settings, mode, errors))
     crashes = guard.count()
     link.add_commands(_idle_commands(link, mode, crashes))
     if mode == safemode.SAFE:
@@ -86,7 +86,12 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     module = __import__(entry[0], None, None, ["build"])
     app = module.build(settings, link.event)
     link.add_commands(entry[1](app, link.event).commands())
-    link.add_commands({"maintenance": (_maintenance, {})})
+
+    def maintenance():
+        link.event("resetting", {"why": "maintenance (deploy)"})
+        safemode.request_maintenance()
+        _reset()
+    link.add_commands({"maintenance": (maintenance, {})})
     link.event("boot", link.hello_info())
     for message in errors + getattr(app, "config_errors", []):
         link.event("config_error", {"msg": message})
@@ -126,17 +131,12 @@ def serve_without_prop_loop(link) -> None:
         port.pump(1000)
 
 
-def _maintenance():
-    safemode.request_maintenance()
-    _reset()
-
-
 def start(mode: str, settings, errors, guard) -> None:
     """main.py's one call: run in `mode`; a crash reports a fault and resets the board."""
     if mode != safemode.RUN:
         serve_without_prop(mode, settings, errors, guard)
         return
-    link = Link(stdio.write_line, identity(settings, safemode.RUN))
+    link = Link(stdio.write_line, identity(settings, safemode.RUN, errors))
     try:
         run_prop(link, settings, errors, guard)
     except KeyboardInterrupt:
