@@ -534,3 +534,31 @@ def test_restore_refuses_damaged_fields():
         snap[key] = value
         raises(ValueError, FingerFootball.restore, snap)
     assert FingerFootball.restore(good).snapshot() == good
+
+
+def test_zone_1_rolled_in_the_opponents_zone_1_gives_choice():
+    game = scrimmage(60)
+    game.act("roll", ["1-run", "middle"])
+    assert game.snapshot()["phase"] == "choose"
+    options = game.actions()[0][2]
+    assert "opp2 run left" in options and "touchdown" in options
+    assert not [o for o in options if o.startswith("opp1")]
+
+
+def test_zone_3_rolled_in_the_own_zone_3_means_the_opponents_zone_3():
+    game = scrimmage(20)
+    game.act("roll", ["3-pass", "right"])
+    assert game.snapshot()["target"] == "opp3 pass right"
+    game.act("made")
+    assert game.snapshot()["line"] == "opp 20"
+
+
+def test_a_penalty_behind_the_50_keeps_the_field_goal():
+    game = scrimmage(40)
+    game.act("roll", ["1-run", "left"])
+    game.act("made")  # opp 40: the 50 is crossed
+    game.act("roll", ["2-run", "left"])
+    game.act("flag")
+    game.act("accept")
+    assert game.snapshot()["line"] == "own 45"
+    assert "field_goal" in game.action_names()
