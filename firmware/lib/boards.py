@@ -11,7 +11,7 @@ Structure (plain dicts, importable on a board and on the desktop):
                   wdt_max_ms      the longest watchdog timeout the chip accepts
         "clock":  pins of the ghost clock (GPIO numbers, see hardware/clock/README.md),
         "football": pins of the Finger Football box (see hardware/football/README.md),
-        ...       later: a "fusebox" section with its own pins.
+        "fusebox": pins of the fuse box (see hardware/fusebox/README.md),
     }
 
 Every pin entry of a prop section is an int GPIO number, or None when the
@@ -60,6 +60,25 @@ PROFILES: dict = {
             "led_down4": 22,
             "led": 25,             # on-board LED
         },
+        "fusebox": {
+            "window1": 2,          # window sensors 1..8 (top first) to GND, internal pull-ups
+            "window2": 3,
+            "window3": 6,
+            "window4": 7,
+            "window5": 8,
+            "window6": 9,
+            "window7": 26,
+            "window8": 27,
+            "btn_next": 10,        # next card, to GND
+            "btn_prev": 11,        # previous card, to GND
+            "btn_bolt": 12,        # manual mode: the bolt is in the window just opened
+            "led_red": 13,         # red LED via 220 ohm: blown fuse, open windows, faults
+            "led_green": 14,       # green LED via 220 ohm: safe window, card accepted
+            "piezo": 15,           # piezo buzzer via 100 ohm
+            "relay": 22,           # relay module IN (optional bell or lamp), active high
+            "i2c_sda": 4,          # I2C0 to the MCP23017 option
+            "i2c_scl": 5,
+        },
     },
     "esp32": {
         "name": "ESP32 DevKitC (ESP32-WROOM-32)",
@@ -100,6 +119,25 @@ PROFILES: dict = {
             "led_down3": 14,
             "led_down4": 27,
             "led": 2,
+        },
+        "fusebox": {
+            "window1": 4,          # window sensors 1..8 to GND, internal pull-ups
+            "window2": 13,
+            "window3": 14,
+            "window4": 16,
+            "window5": 17,
+            "window6": 18,
+            "window7": 19,
+            "window8": 23,
+            "btn_next": 34,        # 34/35/39 are input-only without pull-ups: 10k to 3V3 each
+            "btn_prev": 35,
+            "btn_bolt": 39,
+            "led_red": 26,
+            "led_green": 27,
+            "piezo": 25,
+            "relay": 32,
+            "i2c_sda": 21,         # I2C0 default pins, to the MCP23017 option
+            "i2c_scl": 22,
         },
     },
 }
