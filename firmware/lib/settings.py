@@ -38,6 +38,19 @@ DEFAULTS = {
         "watchdog_ms": 2000,      # 0: no watchdog
         "limits": {},             # overrides for rules.geisteruhr.DEFAULT_LIMITS
     },
+    "fusebox": {
+        "inputs": "gpio",         # window sensors on 8 GPIOs ("gpio") or on an MCP23017 ("mcp23017")
+        "mcp_address": 32,        # I2C address of the MCP23017 (0x20..0x27)
+        "open_when_active": False,  # False: the sensor is closed while its window is shut (reed + magnet)
+        "scan_ms": 5,             # sensor scan period
+        "debounce_ms": 20,        # a sensor state counts once stable this long
+        "flicker_ms": 1000,       # never stable this long: sensor_fault "flicker"
+        "stuck_open_ms": 1800000,  # open at every scan this long: sensor_fault "stuck_open"
+        "pack": "taskcards.bin",  # the task-card pack; "" or a missing/corrupt file: manual mode
+        "relay": False,           # also pulse the relay output when the fuse blows
+        "relay_ms": 2000,
+        "watchdog_ms": 2000,      # 0: no watchdog
+    },
 }
 
 # Keys whose value must be one of a fixed set ("section.key" for prop keys).
@@ -47,6 +60,7 @@ CHOICES = {
     "clock.motor": ("dc", "stepper"),
     "clock.bridge": ("drv8833", "tb6612"),
     "clock.chime": ("piezo", "solenoid"),
+    "fusebox.inputs": ("gpio", "mcp23017"),
 }
 
 # Keys that may hold an int or null.
