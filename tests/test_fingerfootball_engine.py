@@ -93,9 +93,12 @@ def test_whole_random_game_identical_on_both_interpreters(differential, game_see
 def test_short_games_with_other_settings_identical_on_both_interpreters(differential):
     custom = {"plays_per_quarter": 5, "quarters": 2, "rows": [15, 25, 45],
               "lane_die": ["td", "left", "middle", "right", "choice", "right"], "names": ["Red", "Blue"]}
+    quarters_played = []
     for seed in range(5):
         result = differential.both("scenarios.fingerfootball:random_game", seed, seed, 2000, 500, custom)
         check_invariants(result["final"], plays_per_quarter=5, quarters=2)
+        quarters_played.append(result["final"]["quarter"])
+    assert max(quarters_played) > 2  # overtime with its new coin toss is compared too
 
 
 def test_many_seeded_games_identical_on_both_interpreters(differential):
