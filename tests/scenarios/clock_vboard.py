@@ -217,7 +217,7 @@ def heap_locked_round(overrides, seed):
     The vboard's recorder and hand physics run inside the locked region too.
     """
     bench = ClockBench(_with_seed(overrides, seed))
-    bench.app._on_event = _count_event
+    bench.app.on_event = _count_event
     bench.press(50, 100)
     # Unlocked: the press, the plan (a list) and the release are allowed to allocate.
     bench.run(300, None, None)

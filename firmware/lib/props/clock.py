@@ -55,7 +55,8 @@ class ClockApp:
     `button` is the start button; chime: PiezoChime or SolenoidChime;
     settings: the full settings dict (settings.load()) or None for defaults;
     battery, indicator: optional drivers; planner(seed, limits) and
-    entropy() are injectable for tests.
+    entropy() are injectable for tests. `on_event` may be replaced at any
+    time. After a fault (state "fault") the app stays inert until reset.
     """
 
     def __init__(self, motor, switches, chime, settings=None, on_event=None, battery=None,
@@ -72,7 +73,7 @@ class ClockApp:
         self._indicator = indicator
         self._planner = planner if planner is not None else plan_motion
         self._entropy = entropy if entropy is not None else urandom_seed
-        self._on_event = on_event if on_event is not None else print_event
+        self.on_event = on_event if on_event is not None else print_event  # replaceable sink
         self._button = button
         self.config_errors: list = []
         try:
@@ -325,7 +326,7 @@ class ClockApp:
             pass
 
     def _emit(self, name: str, fields: dict) -> None:
-        self._on_event(name, fields)
+        self.on_event(name, fields)
 
 
 def build(settings, on_event=None, machine_module=None, **app_options) -> ClockApp:
