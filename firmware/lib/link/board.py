@@ -32,8 +32,16 @@ def _clock_commands(app, on_event):
     return ClockCommands(app, Store(STATE_DIR + STATE_FILE), on_event)
 
 
+def _football_commands(app, on_event):
+    from props.football import STATE_FILE
+    from store import Store
+    app.attach_store(Store(STATE_DIR + STATE_FILE))
+    return app  # FootballApp.commands() is its own command table
+
+
 PROPS = {
     "clock": ("props.clock", _clock_commands),
+    "football": ("props.football", _football_commands),
 }
 
 

@@ -1,0 +1,221 @@
+"""Scoreboard displays: an SSD1306 OLED on I2C, or plain LEDs, behind one small interface.
+
+    display.render(view)   show a scoreboard view (a dict, see below); redraws only on change
+    display.off()          blank / all LEDs off (shutdown, faults)
+
+A view holds what the Finger Football box shows: "quarter", "quarters",
+"plays", "plays_per_quarter", "score" [home, away], "names", "offense"
+(team 0/1 with the ball, None before the toss), "down", "line" (e.g. "own 35"),
+"dice" ([zone face, lane face] or None), "status" (a short word: TOSS,
+KICKOFF, KICK!, FINAL ...), "message" (the referee's last sentence).
+
+OledDisplay writes text lines (`scoreboard_lines`) into a framebuf and sends
+the whole frame to an SSD1306 (128x32 or 128x64) in one I2C transfer. The
+SSD1306 class is a minimal driver of our own: init sequence, contrast,
+power, frame upload. Commands and data go with writeto_mem, whose "memory
+address" byte is exactly the SSD1306's I2C control byte (0x00 command stream,
+0x40 data stream), so no buffer is concatenated.
+
+LedDisplay shows what LEDs can: possession (one LED per team), the downs as
+a bar of four, and the field-goal count. The score then lives on the host.
+"""
+from micropython import const
+
+ADDRESS = const(0x3C)
+_CTRL_CMD = const(0x00)
+_CTRL_DATA = const(0x40)
+
+
+class SSD1306:
+    """An SSD1306 OLED controller on I2C (internal charge pump), MONO_VLSB frame buffer."""
+
+    def __init__(self, i2c, width: int = 128, height: int = 32, address: int = ADDRESS) -> None:
+        if width not in (64, 96, 128) or height not in (16, 32, 64):
+            raise ValueError("SSD1306 size %dx%d is not supported" % (width, height))
+        import framebuf
+        self._i2c = i2c
+        self.address = address
+        self.width = width
+        self.height = height
+        self.pages = height // 8
+        self.buffer = bytearray(width * self.pages)
+        self.framebuf = framebuf.FrameBuffer(self.buffer, width, height, framebuf.MONO_VLSB)
+        # Column and page window over the whole display: one data burst fills it.
+        self._window = bytes((0x21, 0, width - 1, 0x22, 0, self.pages - 1))
+        self.init_display()
+
+    def command(self, cmds) -> None:
+        """Send command bytes (one command stream)."""
+        self._i2c.writeto_mem(self.address, _CTRL_CMD, cmds)
+
+    def init_display(self) -> None:
+        """The power-on sequence from the SSD1306 datasheet's application note."""
+        self.command(bytes((
+            0xAE,                     # display off while configuring
+            0xD5, 0x80,               # clock divide ratio / oscillator: the default
+            0xA8, self.height - 1,    # multiplex ratio = rows
+            0xD3, 0x00,               # no display offset
+            0x40,                     # start line 0
+            0x8D, 0x14,               # internal charge pump on
+            0x20, 0x00,               # horizontal addressing: one burst fills the frame
+            0xA1,                     # segment remap: column 127 is SEG0 (module mounting)
+            0xC8,                     # COM scan from the top
+            0xDA, 0x02 if self.height == 32 else 0x12,  # COM pins: sequential (32) / alternative
+            0x81, 0x8F,               # contrast
+            0xD9, 0xF1,               # pre-charge for the internal pump
+            0xDB, 0x40,               # VCOMH deselect level
+            0xA4,                     # show the RAM contents
+            0xA6,                     # not inverted
+        )))
+        self.fill(0)
+        self.show()
+        self.power(True)
+
+    def power(self, on: bool) -> None:
+        """Panel on (0xAF) or off (0xAE, RAM kept)."""
+        self.command(b"\xaf" if on else b"\xae")
+
+    def contrast(self, level: int) -> None:
+        """Contrast 0..255."""
+        self.command(bytes((0x81, level & 0xFF)))
+
+    def fill(self, colour: int) -> None:
+        """Fill the frame buffer (not sent until show())."""
+        self.framebuf.fill(colour)
+
+    def text(self, text: str, x: int, y: int) -> None:
+        """Draw text with framebuf's 8x8 font (not sent until show())."""
+        self.framebuf.text(text, x, y, 1)
+
+    def show(self) -> None:
+        """Send the whole frame buffer to the display RAM."""
+        self.command(self._window)
+        self._i2c.writeto_mem(self.address, _CTRL_DATA, self.buffer)
+
+
+_STATUS_ROWS = const(4)  # score, plays, down, status/dice; more rows show the message
+
+
+def _fit(text: str, cols: int) -> str:
+    return text if len(text) <= cols else text[:cols]
+
+
+def wrap(text: str, cols: int, rows: int) -> list:
+    """`text` broken at spaces into at most `rows` lines of at most `cols` characters."""
+    out: list = []
+    line = ""
+    for word in text.split():
+        while len(word) > cols:
+            if line:
+                out.append(line)
+                line = ""
+            out.append(word[:cols])
+            word = word[cols:]
+        if not word:
+            continue
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= cols:
+            line = line + " " + word
+        else:
+            out.append(line)
+            line = word
+    if line:
+        out.append(line)
+    return out[:rows]
+
+
+def scoreboard_lines(view: dict, cols: int = 16, rows: int = 4) -> list:
+    """The text lines of a scoreboard view: score, quarter and plays, down, dice or status."""
+    names = view["names"]
+    score = view["score"]
+    offense = view["offense"]
+    marks = [" ", " "]
+    if offense is not None:
+        marks[offense] = ">"
+    lines = [_fit("%s%-4s%3d%s%-4s%3d" % (marks[0], names[0][:4].upper(), score[0],
+                                           marks[1], names[1][:4].upper(), score[1]), cols)]
+    quarter = view["quarter"]
+    if quarter > view["quarters"]:
+        period = "OT%d" % (quarter - view["quarters"])
+    else:
+        period = "Q%d" % quarter
+    lines.append(_fit("%s PLAY %d/%d" % (period, view["plays"], view["plays_per_quarter"]), cols))
+    if view["down"]:
+        lines.append(_fit("DOWN %d %s" % (view["down"], view["line"].upper()), cols))
+    else:
+        lines.append("")
+    dice = view["dice"]
+    if dice:
+        lines.append(_fit("%s %s" % (dice[0].upper(), dice[1].upper()), cols))
+    else:
+        lines.append(_fit(view["status"], cols))
+    if rows > _STATUS_ROWS:
+        lines += wrap(view["message"], cols, rows - _STATUS_ROWS)
+    return lines[:rows]
+
+
+class OledDisplay:
+    """The scoreboard as text on an SSD1306 (see the module docstring)."""
+
+    def __init__(self, oled) -> None:
+        self.oled = oled
+        self.cols = oled.width // 8
+        self.rows = oled.height // 8
+        self.lines: list = []
+
+    def render(self, view: dict) -> None:
+        """Draw the view's lines; nothing is sent if they did not change."""
+        lines = scoreboard_lines(view, self.cols, self.rows)
+        if lines == self.lines:
+            return
+        self.lines = lines
+        oled = self.oled
+        oled.fill(0)
+        y = 0
+        for line in lines:
+            oled.text(line, 0, y)
+            y += 8
+        oled.show()
+
+    def off(self) -> None:
+        """Blank the panel."""
+        self.lines = []
+        self.oled.fill(0)
+        self.oled.show()
+
+
+class LedDisplay:
+    """Possession, downs and the kick count on LEDs (pins: already-built output Pins or None)."""
+
+    def __init__(self, home, away, kick=None, downs=()) -> None:
+        self._home = home
+        self._away = away
+        self._kick = kick
+        self._downs = [pin for pin in downs if pin is not None]
+        self.lines: list = []  # LEDs show no text
+        self.off()
+
+    def _set(self, pin, on: bool) -> None:
+        if pin is not None:
+            pin.value(1 if on else 0)
+
+    def render(self, view: dict) -> None:
+        """Light the team with the ball, `down` LEDs of the bar, and the kick LED while counting."""
+        offense = view["offense"]
+        self._set(self._home, offense == 0)
+        self._set(self._away, offense == 1)
+        self._set(self._kick, view["status"] == "KICK!")
+        down = view["down"]
+        i = 0
+        for pin in self._downs:
+            pin.value(1 if i < down else 0)
+            i += 1
+
+    def off(self) -> None:
+        """All LEDs off."""
+        self._set(self._home, False)
+        self._set(self._away, False)
+        self._set(self._kick, False)
+        for pin in self._downs:
+            pin.value(0)

@@ -1,0 +1,496 @@
+"""The Finger Football box: dice, play counter, scoreboard and the 3-second field-goal count.
+
+FootballApp wraps the referee engine (rules.fingerfootball.FingerFootball)
+with buttons, a piezo and a scoreboard display. Like the clock it is a
+tickable state machine, `tick(now_ms)` with an injected time, so tests play
+whole games in virtual time:
+
+    app = build(settings, on_event)     # drivers on the pins of the board profile
+    main(settings)                      # build + asyncio pump, for a board without the link
+
+Buttons (index: name): 0 roll (coin at the toss, dice before a play),
+1 kick ("ready": announces the field goal or extra-point kick if needed and
+starts the count), 2 good (made, touchdown, kick good, onside or two-point
+good), 3 miss (missed, no good). Everything else a play needs (yards,
+announced targets, penalties) comes over the link with `report`.
+
+The field-goal count: "go" beep at once, beeps at 1,000 and 2,000 ms
+("one thousand one, one thousand two"), the final tone at 3,000 ms ("one
+thousand three"), timed from the "go" on the injected clock. A "good" report
+counts only if it comes before the final tone; after it (or with no report
+at all) the kick is no good.
+
+Events to `on_event(name, fields)`: button, toss, roll, play (the referee's
+sentence after every action), kick_count (step go/beep/end), kick_result,
+score, quarter, possession, refused, fault. kick_count's fields dict is
+allocated once and reused (the count runs with no allocation); copy it to
+keep it.
+"""
+from time import ticks_diff
+
+from drivers.switches import KIND_NAMES, PRESSED, event_index, event_kind
+from micropython import const
+
+from rules.fingerfootball import FingerFootball
+from rules.fingerfootball_field import yard_text
+
+KICK_MS = const(3000)        # "go" to the end of "one thousand three"
+BEAT_MS = const(1000)        # one "one thousand ..."
+STATE_FILE = "football_state.json"
+SAVE_VERSION = 1
+
+ROLL = const(0)
+KICK = const(1)
+GOOD = const(2)
+MISS = const(3)
+BUTTON_NAMES = ("roll", "kick", "good", "miss")
+
+# Piezo patterns: (freq_hz, ms, ...). The count's tones start on its beats.
+GO_TONE = (1568, 150)
+BEAT_TONE = (1175, 100)
+END_TONE = (784, 600)
+REFUSED_TONE = (220, 150)
+
+IDLE = "idle"
+COUNTING = "counting"
+FAULT = "fault"
+
+# Box settings (the "football" section of config.json) and their defaults.
+DEFAULTS = {
+    "display": "oled",       # "oled" (SSD1306 on I2C) or "leds"
+    "oled_height": 32,       # 32 or 64 rows
+    "oled_address": 0x3C,
+    "debounce_ms": 20,
+    "long_press_ms": 1500,
+    "seed": None,            # None: fresh entropy for each new game
+    "plays_per_quarter": 20,
+    "quarters": 4,
+    "names": ["Home", "Away"],
+    "watchdog_ms": 2000,
+}
+
+_STATUS = {
+    "toss": "COIN TOSS", "toss_choice": "KICK/RECEIVE?", "goal_choice": "PICK A GOAL",
+    "half_choice": "HALF TIME", "kickoff": "KICKOFF", "onside": "ONSIDE KICK",
+    "scrimmage": "ROLL", "choose": "CHOOSE PLAY", "attempt": "FLICK", "penalty": "FLAG!",
+    "punt": "PUNT", "field_goal": "FIELD GOAL", "conversion": "PAT OR 2 PT?",
+    "extra_point": "EXTRA POINT", "two_point": "TWO POINT TRY", "over": "FINAL",
+}
+
+
+def box_settings(settings) -> tuple:
+    """(football section, errors): the config's "football" keys over DEFAULTS, unknown keys named."""
+    section = dict(DEFAULTS)
+    errors: list = []
+    given = settings.get("football") if settings is not None else None
+    if given is None:
+        return section, errors
+    for key in given:
+        if key in DEFAULTS:
+            section[key] = given[key]
+        else:
+            errors.append("football.%s: unknown key, ignored" % key)
+    return section, errors
+
+
+class FootballApp:
+    """The box's control logic (see the module docstring).
+
+    switches: Switches with the four buttons in BUTTON_NAMES order; chime: a
+    PiezoChime; display: OledDisplay or LedDisplay (anything with render/off);
+    settings: the full settings dict or None; store: a store.Store or None;
+    entropy(): a fresh seed when the config has none; indicator: optional LED.
+    """
+
+    def __init__(self, switches, chime, display, settings=None, on_event=None, store=None,
+                 entropy=None, indicator=None, tick_ms: int = 10) -> None:
+        cfg, errors = box_settings(settings)
+        self.config_errors = errors
+        self.cfg = cfg
+        self.tick_ms = tick_ms
+        self._switches = switches
+        self._chime = chime
+        self._display = display
+        self._indicator = indicator
+        self._on_event = on_event if on_event is not None else _print_event
+        self._entropy = entropy
+        self.store = None
+        self.state = IDLE
+        self.seed = 0
+        self.game = self._fresh_game(None)
+        self._now = 0
+        self._go_at = 0
+        self._beat = 0          # beats sounded in the count: 0 = go ... 3 = the end
+        self._expired = False   # the final tone sounded; the kick is settled on the next tick
+        self._f_count = {"step": "go", "beat": 0, "at_ms": 0}
+        self._f_button = {"button": "roll", "kind": "pressed"}
+        if store is not None:
+            self.attach_store(store)
+        self._refresh()
+
+    # --- game and persistence ---------------------------------------------
+    def _fresh_game(self, seed) -> FingerFootball:
+        if seed is None:
+            seed = self.cfg["seed"]
+        if seed is None:
+            seed = self._entropy() if self._entropy is not None else _urandom_seed()
+        overrides = {"plays_per_quarter": self.cfg["plays_per_quarter"],
+                     "quarters": self.cfg["quarters"], "names": self.cfg["names"]}
+        try:
+            game = FingerFootball(seed, overrides)
+        except ValueError as exc:
+            self.config_errors.append("football: %s; using the rulebook's settings" % exc)
+            game = FingerFootball(seed)
+        self.seed = seed
+        return game
+
+    def attach_store(self, store) -> None:
+        """Save every change to `store`; resume the game saved there, if any."""
+        self.store = store
+        saved = store.load()
+        if saved is None:
+            self._save()
+            return
+        try:
+            if saved.get("version") != SAVE_VERSION:
+                raise ValueError("saved by another firmware version")
+            self.game = FingerFootball.restore(saved["game"])
+            self.seed = saved["seed"]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self.config_errors.append("football: saved game not resumed (%s); new game" % exc)
+            self._save()
+        self._refresh()
+
+    def _save(self) -> None:
+        if self.store is not None:
+            self.store.save({"version": SAVE_VERSION, "seed": self.seed, "game": self.game.snapshot()})
+
+    # --- commands (the link and the buttons) -------------------------------
+    def new_game(self, seed=None) -> dict:
+        """Forget the game and start a new one (seed: replay a known game)."""
+        self._stop_count()
+        self.game = self._fresh_game(seed)
+        self._save()
+        self._refresh()
+        self._emit("play", {"action": "new_game", "message": self.game.state["message"],
+                            "seed": self.seed})
+        return self.snapshot()
+
+    def roll(self, zone=None, lane=None) -> dict:
+        """The random button: the coin at the toss, the dice before a play.
+
+        zone/lane: faces read off real dice instead of the box's own roll.
+        """
+        self._not_counting()
+        game = self.game
+        phase = game.state["phase"]
+        if phase == "toss":
+            self._act("toss", None)
+            self._emit("toss", {"winner": game.state["toss_winner"],
+                                "name": game.name(game.state["toss_winner"])})
+            return self.snapshot()
+        if (zone is None) != (lane is None):
+            raise ValueError("give both dice faces (zone and lane), or none for the box's roll")
+        self._act("roll", None if zone is None else [zone, lane])
+        s = game.state
+        dice = s["dice"]
+        self._emit("roll", {"zone": dice[0], "lane": dice[1], "by": 1 - s["offense"],
+                            "target": s["target"], "options": s["options"]})
+        return self.snapshot()
+
+    def kick_start(self) -> dict:
+        """"Ready": start the 3-second count (announcing the field goal or extra point first)."""
+        self._not_counting()
+        game = self.game
+        phase = game.state["phase"]
+        if phase == "scrimmage":
+            self._act("field_goal", None)   # refused (ValueError) before the 50
+        elif phase == "conversion":
+            self._act("extra_point", None)
+        elif phase not in ("field_goal", "extra_point"):
+            raise ValueError("no kick now: a field goal needs the ball past the 50, an extra "
+                             "point a touchdown")
+        now = self._now
+        self.state = COUNTING
+        self._go_at = now
+        self._beat = 0
+        self._expired = False
+        self._chime.start(now, GO_TONE)
+        f = self._f_count
+        f["step"] = "go"
+        f["beat"] = 0
+        f["at_ms"] = 0
+        self._emit("kick_count", f)
+        self._refresh()
+        return self.snapshot()
+
+    def report(self, action: str, yards=None, pick=None) -> dict:
+        """A result the players report, passed to the referee: e.g. report("made"),
+        report("fumble", yards=35), report("target", pick="touchdown").
+
+        During the count "good"/"no_good" settle the kick; "good" after the
+        final tone counts as no good.
+        """
+        if self.state == COUNTING or self._expired:
+            if action == "good":
+                self._settle_kick(True)
+                return self.snapshot()
+            if action == "no_good":
+                self._settle_kick(False)
+                return self.snapshot()
+            raise ValueError("the kick count is running: report good or no_good")
+        if self.game.state["phase"] in ("field_goal", "extra_point") and action in ("good", "no_good"):
+            raise ValueError("start the count first (kick button): the kick must come between "
+                             "'go' and 'one thousand three'")
+        if yards is not None and pick is not None:
+            raise ValueError("give yards or pick, not both")
+        self._act(action, yards if yards is not None else pick)
+        return self.snapshot()
+
+    def snapshot(self) -> dict:
+        """The box and the game as plain values (allocates; not for ticks)."""
+        snap = self.game.snapshot()
+        del snap["settings"]
+        snap["box"] = self.state
+        snap["seed"] = self.seed
+        snap["lines"] = list(getattr(self._display, "lines", []))
+        snap["kick_ms"] = ticks_diff(self._now, self._go_at) if self.state == COUNTING else None
+        return snap
+
+    def commands(self) -> dict:
+        """name -> (handler, schema), for link.router.Link.add_commands."""
+        return {
+            "roll": (self.roll, {"zone": "str?", "lane": "str?"}),
+            "kick_start": (self.kick_start, {}),
+            "report": (self.report, {"action": "str", "yards": "int?", "pick": "str?"}),
+            "state": (self.snapshot, {}),
+            "new_game": (self.new_game, {"seed": "int?"}),
+        }
+
+    def shutdown(self) -> None:
+        """Quiet and dark (called when the pump ends for any reason)."""
+        self._chime.silence()
+        if self._indicator is not None:
+            self._indicator.off()
+
+    # --- the tick ------------------------------------------------------------
+    def tick(self, now: int) -> None:
+        """Do everything due at `now` (ms ticks). The count allocates nothing; button
+        actions (the referee) do. An exception silences the box, emits "fault", re-raises.
+        """
+        try:
+            self._now = now
+            if self._expired:
+                self._settle_kick(False)
+            switches = self._switches
+            switches.update(now)
+            while switches.pending():
+                self._on_switch(switches.pop())
+            if self.state == COUNTING:
+                self._count(now)
+            self._chime.update(now)
+            if self._indicator is not None:
+                self._indicator.update(now)
+        except Exception as exc:
+            self._fail(exc)
+            raise
+
+    def _count(self, now: int) -> None:
+        elapsed = ticks_diff(now, self._go_at)
+        if elapsed < (self._beat + 1) * BEAT_MS:
+            return
+        self._beat += 1
+        f = self._f_count
+        f["beat"] = self._beat
+        f["at_ms"] = elapsed
+        if self._beat < 3:
+            self._chime.start(now, BEAT_TONE)
+            f["step"] = "beep"
+        else:
+            self._chime.start(now, END_TONE)
+            f["step"] = "end"
+            self.state = IDLE
+            self._expired = True   # no "good" before the end: settled as no good next tick
+        self._emit("kick_count", f)
+
+    def _settle_kick(self, claimed_good: bool) -> None:
+        at = ticks_diff(self._now, self._go_at)
+        late = self._expired or at >= KICK_MS
+        good = claimed_good and not late
+        kind = self.game.state["phase"]
+        self.state = IDLE
+        self._expired = False
+        if not late:
+            self._chime.silence()  # the count stops at the report
+        self._act("good" if good else "no_good", None)
+        self._emit("kick_result", {"kind": kind, "good": good, "late": late and claimed_good,
+                                   "at_ms": at if at < KICK_MS else KICK_MS})
+
+    def _stop_count(self) -> None:
+        if self.state == COUNTING:
+            self._chime.silence()
+        self.state = IDLE
+        self._expired = False
+
+    def _not_counting(self) -> None:
+        if self.state == COUNTING or self._expired:
+            raise ValueError("the kick count is running: report good or no_good first")
+
+    def _act(self, name: str, arg) -> None:
+        game = self.game
+        before = game.state
+        message = game.act(name, arg)   # ValueError: nothing changed
+        after = game.state
+        self._save()
+        self._refresh()
+        self._emit("play", {"action": name, "message": message})
+        if after["score"] != before["score"]:
+            team = 0 if after["score"][0] != before["score"][0] else 1
+            self._emit("score", {"score": list(after["score"]), "team": team,
+                                 "points": after["score"][team] - before["score"][team]})
+        ended = after["phase"] == "over" and before["phase"] != "over"
+        if after["quarter"] != before["quarter"] or ended:
+            self._emit("quarter", {"quarter": after["quarter"], "over": after["phase"] == "over",
+                                   "winner": after["winner"]})
+        if after["offense"] != before["offense"] or after["ball"] != before["ball"]:
+            self._emit("possession", {"team": after["offense"], "down": after["down"],
+                                      "line": yard_text(after["ball"])})
+
+    def _on_switch(self, event: int) -> None:
+        index = event_index(event)
+        kind = event_kind(event)
+        if index >= len(BUTTON_NAMES):
+            return
+        f = self._f_button
+        f["button"] = BUTTON_NAMES[index]
+        f["kind"] = KIND_NAMES[kind]
+        self._emit("button", f)
+        if kind != PRESSED:
+            return
+        try:
+            self._press(index)
+        except ValueError as exc:
+            self._emit("refused", {"button": BUTTON_NAMES[index], "error": str(exc)})
+            self._chime.start(self._now, REFUSED_TONE)
+            if self._indicator is not None:
+                from drivers.indicator import Indicator
+                self._indicator.start(self._now, Indicator.FAULT)
+
+    def _press(self, index: int) -> None:
+        if index == ROLL:
+            self.roll()
+            return
+        if index == KICK:
+            self.kick_start()
+            return
+        good = index == GOOD
+        if self.state == COUNTING or self._expired:
+            self.report("good" if good else "no_good")
+            return
+        names = self.game.action_names()
+        for name in (("made", "touchdown", "good") if good else ("missed", "no_good")):
+            if name in names:
+                self.report(name)
+                return
+        raise ValueError("nothing to report as %s now; %s" % (
+            "good" if good else "missed", self.game.state["message"]))
+
+    # --- display ---------------------------------------------------------------
+    def view(self) -> dict:
+        """What the scoreboard shows now (see drivers.display)."""
+        s = self.game.state
+        settings = self.game.settings
+        playing = s["phase"] not in ("toss", "toss_choice", "goal_choice", "over")
+        status = "KICK!" if self.state == COUNTING else _STATUS.get(s["phase"], "")
+        if s["phase"] == "over" and s["winner"] is not None:
+            status = "FINAL %s WINS" % self.game.name(s["winner"])[:4].upper()
+        return {
+            "quarter": s["quarter"], "quarters": settings["quarters"], "plays": s["plays"],
+            "plays_per_quarter": settings["plays_per_quarter"], "score": s["score"],
+            "names": settings["names"], "offense": s["offense"] if playing else None,
+            "down": s["down"] if s["phase"] in ("scrimmage", "choose", "attempt", "penalty") else 0,
+            "line": yard_text(s["ball"]), "dice": s["dice"] if self.state != COUNTING else None,
+            "status": status, "message": s["message"],
+        }
+
+    def _refresh(self) -> None:
+        self._display.render(self.view())
+
+    def _fail(self, exc) -> None:
+        self._chime.silence()
+        self.state = FAULT
+        try:
+            self._emit("fault", {"state": self.state, "error": repr(exc)})
+        except Exception:  # the sink itself may have failed; the box is quiet either way
+            pass
+
+    def _emit(self, name: str, fields: dict) -> None:
+        self._on_event(name, fields)
+
+
+def _print_event(name: str, fields: dict) -> None:
+    print("football:", name, fields)
+
+
+def _urandom_seed() -> int:
+    from props.clock import urandom_seed
+    return urandom_seed()
+
+
+def build(settings, on_event=None, machine_module=None, **app_options) -> FootballApp:
+    """A FootballApp with drivers on the pins of settings["board"]'s football profile.
+
+    A missing OLED (no answer on I2C) falls back to the LEDs, with a config error.
+    """
+    import boards
+    from drivers.chime import PiezoChime
+    from drivers.display import SSD1306, LedDisplay, OledDisplay
+    from drivers.indicator import Indicator
+    from drivers.switches import PinSource, Switches
+
+    if machine_module is None:
+        import machine as machine_module
+    m = machine_module
+    cfg, _ = box_settings(settings)
+    pins = boards.profile(settings["board"], "football")
+    errors: list = []
+
+    def out(name):
+        pin = pins.get(name)
+        return None if pin is None else m.Pin(pin, m.Pin.OUT, value=0)
+
+    buttons = [m.Pin(pins["btn_" + name], m.Pin.IN, m.Pin.PULL_UP) for name in BUTTON_NAMES]
+    switches = Switches(PinSource(buttons, active_low=True), len(buttons),
+                        debounce_ms=cfg["debounce_ms"], long_press_ms=cfg["long_press_ms"])
+    chime = PiezoChime(m.PWM(m.Pin(pins["piezo"], m.Pin.OUT, value=0), freq=1000, duty_u16=0))
+    display: object = None
+    if cfg["display"] == "oled":
+        try:
+            i2c = m.I2C(0, scl=m.Pin(pins["oled_scl"]), sda=m.Pin(pins["oled_sda"]), freq=400000)
+            display = OledDisplay(SSD1306(i2c, 128, cfg["oled_height"], cfg["oled_address"]))
+        except (OSError, ValueError) as exc:
+            errors.append("football.display: no OLED (%s); using the LEDs" % (exc,))
+    elif cfg["display"] != "leds":
+        errors.append("football.display: %r is not oled or leds; using the LEDs" % (cfg["display"],))
+    if display is None:
+        display = LedDisplay(out("led_home"), out("led_away"), out("led_kick"),
+                             [out("led_down%d" % i) for i in (1, 2, 3, 4)])
+    indicator = Indicator(out("led")) if pins.get("led") is not None else None
+    app = FootballApp(switches, chime, display, settings, on_event, indicator=indicator, **app_options)
+    app.config_errors = errors + app.config_errors
+    return app
+
+
+def main(settings, on_event=None) -> None:
+    """Entry without the link: build the box from `settings` and pump it forever."""
+    import boards
+    from store import Store
+
+    from props.clock import run
+    app = build(settings, on_event)
+    app.attach_store(Store(STATE_FILE))
+    for message in app.config_errors:
+        print("config:", message)
+    watchdog_ms = app.cfg["watchdog_ms"]
+    longest = boards.limits(settings["board"])["wdt_max_ms"]
+    run(app, watchdog_ms=watchdog_ms if watchdog_ms < longest else longest)  # type: ignore[arg-type]
