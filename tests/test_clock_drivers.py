@@ -171,3 +171,11 @@ def test_battery_reads_the_pack_through_the_divider(vboard_process, pack_mv):
 
 def test_indicator_blinks_the_pattern_once(vboard_process):
     assert vboard_process.call(D + "indicator_pattern", [300, 100, 300, 500], 10) == [[0, 300], [400, 300]]
+
+
+@pytest.mark.parametrize("kind", ["drv8833", "tb6612"])
+def test_the_hand_model_catches_bad_driving(vboard_process, kind):
+    # The checks used on the firmware above must be able to fail.
+    r = vboard_process.call(D + "physics_catches_bad_driving", kind)
+    assert r["forbidden"] >= 1 and r["first_forbidden_ms"] == 100
+    assert r["reversals"] == 1 and r["quick_reversals"] == 1

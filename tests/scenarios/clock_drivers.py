@@ -209,3 +209,38 @@ def motor_script(kind, script, until_ms, tick_ms, options):
             "energised": hand.energised, "motor_energised": motor.energised,
             "angle_mdeg": hand.angle_mdeg(), "speeds": speeds, "log": board.log(),
             "position": getattr(motor, "position", None), "skipped": getattr(hand, "skipped", 0)}
+
+
+def physics_catches_bad_driving(kind):
+    """Drive the bridge pins by hand, badly: the hand model must count every violation.
+
+    drv8833: both inputs at partial duty; tb6612: direction flipped under
+    power; both: a reversal with only 20 ms standing (dwell 150).
+    """
+    import physics
+    board = vboard.new_board(0, 1000)
+    if kind == "drv8833":
+        hand = physics.HBridgeHand(board, "drv8833", 16, 17, None, None, dwell_ms=150)
+        a, b = PWM(Pin(16)), PWM(Pin(17))
+        a.duty_u16(30000)
+        board.clock.elapsed = 100
+        b.duty_u16(20000)          # both sides at partial duty: forbidden
+        board.clock.elapsed = 200
+        a.duty_u16(0)              # now plain reverse: 100 ms after forward drive, too soon
+        board.clock.elapsed = 300
+        b.duty_u16(0)
+    else:
+        hand = physics.HBridgeHand(board, "tb6612", 16, 17, 18, 19, dwell_ms=150)
+        in1, in2, pwm, stby = Pin(16, Pin.OUT), Pin(17, Pin.OUT), PWM(Pin(18)), Pin(19, Pin.OUT)
+        stby.value(1)
+        in1.value(1)
+        in2.value(0)
+        pwm.duty_u16(40000)
+        board.clock.elapsed = 100
+        in1.value(0)               # under power: forbidden
+        in2.value(1)               # and a reversal with no standing time
+        board.clock.elapsed = 200
+        pwm.duty_u16(0)
+    hand.settle()
+    return {"forbidden": hand.forbidden, "quick_reversals": hand.quick_reversals,
+            "reversals": hand.reversals, "first_forbidden_ms": hand.first_forbidden_ms}

@@ -16,7 +16,8 @@ change) and also check the driving rules as they go:
 H-bridge decoding: DRV8833 (IN1, IN2 as PWM duties): (0,0) coast, (full,full)
 brake, (d,0) forward, (0,d) reverse, anything else forbidden (both sides at
 partial duty); nSLEEP low: off. TB6612 (IN1, IN2 levels, PWM duty, STBY): STBY
-low or IN1=IN2=0 off, IN1=IN2=1 brake, (1,0)/(0,1) with PWM > 0 forward/reverse, with PWM 0 brake.
+low or IN1=IN2=0 off, IN1=IN2=1 brake, (1,0)/(0,1) with PWM > 0 forward/reverse, with PWM 0 brake;
+forbidden: a direction pin changing while PWM > 0.
 A floating pin (after a reset) reads low: the bridge boards pull inputs down.
 """
 FULL = 65535
@@ -115,6 +116,9 @@ class HBridgeHand(_Hand):
     def _changed(self, sig: int, value: int, t: int) -> None:
         if value < 0:
             value = 0  # floating input: pulled down on the bridge board
+        if (self.mode == "tb6612" and self.duty > 0 and self.stby
+                and ((sig == self._a and value != self.a) or (sig == self._b and value != self.b))):
+            self._forbid(t)  # TB6612: direction pins switched under power
         if sig == self._a:
             self.a = value
         elif sig == self._b:
