@@ -277,3 +277,17 @@ def test_a_whole_round_allocates_nothing_after_the_start(vboard_process, config)
 def test_switch_scan_and_motor_update_allocate_nothing(vboard_process, kind):
     result = vboard_process.call("scenarios.clock_vboard:heap_locked_drivers", kind)
     assert result["ok"], result
+
+
+def test_link_commands_start_refuse_snapshot_and_emergency_stop(vboard_process):
+    out = vboard_process.call("scenarios.clock_vboard:link_commands", {})
+    assert out["idle"]["state"] == "idle" and out["idle"]["round"] == 0
+    running = out["running"]
+    assert running["state"] == "running" and running["round"] == 1 and running["seed"] == 123
+    assert running["direction"] in (1, -1) and running["elapsed_ms"] >= 2900
+    assert running["time_left_ms"] > 0
+    assert running["elapsed_ms"] + running["time_left_ms"] <= running["max_run_ms"]
+    assert "already turning" in out["refused"]
+    assert out["stopped"]["state"] == "idle" and out["stopped"]["completed"] == 0
+    assert [e for e in out["events"] if e != "reverse"] == ["start", "estop", "idle"]
+    assert out["energised"] is False

@@ -287,3 +287,25 @@ def heap_locked_drivers(kind):
         return {"ok": False, "t": t}
     micropython.heap_unlock()
     return {"ok": True, "t": t, "writes": board.count}
+
+
+def link_commands(overrides):
+    """The commands the serial link calls, between ticks: refusals, snapshot, emergency stop."""
+    bench = ClockBench(overrides)
+    app = bench.app
+    out = {}
+    bench.run(100)
+    out["idle"] = app.snapshot()
+    app.start_round(123)
+    bench.run(3000)
+    out["running"] = app.snapshot()
+    try:
+        app.start_round(5)
+    except ValueError as exc:
+        out["refused"] = str(exc)
+    app.emergency_stop()
+    bench.run(500)
+    out["stopped"] = app.snapshot()
+    out["events"] = bench.names()
+    out["energised"] = bench.hand.energised
+    return out

@@ -120,8 +120,12 @@ class ClockApp:
     # --- commands ------------------------------------------------------
     def start_round(self, seed=None) -> None:
         """Start a round now; ValueError (and a battery_low event) if it cannot."""
-        if self.state != IDLE:
+        if self.state == RUNNING:
             raise ValueError("the hand is already turning: wait for the chime")
+        if self.state == CHIMING:
+            raise ValueError("the bell is still ringing: start the next round after it")
+        if self.state == FAULT:
+            raise ValueError("the clock stopped after a fault: switch it off and on again")
         if self._battery is not None and self.battery_min_mv > 0:
             mv = self._battery.read_mv()
             if mv < self.battery_min_mv:
