@@ -392,8 +392,10 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> ClockA
                     max_run_ms=limits["max_run_ms"], **app_options)
 
 
-async def pump(app: ClockApp, clock=None, period_ms: int = -1, wdt=None, until=None) -> None:
+async def pump(app, clock=None, period_ms: int = -1, wdt=None, until=None) -> None:
     """Tick `app` forever (or until `until()` is true), feeding `wdt` each time.
+
+    Any prop app works: it needs tick(now_ms) and tick_ms.
 
     period_ms: pause between ticks (-1: the app's tick_ms; 0: only yield).
     """
@@ -408,9 +410,12 @@ async def pump(app: ClockApp, clock=None, period_ms: int = -1, wdt=None, until=N
         await asyncio.sleep_ms(period)
 
 
-def run(app: ClockApp, clock=None, period_ms: int = -1, watchdog_ms: int = 0, until=None,
+def run(app, clock=None, period_ms: int = -1, watchdog_ms: int = 0, until=None,
         machine_module=None) -> None:
-    """Pump `app` with asyncio; the motor is released however the pump ends."""
+    """Pump `app` with asyncio; app.shutdown() (motor off) however the pump ends.
+
+    Shared by every prop: `app` needs tick(now_ms), tick_ms and shutdown().
+    """
     import asyncio
     wdt = None
     try:
