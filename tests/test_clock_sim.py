@@ -81,3 +81,13 @@ def test_sim_help_teaches():
     assert result.returncode == 0
     for option in ("--seed", "--speed", "--non-interactive", "--serve"):
         assert option in result.stdout
+
+
+def test_several_rounds_with_fresh_entropy_each():
+    result = sim("--rounds", "2")
+    assert result.returncode == 0, result.stderr
+    starts = [line for line in result.stdout.splitlines() if " start " in line]
+    assert len(starts) == 2 and "round 2" in starts[1]
+    seeds = {line.split("seed ")[1].split(",")[0] for line in starts}
+    assert len(seeds) == 2
+    assert "2 round(s) played" in result.stdout

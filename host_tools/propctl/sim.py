@@ -39,7 +39,8 @@ def find_micropython() -> str:
 def runner_command(args, micropython: str) -> list:
     """The micropython command line that runs the prop on the virtual board."""
     command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_prop.py"), args.prop,
-               "--speed", str(args.speed), "--frame-ms", str(args.frame_ms)]
+               "--speed", str(args.speed), "--frame-ms", str(args.frame_ms),
+               "--rounds", str(args.rounds)]
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
     if args.config:
@@ -188,6 +189,8 @@ def run(args) -> int:
                             stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
     screen = Screen(sys.stdout) if interactive else None
     result = {"end": None, "error": None}
+    if screen:
+        sys.stdout.write("\x1b[?25l")  # hide the cursor while the face is redrawn
     try:
         for raw in proc.stdout:
             try:
@@ -220,6 +223,9 @@ def run(args) -> int:
                 result["error"] = record["error"]
         code = proc.wait()
     finally:
+        if screen:
+            sys.stdout.write("\x1b[?25h")
+            sys.stdout.flush()
         if proc.poll() is None:
             proc.kill()
             proc.wait()
@@ -237,7 +243,7 @@ def run(args) -> int:
               "" if angle is None else ", hand at %.1f deg" % (angle % 360),
               "still energised!" if end["energised"] else "released",
               end["forbidden"], end["quick_reversals"]), flush=True)
-    return 0 if code == 0 and end["completed"] > 0 else 1
+    return 0 if code == 0 and end["completed"] >= args.rounds else 1
 
 
 def register(subparsers) -> None:
@@ -263,6 +269,8 @@ def register(subparsers) -> None:
                            "(default when input is not a terminal or CI is set)")
     mode.add_argument("--interactive", dest="non_interactive", action="store_false",
                       help="draw the clock face even if not at a terminal")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="rounds to play; the button is pressed again 2 s after each chime (1)")
     parser.add_argument("--frame-ms", type=int, default=100, help="board ms between hand frames (100)")
     parser.add_argument("--config", help="a config.json for the virtual board")
     parser.add_argument("--set", action="append", metavar="KEY=VALUE",

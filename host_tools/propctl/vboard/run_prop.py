@@ -10,13 +10,14 @@ Options:
     --config FILE     a config.json for the board (default: all defaults)
     --set KEY=VALUE   one setting, e.g. --set clock.motor=stepper (VALUE is JSON, or a bare word)
     --press-at MS     when the start button is pressed (default 300)
+    --rounds N        play N rounds, pressing the button again 2 s after each (default 1)
 
 Output, one JSON object per line, "t" = board time in ms since power-up:
     {"type": "info", "prop": "clock", "board": ..., "motor": ..., "errors": [...]}
     {"type": "event", "t": ..., "event": "start", ...the event's fields}
     {"type": "frame", "t": ..., "angle_mdeg": ..., "state": ..., "direction": ..., "left_ms": ...}
     {"type": "end", "t": ..., "completed": ..., "energised": ..., "quick_reversals": ..., "forbidden": ...}
-The run ends once the clock is idle again after its round (exit status 0),
+The run ends once the clock is idle again after its last round (exit status 0),
 or with status 1 on a fault or when the round does not finish in time.
 """
 import json
@@ -27,7 +28,7 @@ from clock_bench import ClockBench
 
 def parse_args(argv):
     opts = {"prop": None, "seed": None, "speed": 0, "frame_ms": 100, "config": None,
-            "set": [], "press_at": 300}
+            "set": [], "press_at": 300, "rounds": 1}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -48,6 +49,8 @@ def parse_args(argv):
                 opts["set"].append(value)
             elif arg == "--press-at":
                 opts["press_at"] = int(value)
+            elif arg == "--rounds":
+                opts["rounds"] = int(value)
             else:
                 raise SystemExit("run_prop: unknown option %s" % arg)
         else:
@@ -99,7 +102,7 @@ def run_clock(opts) -> int:
           "max_run_ms": app.max_run_ms, "errors": bench.errors + app.config_errors})
     bench.press(opts["press_at"])
     frame_ms = opts["frame_ms"]
-    state = {"next_frame": 0, "done_at": -1}
+    state = {"next_frame": 0, "done_at": -1, "pressed_for": 0}
 
     def frame():
         t = board.clock.elapsed
@@ -111,12 +114,15 @@ def run_clock(opts) -> int:
                   "round": snap["round"]})
 
     def finished():
-        if state["done_at"] < 0 and bench.idles > 0:
+        if bench.idles > state["pressed_for"] and bench.idles < opts["rounds"]:
+            state["pressed_for"] = bench.idles
+            bench.press(board.clock.elapsed + 2000)  # the winner presses for the next round
+        if state["done_at"] < 0 and bench.idles >= opts["rounds"]:
             state["done_at"] = board.clock.elapsed
         # a little longer than the dwell, so the end line shows the motor released
         return state["done_at"] >= 0 and board.clock.elapsed - state["done_at"] >= c["dwell_ms"] + 100
 
-    limit = app.max_run_ms + opts["press_at"] + 20000
+    limit = (app.max_run_ms + 20000) * opts["rounds"] + opts["press_at"]
     try:
         if opts["speed"] <= 0:
             bench.run(limit, finished, frame)
@@ -142,7 +148,7 @@ def run_clock(opts) -> int:
     emit({"type": "end", "t": board.clock.elapsed, "completed": app.completed,
           "energised": bench.hand.energised, "quick_reversals": bench.hand.quick_reversals,
           "forbidden": bench.hand.forbidden, "resets": board.resets})
-    return 0 if app.completed > 0 else 1
+    return 0 if app.completed >= opts["rounds"] else 1
 
 
 def main() -> None:
