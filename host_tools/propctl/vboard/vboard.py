@@ -5,17 +5,28 @@ this folder asks `vboard.current()` for the board; tests and the sim runner
 make a fresh one with `vboard.new_board(...)` before building any firmware.
 
     board = vboard.new_board(start_ms=0, capacity=100000)
-    board.clock.advance(10)            # virtual time (or board.clock.run_real(speed))
-    board.set_input(14, 0)             # drive an input pin (0 = pressed, to GND)
-    board.set_adc(26, 2.0)             # volts on an ADC pin  (or set_adc_mv(26, 2000))
-    board.i2c_devices[0x20] = device   # anything with readfrom_mem_into/writeto_mem
-    board.watch(callback)              # callback(signal, value, elapsed_ms) on every change
-    board.log()                        # [(elapsed_ms, signal_name, value), ...]
+    board.clock.advance(10)            # virtual time; board.clock.elapsed = ms since start
+    board.clock.run_real(speed)        # or follow real time, `speed` times faster
+    board.set_input(14, 0)             # force an input pin (0 = pressed, to GND); clear_input(14)
+    board.press(14, at_ms=500, hold_ms=100)   # scheduled; applied by apply_inputs() / run()
+    board.set_adc_mv(26, 2000)         # millivolts on an ADC pin (board.adc_full_mv = 65535)
+    board.i2c_devices[0x20] = device   # anything with readfrom_mem_into(reg, buf)/writeto_mem(reg, data)
+    board.watch(callback)              # callback(signal_index, value, elapsed_ms) on every change
+    board.run(app.tick, 5000, step_ms=10, until=None, each=None)   # pump any tickable app
+    board.log()                        # [[elapsed_ms, signal_name, value], ...]
+    board.tripped = RuntimeError("x")  # the firmware's next output write raises it (fault injection)
+    board.check_watchdog()             # a machine.WDT not fed in time resets the board
 
 Every output change (pin level, PWM duty, PWM frequency) is stored with the
 elapsed virtual time in preallocated arrays, so recording allocates nothing
-(firmware hot paths stay provable with micropython.heap_lock()).
-Signals are named "<pin>" (level), "<pin>.duty" (duty_u16), "<pin>.freq".
+(firmware hot paths stay provable with micropython.heap_lock()); past
+`capacity` entries recording stops and `overflow` is set.
+Signals are named "<pin>" (level), "<pin>.duty" (duty_u16), "<pin>.freq";
+a reset records -1 (floating) for every driven output.
+
+Another prop's tests follow clock_bench.py: new_board(), attach a physics
+model or watcher, build the app with its real build(settings, on_event),
+then board.run(app.tick, ...) in virtual time.
 """
 import array
 import time
