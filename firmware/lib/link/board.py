@@ -39,9 +39,14 @@ def _football_commands(app, on_event):
     return app  # FootballApp.commands() is its own command table
 
 
+def _fusebox_commands(app, on_event):
+    return app  # FuseBoxApp.commands() is its own table; build() gave it the store
+
+
 PROPS = {
     "clock": ("props.clock", _clock_commands),
     "football": ("props.football", _football_commands),
+    "fusebox": ("props.fusebox", _fusebox_commands),
 }
 
 

@@ -1,0 +1,141 @@
+"""The fuse box on a virtual board, ready to run: used by the sim runner and the tests.
+
+    bench = FuseBoxBench({"fusebox": {"pack": "deck.bin"}})   # all windows shut at power-up
+    bench.window(2, True, at_ms=100)         # window 3 opens 100 ms into the run (raw level)
+    bench.press("btn_next", at_ms=200)       # a button
+    bench.run(500)                           # virtual time, one scan per tick_ms
+    bench.events                             # [{"event": "window", "t": 120, ...}, ...]
+    bench.level("led_red"), bench.sounding()
+
+The sensors are wired as the board profile says: on GPIOs, or on a
+FakeMcp23017 when settings choose "mcp23017". Runs under MicroPython with
+this folder before firmware/lib on MICROPYPATH.
+"""
+import boards
+import settings as settings_module
+import vboard
+from fake_mcp23017 import FakeMcp23017
+from props import fusebox as fusebox_prop
+
+
+class FuseBoxBench:
+    """Fresh board + FuseBoxApp built by props.fusebox.build (see the module docstring)."""
+
+    def __init__(self, overrides=None, start_ms: int = 0, capacity: int = 20000, echo=None,
+                 open_at_start=(), state_path=None, pack_stream=None) -> None:
+        self.board = vboard.new_board(start_ms, capacity)
+        data = {}
+        for key in overrides or {}:
+            value = overrides[key]
+            data[key] = dict(value) if type(value) is dict else value
+        data.setdefault("fusebox", {}).setdefault("pack", "")  # no pack unless asked for
+        cfg, errors = settings_module.merge(data)
+        self.settings = cfg
+        self.errors = errors
+        self.echo = echo
+        self.events: list = []
+        c = cfg["fusebox"]
+        self.pins = boards.profile(cfg["board"], "fusebox")
+        self.open_when_active = c["open_when_active"]
+        self.chip = None
+        if c["inputs"] == "mcp23017":
+            self.chip = FakeMcp23017()
+            self.board.i2c_devices[c["mcp_address"]] = self.chip
+        self._script: list = []   # [elapsed_ms, window, level], sorted
+        i = 0
+        while i < 8:
+            self._set_raw(i, self._level(i in open_at_start))
+            i += 1
+        self.app = fusebox_prop.build(cfg, self._event, pack_stream=pack_stream, state_path=state_path)
+
+    # --- inputs --------------------------------------------------------------
+    def _level(self, is_open: bool) -> int:
+        """Pin level of a sensor: active (closed switch) pulls the pin to 0."""
+        active = is_open if self.open_when_active else not is_open
+        return 0 if active else 1
+
+    def _set_raw(self, window: int, level: int) -> None:
+        if self.chip is not None:
+            self.chip.drive(window, level)
+        else:
+            self.board.set_input(self.pins["window%d" % (window + 1)], level)
+
+    def window(self, index: int, is_open: bool, at_ms=None) -> None:
+        """Window `index` (0..7) reads open/closed from at_ms (default: now) on, without bounce."""
+        self.raw(index, self._level(is_open), at_ms)
+
+    def raw(self, index: int, level: int, at_ms=None) -> None:
+        """Window sensor `index` reads pin level `level` from at_ms on (bounce scripts)."""
+        if at_ms is None:
+            at_ms = self.board.clock.elapsed
+        self._script.append([at_ms, index, level])
+        self._script.sort(key=lambda item: item[0])
+
+    def level_for(self, is_open: bool) -> int:
+        """The raw level a sensor shows for an open (True) or closed window."""
+        return self._level(is_open)
+
+    def press(self, button: str, at_ms=None, hold_ms: int = 80) -> None:
+        """Press btn_next, btn_prev or btn_bolt at at_ms (default: now) for hold_ms."""
+        if at_ms is None:
+            at_ms = self.board.clock.elapsed
+        self.board.press(self.pins[button], at_ms, hold_ms)
+
+    def apply(self) -> None:
+        """Apply every scripted sensor level and button change that is due."""
+        now = self.board.clock.elapsed
+        script = self._script
+        while script and script[0][0] <= now:
+            _, index, level = script.pop(0)
+            self._set_raw(index, level)
+        self.board.apply_inputs()
+
+    # --- running ---------------------------------------------------------------
+    def _event(self, name, fields) -> None:
+        record = dict(fields)  # the app reuses its fields dicts
+        record["event"] = name
+        record["t"] = self.board.clock.elapsed
+        self.events.append(record)
+        if self.echo is not None:
+            self.echo(record)
+
+    def run(self, ms: int, until=None, each=None) -> int:
+        """Scan every tick_ms for ms of virtual time (or until until() is true)."""
+        board = self.board
+        step = self.app.tick_ms
+        end = board.clock.elapsed + ms
+        while board.clock.elapsed < end:
+            self.apply()
+            self.app.tick(board.clock.now())
+            if each is not None:
+                each()
+            if until is not None and until():
+                break
+            board.clock.advance(step)
+        return board.clock.elapsed
+
+    # --- outputs ---------------------------------------------------------------
+    def names(self) -> list:
+        """Event names so far, in order."""
+        return [e["event"] for e in self.events]
+
+    def level(self, name: str) -> int:
+        """Last level written to output `name` of the profile (led_red, led_green, relay); 0 if never."""
+        return self._last(str(self.pins[name]), 0)
+
+    def sounding(self) -> bool:
+        """True while the piezo is driven (duty above 0)."""
+        return self._last(str(self.pins["piezo"]) + ".duty", 0) > 0
+
+    def _last(self, signal: str, default: int) -> int:
+        value = default
+        for _, name, level in self.board.log():
+            if name == signal:
+                value = level
+        return value
+
+    def log_of(self, name: str) -> list:
+        """[[t, signal, value], ...] of one output (suffix ".duty" / ".freq" for PWM signals)."""
+        pin, _, part = name.partition(".")
+        signal = str(self.pins[pin]) + ("." + part if part else "")
+        return [entry for entry in self.board.log() if entry[1] == signal]
