@@ -291,3 +291,11 @@ def test_link_commands_start_refuse_snapshot_and_emergency_stop(vboard_process):
     assert out["stopped"]["state"] == "idle" and out["stopped"]["completed"] == 0
     assert [e for e in out["events"] if e != "reverse"] == ["start", "estop", "idle"]
     assert out["energised"] is False
+
+
+def test_start_before_the_first_tick_is_refused(vboard_process):
+    out = vboard_process.call("scenarios.clock_vboard:start_before_first_tick", {})
+    assert "starting up" in out["refused"]
+    assert out["events"][0] == "start" and out["events"][-3:] == ["stop", "chime", "idle"]
+    stop = out["stop"][0]
+    assert 0 <= stop["at_ms"] - min(stop["planned_ms"], 60000) <= 10

@@ -309,3 +309,18 @@ def link_commands(overrides):
     out["events"] = bench.names()
     out["energised"] = bench.hand.energised
     return out
+
+
+def start_before_first_tick(overrides):
+    """A link command before the pump's first tick is refused, not run on a made-up time."""
+    bench = ClockBench(overrides, start_ms=ticks_add(0, -5000))
+    try:
+        bench.app.start_round(1)
+        refused = None
+    except ValueError as exc:
+        refused = str(exc)
+    bench.run(50)
+    bench.app.start_round(1)
+    bench.run(bench.app.max_run_ms + 5000, lambda: bench.idles > 0)
+    return {"refused": refused, "events": bench.names(), "stop": [e for e in bench.events
+                                                                 if e["event"] == "stop"]}

@@ -80,6 +80,7 @@ class _Motion:
         if not self._started:
             self._started = True
             self._last = now
+            self._brake_at = now  # a stop() before the first update brakes from here
         dt = ticks_diff(now, self._last)
         self._last = now
         if dt < 0:

@@ -98,6 +98,7 @@ class ClockApp:
         self.planned_ms = 0
         self.direction = 0      # hand direction of the current segment: 1, -1, 0
         self._now = 0
+        self._ticked = False    # start_round needs the time of at least one tick
         self._t0 = 0
         self._seg = 0
         self._seg_end = 0
@@ -126,6 +127,8 @@ class ClockApp:
             raise ValueError("the bell is still ringing: start the next round after it")
         if self.state == FAULT:
             raise ValueError("the clock stopped after a fault: switch it off and on again")
+        if not self._ticked:
+            raise ValueError("the clock is still starting up: try again in a moment")
         if self._battery is not None and self.battery_min_mv > 0:
             mv = self._battery.read_mv()
             if mv < self.battery_min_mv:
@@ -210,6 +213,7 @@ class ClockApp:
         """
         try:
             self._now = now
+            self._ticked = True
             switches = self._switches
             switches.update(now)
             while switches.pending():
