@@ -179,3 +179,25 @@ def test_the_hand_model_catches_bad_driving(vboard_process, kind):
     r = vboard_process.call(D + "physics_catches_bad_driving", kind)
     assert r["forbidden"] >= 1 and r["first_forbidden_ms"] == 100
     assert r["reversals"] == 1 and r["quick_reversals"] == 1
+
+
+actions = st.one_of(st.integers(-1000, 1000), st.sampled_from(["stop", "release", 0, 1000, -1000]))
+
+
+@settings(max_examples=25)
+@given(kind=st.sampled_from(["drv8833", "tb6612", "stepper"]),
+       steps=st.lists(st.tuples(st.integers(1, 400), actions), min_size=1, max_size=12))
+def test_any_speed_script_keeps_the_bridge_rules(vboard_process, kind, steps):
+    script, t = [], 0
+    for gap, action in steps:
+        t += gap
+        script.append([t, action])
+    script.append([t + 1, 0])
+    r = vboard_process.call(D + "motor_script", kind, script, t + 600, 2, {"dwell_ms": 100, "ramp_ms": 80})
+    assert r["forbidden"] == 0 and r["skipped"] == 0
+    assert r["quick_reversals"] == 0
+    speeds = r["speeds"]
+    assert all(abs(s) <= 1000 for s in speeds)
+    assert all((a >= 0 and b >= 0) or (a <= 0 and b <= 0) for a, b in zip(speeds, speeds[1:]))
+    # Asked to stand at the end: released after ramp + dwell.
+    assert r["energised"] is False

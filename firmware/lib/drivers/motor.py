@@ -8,8 +8,9 @@
 
 Both motors share the motion rules of _Motion: speed changes follow a ramp
 (`ramp_ms` for a full-scale change), a change of direction first ramps to 0,
-brakes (or holds, for a stepper) and waits `dwell_ms`, and a motor that
-stands still is braked for `dwell_ms` and then released (coast / coils off).
+brakes (or holds, for a stepper) and waits `dwell_ms`, a motor that
+stands still is braked for `dwell_ms` and then released (coast / coils off),
+and after release() it is not driven again before `dwell_ms` either.
 
 HBridgeMotor drives a DC gear motor through a bridge object:
     DRV8833(pwm_in1, pwm_in2, sleep=None)       both inputs are PWM
@@ -19,7 +20,7 @@ never has both inputs at partial duty, a TB6612's direction pins only change
 while its PWM is 0. StepperMotor drives a 28BYJ-48 through a ULN2003 with a
 half-step table kept as `bytes`. No update() allocates memory.
 """
-from time import ticks_diff
+from time import ticks_add, ticks_diff
 
 from micropython import const
 
@@ -69,9 +70,13 @@ class _Motion:
         self._out_brake()
 
     def release(self) -> None:
-        """De-energise now, whatever the state (for faults and shutdown)."""
+        """De-energise now, whatever the state (for faults and shutdown).
+
+        The motor may still be turning: it is not driven again before dwell_ms.
+        """
         self.target = 0
         self.speed = 0
+        self._brake_at = self._last
         self._mode = _COAST
         self._out_release()
 
@@ -80,7 +85,12 @@ class _Motion:
         if not self._started:
             self._started = True
             self._last = now
-            self._brake_at = now  # a stop() before the first update brakes from here
+            # A stop() before the first update brakes from here; a motor
+            # released since power-up stands and may start at once.
+            if self._mode == _BRAKE:
+                self._brake_at = now
+            else:
+                self._brake_at = ticks_add(now, -self.dwell_ms)  # type: ignore[type-var]
         dt = ticks_diff(now, self._last)
         self._last = now
         if dt < 0:
@@ -95,8 +105,9 @@ class _Motion:
                 self._out_release()
                 return
             self._mode = _DRIVE  # dwell done: ramp up from standing
-        elif self._mode == _COAST and self.target == 0:
-            return
+        elif self._mode == _COAST:
+            if self.target == 0 or ticks_diff(now, self._brake_at) < self.dwell_ms:
+                return  # standing, or still coasting down after release()
         speed = self.speed
         want = self.target
         if (speed > 0 and want < 0) or (speed < 0 and want > 0):
