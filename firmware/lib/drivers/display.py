@@ -125,6 +125,19 @@ def wrap(text: str, cols: int, rows: int) -> list:
     return out[:rows]
 
 
+def message_lines(text: str, cols: int, rows: int) -> list:
+    """`text` wrapped into `rows` lines; whole sentences are dropped from the front until
+    it fits, since the referee puts the latest news (e.g. the final score) last."""
+    lines = wrap(text, cols, rows + 1)
+    while len(lines) > rows:
+        cut = text.find(". ")
+        if cut < 0:
+            return lines[:rows]
+        text = text[cut + 2:]
+        lines = wrap(text, cols, rows + 1)
+    return lines
+
+
 def scoreboard_lines(view: dict, cols: int = 16, rows: int = 4) -> list:
     """The text lines of a scoreboard view: score, quarter and plays, down, dice or status."""
     names = view["names"]
@@ -151,7 +164,7 @@ def scoreboard_lines(view: dict, cols: int = 16, rows: int = 4) -> list:
     else:
         lines.append(_fit(view["status"], cols))
     if rows > _STATUS_ROWS:
-        lines += wrap(view["message"], cols, rows - _STATUS_ROWS)
+        lines += message_lines(view["message"], cols, rows - _STATUS_ROWS)
     return lines[:rows]
 
 

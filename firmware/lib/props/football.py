@@ -99,11 +99,13 @@ class FootballApp:
     switches: Switches with the four buttons in BUTTON_NAMES order; chime: a
     PiezoChime; display: OledDisplay or LedDisplay (anything with render/off);
     settings: the full settings dict or None; store: a store.Store or None;
-    entropy(): a fresh seed when the config has none; indicator: optional LED.
+    entropy(): a fresh seed when the config has none; indicator: optional LED;
+    clock(): the time for link commands between ticks (default: the last tick's time),
+    so a report is timed when it arrives, not at the tick before.
     """
 
     def __init__(self, switches, chime, display, settings=None, on_event=None, store=None,
-                 entropy=None, indicator=None, tick_ms: int = 10) -> None:
+                 entropy=None, indicator=None, tick_ms: int = 10, clock=None) -> None:
         cfg, errors = box_settings(settings)
         self.config_errors = errors
         self.cfg = cfg
@@ -114,6 +116,7 @@ class FootballApp:
         self._indicator = indicator
         self._on_event = on_event if on_event is not None else _print_event
         self._entropy = entropy
+        self._clock = clock
         self.store = None
         self.state = IDLE
         self.seed = 0
@@ -210,7 +213,7 @@ class FootballApp:
         elif phase not in ("field_goal", "extra_point"):
             raise ValueError("no kick now: a field goal needs the ball past the 50, an extra "
                              "point a touchdown")
-        now = self._now
+        now = self._time()
         self.state = COUNTING
         self._go_at = now
         self._beat = 0
@@ -254,7 +257,7 @@ class FootballApp:
         snap["box"] = self.state
         snap["seed"] = self.seed
         snap["lines"] = list(getattr(self._display, "lines", []))
-        snap["kick_ms"] = ticks_diff(self._now, self._go_at) if self.state == COUNTING else None
+        snap["kick_ms"] = ticks_diff(self._time(), self._go_at) if self.state == COUNTING else None
         return snap
 
     def commands(self) -> dict:
@@ -314,17 +317,28 @@ class FootballApp:
         self._emit("kick_count", f)
 
     def _settle_kick(self, claimed_good: bool) -> None:
-        at = ticks_diff(self._now, self._go_at)
+        at = ticks_diff(self._time(), self._go_at)
         late = self._expired or at >= KICK_MS
         good = claimed_good and not late
         kind = self.game.state["phase"]
+        if late and not self._expired:
+            # reported at or after 3,000 ms, before the tick that ends the count: end it now
+            self._chime.start(self._time(), END_TONE)
+            f = self._f_count
+            f["step"] = "end"
+            f["beat"] = 3
+            f["at_ms"] = at
+            self._emit("kick_count", f)
+        elif not late:
+            self._chime.silence()  # the count stops at the report
         self.state = IDLE
         self._expired = False
-        if not late:
-            self._chime.silence()  # the count stops at the report
         self._act("good" if good else "no_good", None)
         self._emit("kick_result", {"kind": kind, "good": good, "late": late and claimed_good,
                                    "at_ms": at if at < KICK_MS else KICK_MS})
+
+    def _time(self) -> int:
+        return self._clock() if self._clock is not None else self._now
 
     def _stop_count(self) -> None:
         if self.state == COUNTING:
@@ -476,6 +490,9 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> Footba
         display = LedDisplay(out("led_home"), out("led_away"), out("led_kick"),
                              [out("led_down%d" % i) for i in (1, 2, 3, 4)])
     indicator = Indicator(out("led")) if pins.get("led") is not None else None
+    if "clock" not in app_options:
+        from time import ticks_ms
+        app_options["clock"] = ticks_ms
     app = FootballApp(switches, chime, display, settings, on_event, indicator=indicator, **app_options)
     app.config_errors = errors + app.config_errors
     return app

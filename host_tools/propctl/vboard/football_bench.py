@@ -35,6 +35,7 @@ class FootballBench:
             self.board.i2c_devices[football.get("oled_address", 0x3C)] = self.oled
         self.echo = echo
         self.events: list = []
+        app_options.setdefault("clock", self.board.clock.now)  # link commands in board time
         self.app = football_prop.build(cfg, self._event, **app_options)
 
     def _event(self, name, fields) -> None:
