@@ -42,6 +42,8 @@ class FuseBoxBench:
             self.chip = FakeMcp23017()
             self.board.i2c_devices[c["mcp_address"]] = self.chip
         self._script: list = []   # [elapsed_ms, window, level], sorted
+        self._next = 0            # first entry of _script not applied yet
+        self._window_pins = [self.pins["window%d" % (i + 1)] for i in range(8)]  # no formatting per scan
         i = 0
         while i < 8:
             self._set_raw(i, self._level(i in open_at_start))
@@ -58,7 +60,7 @@ class FuseBoxBench:
         if self.chip is not None:
             self.chip.drive(window, level)
         else:
-            self.board.set_input(self.pins["window%d" % (window + 1)], level)
+            self.board.set_input(self._window_pins[window], level)
 
     def window(self, index: int, is_open: bool, at_ms=None) -> None:
         """Window `index` (0..7) reads open/closed from at_ms (default: now) on, without bounce."""
@@ -68,8 +70,10 @@ class FuseBoxBench:
         """Window sensor `index` reads pin level `level` from at_ms on (bounce scripts)."""
         if at_ms is None:
             at_ms = self.board.clock.elapsed
-        self._script.append([at_ms, index, level])
-        self._script.sort(key=lambda item: item[0])
+        done = self._script[:self._next]
+        todo = self._script[self._next:] + [[at_ms, index, level]]
+        todo.sort(key=lambda item: item[0])
+        self._script = done + todo
 
     def level_for(self, is_open: bool) -> int:
         """The raw level a sensor shows for an open (True) or closed window."""
@@ -85,9 +89,11 @@ class FuseBoxBench:
         """Apply every scripted sensor level and button change that is due."""
         now = self.board.clock.elapsed
         script = self._script
-        while script and script[0][0] <= now:
-            _, index, level = script.pop(0)
-            self._set_raw(index, level)
+        # a cursor, not pop(0): a shrinking list reallocates, and scans run with the heap locked
+        while self._next < len(script) and script[self._next][0] <= now:
+            item = script[self._next]
+            self._next += 1
+            self._set_raw(item[1], item[2])
         self.board.apply_inputs()
 
     # --- running ---------------------------------------------------------------

@@ -174,7 +174,8 @@ class I2C:
     def scan(self) -> list:
         return sorted(self._board.i2c_devices)
 
-    def readfrom_mem_into(self, addr, memaddr, buf, **kwargs) -> None:
+    def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8) -> None:
+        # no **kwargs: building that dict would allocate in heap-locked switch scans
         self._device(addr).readfrom_mem_into(memaddr, buf)
 
     def readfrom_mem(self, addr, memaddr, nbytes, **kwargs) -> bytes:

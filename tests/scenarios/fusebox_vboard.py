@@ -1,0 +1,128 @@
+"""Fuse-box scenarios on the virtual board.
+
+MicroPython only: called through the `vboard_process` fixture, whose
+MICROPYPATH has host_tools/propctl/vboard (the fake machine) first. Each
+function takes and returns JSON values; the pytest side judges them.
+A script is [[t_ms, window, level], ...] of raw sensor pin levels, or
+[[t_ms, "open"|"close", window], ...] of clean window moves; actions are
+[[t_ms, "cmd", name, args...], ...] of link commands or button presses.
+"""
+import micropython
+from fusebox_bench import FuseBoxBench
+
+
+def _bench(overrides, options):
+    return FuseBoxBench(overrides, open_at_start=options.get("open_at_start", ()),
+                        state_path=options.get("state_path"))
+
+
+def _outputs(bench):
+    return {"red": bench.log_of("led_red"), "green": bench.log_of("led_green"),
+            "relay": bench.log_of("relay"), "piezo": bench.log_of("piezo.duty")}
+
+
+def _play(bench, script, actions, until_ms):
+    """Run to until_ms, applying the script and the actions at their times; returns command replies."""
+    for item in script:
+        if type(item[1]) is str:
+            bench.window(item[2], item[1] == "open", item[0])
+        else:
+            bench.raw(item[1], item[2], item[0])
+    replies = []
+    todo = sorted(actions, key=lambda a: a[0])
+    for action in todo:
+        if action[1] == "press":
+            bench.press(action[2], action[0])
+    for action in todo:
+        if action[1] != "cmd":
+            continue
+        bench.run(action[0] - bench.board.clock.elapsed)
+        handler = bench.app.commands()[action[2]][0]
+        try:
+            replies.append({"t": bench.board.clock.elapsed, "ok": handler(*action[3:])})
+        except ValueError as exc:
+            replies.append({"t": bench.board.clock.elapsed, "err": str(exc)})
+    bench.run(until_ms - bench.board.clock.elapsed)
+    return replies
+
+
+def session(overrides, script, actions, until_ms, options=None):
+    """Power up (all windows shut unless options["open_at_start"]), play, report everything."""
+    options = options or {}
+    bench = _bench(overrides, options)
+    error = None
+    replies = []
+    try:
+        replies = _play(bench, script, actions, until_ms)
+    except Exception as exc:  # the test shows it; a fuse box must never get here
+        error = repr(exc)
+    result = {"events": bench.events, "replies": replies, "snapshot": bench.app.state_command(),
+              "tick_ms": bench.app.tick_ms, "errors": bench.errors + bench.app.config_errors,
+              "error": error, "elapsed": bench.board.clock.elapsed, "overflow": bench.board.overflow}
+    result.update(_outputs(bench))
+    if bench.chip is not None:
+        result["pullups"] = bench.chip.regs[0x0C] | (bench.chip.regs[0x0D] << 8)
+        result["mcp_reads"] = bench.chip.reads
+    return result
+
+
+def card_statements(overrides, card_id):
+    """What the box's pack says about one card (for the sim runner's view of the same code path)."""
+    bench = _bench(overrides, {})
+    bench.run(10)
+    bench.app.select_card(card_id)
+    return bench.app.snapshot()
+
+
+# --- no allocation in the hot paths ----------------------------------------
+
+_COUNT = bytearray(2)
+
+
+def _count_event(name, fields):
+    _COUNT[0] = (_COUNT[0] + 1) & 0xFF
+
+
+def heap_locked_round(overrides, card_id, moves):
+    """Select a card normally, then open windows (with bounce) and blow the fuse with the heap locked.
+
+    moves: [[t_ms, window, level], ...] relative to the start of the locked run.
+    """
+    bench = _bench(overrides, {})
+    bench.run(20)
+    bench.app.select_card(card_id)
+    bench.run(20)
+    start = bench.board.clock.elapsed
+    for t, window, level in moves:
+        bench.raw(window, level, start + t)
+    bench.app._on_event = _count_event
+    last = moves[-1][0] if moves else 0
+    before = _COUNT[0]
+    ok = True
+    micropython.heap_lock()
+    try:
+        bench.run(last + 3000)  # through the blown-fuse sound and the relay pulse
+    except MemoryError:
+        ok = False
+    micropython.heap_unlock()
+    return {"ok": ok, "at": bench.board.clock.elapsed - start, "events": (_COUNT[0] - before) & 0xFF,
+            "state": bench.app.state, "sounding": bench.sounding()}
+
+
+def heap_lock_is_armed():
+    """Control: an allocation under the lock must fail, or the test above proves nothing."""
+    micropython.heap_lock()
+    try:
+        junk = [0] * 8
+    except MemoryError:
+        micropython.heap_unlock()
+        return True
+    micropython.heap_unlock()
+    return len(junk) < 0
+
+
+def restart(overrides, state_path, until_ms):
+    """Power the box up again on the same state file; what it restored."""
+    bench = _bench(overrides, {"state_path": state_path})
+    bench.run(until_ms)
+    return {"events": bench.events, "snapshot": bench.app.state_command()}
