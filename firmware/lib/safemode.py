@@ -20,8 +20,9 @@ MAINTENANCE_FLAG = "maintenance"
 SAFE = "safe"
 MAINTENANCE = "maintenance"
 RUN = "run"
-# A prop that has run this long has booted fine; a later crash is not a boot loop.
-STABLE_MS = 5000
+# A prop that has run this long has booted fine; a later crash is not a boot loop
+# (crashes in building the prop or in its first ticks come well within it).
+STABLE_MS = 1000
 
 
 class BootGuard:

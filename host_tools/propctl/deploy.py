@@ -61,9 +61,18 @@ def plan(local: dict, manifest: dict, sizes: dict, kind: str) -> tuple:
         if (known is None or known.get("sha256") != sha256(local[path])
                 or sizes.get(path, -1) != len(local[path])):
             copy.append(path)
-    remove = sorted(path for path, entry in manifest.items()
-                    if entry.get("kind") == kind and path not in local)
-    return copy, remove
+    remove = set(path for path, entry in manifest.items()
+                 if entry.get("kind") == kind and path not in local)
+    # MicroPython imports X.py before X.mpy: a stray source file would shadow the new code
+    for path in source_twins(local):
+        if sizes.get(path, -1) >= 0:
+            remove.add(path)
+    return copy, sorted(remove)
+
+
+def source_twins(local: dict) -> list:
+    """X.py for every compiled X.mpy in `local`."""
+    return sorted(path[:-4] + ".py" for path in local if path.endswith(".mpy"))
 
 
 def merged_config(existing, prop, board, settings: dict) -> tuple:
@@ -109,10 +118,21 @@ def parse_set(items) -> dict:
 class BoardFiles:
     """The board's filesystem through mpremote's transport (raw REPL, no soft reset)."""
 
-    def __init__(self, port: str) -> None:
+    def __init__(self, port: str, attempts: int = 3) -> None:
+        from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
-        self.transport = SerialTransport(port, baudrate=115200)
-        self.transport.enter_raw_repl(soft_reset=False)
+        # a read timeout: on a pseudo-terminal mpremote reads block without one
+        self.transport = SerialTransport(port, baudrate=115200, timeout=2)
+        for attempt in range(attempts):
+            try:
+                # a board in a crash loop may be resetting right now: try again
+                self.transport.enter_raw_repl(soft_reset=False, timeout_overall=5)
+                return
+            except TransportError:
+                if attempt == attempts - 1:
+                    self.transport.close()
+                    raise
+                time.sleep(0.5)
 
     def read(self, path: str):
         """Bytes of a file, or None if it does not exist."""
@@ -274,7 +294,7 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
     summary = {"copied": [], "removed": [], "skipped": [], "config": None, "hello": None}
     try:
         manifest = read_manifest(files)
-        sizes = files.sizes(sorted(local))
+        sizes = files.sizes(sorted(local) + source_twins(local))
         copy, remove = plan(local, manifest, sizes, kind)
         summary["copied"], summary["removed"] = copy, remove
         summary["skipped"] = sorted(set(local) - set(copy))

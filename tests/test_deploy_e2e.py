@@ -1,0 +1,208 @@
+"""End to end, no board attached: the virtual board on a pseudo-terminal, driven by the real
+`propctl deploy`, `propctl monitor` and plain `mpremote`, exactly as a board on USB would be.
+"""
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from propctl.deploy import wait_for_hello
+from propctl.linkclient import LinkClient, LinkFailure
+from propctl.serve import VirtualBoard
+
+pytestmark = pytest.mark.slow
+
+# Short rounds so a whole round takes about two seconds.
+SHORT_ROUND = ('clock.limits={"round_min_ms": 1500, "round_max_ms": 2500, "segment_min_ms": 300, '
+               '"segment_max_ms": 800, "pause_min_ms": 100, "pause_max_ms": 200}')
+MPREMOTE = str(Path(sys.executable).with_name("mpremote"))
+
+
+def propctl(*args, timeout=90):
+    """Run the real command line; (exit code, stdout + stderr)."""
+    result = subprocess.run([sys.executable, "-m", "propctl.cli", *args], capture_output=True,
+                            text=True, timeout=timeout)
+    return result.returncode, result.stdout + result.stderr
+
+
+def hello_until(port, predicate, timeout=30.0):
+    """Poll hello until predicate(info) holds; the info, or fail the test."""
+    deadline = time.monotonic() + timeout
+    info = None
+    while time.monotonic() < deadline:
+        info = wait_for_hello(port, timeout=min(5.0, max(0.5, deadline - time.monotonic())))
+        if info is not None and predicate(info):
+            return info
+        time.sleep(0.1)
+    pytest.fail("the board never answered as expected; last hello: %r" % (info,))
+
+
+@pytest.fixture(scope="module")
+def vboard(tmp_path_factory):
+    board = VirtualBoard(tmp_path_factory.mktemp("flash")).start()
+    try:
+        yield board
+    finally:
+        board.stop()
+
+
+@pytest.fixture(scope="module")
+def deployed(vboard):
+    code, out = propctl("deploy", "--port", vboard.port, "--prop", "clock", "--board", "pico",
+                        "--set", SHORT_ROUND)
+    assert code == 0, out
+    return out
+
+
+def test_first_deploy_copies_the_compiled_firmware_and_the_prop_says_hello(vboard, deployed):
+    assert "board mode before deploy: repl" in deployed  # a blank board: only a REPL
+    assert "board up: clock prop on pico" in deployed and "mode run" in deployed
+    flash = vboard.flash
+    assert (flash / "main.py").exists()
+    assert (flash / "lib" / "link" / "router.mpy").exists()
+    assert not (flash / "lib" / "link" / "router.py").exists()
+    assert not (flash / "manifest.py").exists()
+    config = json.loads((flash / "config.json").read_text())
+    assert config["prop"] == "clock" and config["board"] == "pico"
+    assert config["clock"]["limits"]["round_max_ms"] == 2500
+    record = json.loads((flash / ".deploy.json").read_text())["files"]
+    assert "main.py" in record and record["lib/link/router.mpy"]["size"] > 0
+
+
+def test_second_deploy_copies_nothing(vboard, deployed):
+    before = {p: p.stat().st_mtime_ns for p in vboard.flash.rglob("*.mpy")}
+    code, out = propctl("deploy", "--port", vboard.port, "--prop", "clock", "--board", "pico",
+                        "--set", SHORT_ROUND)
+    assert code == 0, out
+    assert "the clock prop is running: asking it to reboot into maintenance" in out
+    assert "0 to copy" in out, out
+    assert "board up: clock prop on pico" in out
+    assert {p: p.stat().st_mtime_ns for p in vboard.flash.rglob("*.mpy")} == before
+
+
+def test_a_damaged_or_missing_file_is_copied_again_and_dry_run_changes_nothing(vboard, deployed):
+    # files the clock never imports, changed by hand behind the record's back
+    short = vboard.flash / "lib" / "rules" / "pimaldaumen.mpy"
+    gone = vboard.flash / "lib" / "rules" / "fingerweg.mpy"
+    good_short, good_gone = short.read_bytes(), gone.read_bytes()
+    short.write_bytes(good_short[:10])
+    gone.unlink()
+    code, out = propctl("deploy", "--port", vboard.port, "--prop", "clock", "--board", "pico",
+                        "--set", SHORT_ROUND, "--dry-run")
+    assert code == 0, out
+    assert "would copy lib/rules/pimaldaumen.mpy" in out and "would copy lib/rules/fingerweg.mpy" in out
+    assert "2 to copy" in out
+    assert short.read_bytes() == good_short[:10] and not gone.exists()
+    code, out = propctl("deploy", "--port", vboard.port, "--prop", "clock", "--board", "pico",
+                        "--set", SHORT_ROUND)
+    assert code == 0, out
+    assert "2 to copy" in out
+    assert short.read_bytes() == good_short and gone.read_bytes() == good_gone
+
+
+def test_monitor_starts_a_round_and_shows_the_hand_and_the_chime(vboard, deployed):
+    hello_until(vboard.port, lambda info: info.get("mode") == "run")
+    code, out = propctl("monitor", "--port", vboard.port, "--send", 'new_game={"players": 2}',
+                        "--send", 'start_round={"seed": 11}', "--until", "chime", "--timeout", "30")
+    assert code == 0, out
+    lines = out.splitlines()
+    starts = [i for i, line in enumerate(lines) if "hand starts: round 1, seed 11" in line]
+    stops = [i for i, line in enumerate(lines) if "hand stops at" in line]
+    chimes = [i for i, line in enumerate(lines) if "CHIME" in line]
+    assert starts and stops and chimes, out
+    assert starts[0] < stops[0] < chimes[0]
+    assert '"state": "running"' in out  # the reply to start_round: the hand turns
+    # the players count; the monitor reads the score with the rules core
+    code, out = propctl("monitor", "--port", vboard.port, "--send",
+                        'report={"on_clock": [2, 1], "unused": [0, 4]}', "--timeout", "0.5")
+    assert code == 0, out
+    assert "score: round won by seat 0; ghost spaces 1-0 (seat 0 +1)" in out
+
+
+def test_plain_mpremote_works_against_the_virtual_board(vboard, deployed):
+    result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec", "print(6 * 7)"],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0 and result.stdout.strip() == "42", result
+    result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "fs", "cat", ":config.json"],
+                            capture_output=True, text=True, timeout=30)
+    assert json.loads(result.stdout)["prop"] == "clock"
+    boots = vboard.boots
+    subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "reset"], capture_output=True, timeout=30)
+    info = hello_until(vboard.port, lambda info: info.get("mode") == "run")
+    assert vboard.boots > boots and info["prop"] == "clock"
+
+
+def test_a_config_that_does_not_parse_gives_defaults_and_a_clear_error(vboard, deployed):
+    (vboard.flash / "config.json").write_text('{"prop": "clock", "clock": {')
+    boots = vboard.boots
+    vboard.reset()
+    info = hello_until(vboard.port, lambda info: info.get("mode") == "run" and info.get("config_errors"))
+    assert vboard.boots == boots + 1  # booted once, no boot loop
+    assert "not valid JSON" in info["config_errors"][0]
+    assert info["prop"] == "clock" and info["board"] == "pico"  # the defaults
+    code, out = propctl("monitor", "--port", vboard.port, "--timeout", "0.3")
+    assert code == 0 and "config problem: config is not valid JSON" in out, out
+    code, out = propctl("deploy", "--port", vboard.port, "--prop", "clock", "--board", "pico",
+                        "--set", SHORT_ROUND)
+    assert code == 0 and "not valid JSON: replaced" in out, out
+    info = hello_until(vboard.port, lambda info: info.get("mode") == "run")
+    assert info["config_errors"] == []
+
+
+def test_three_crashed_boots_start_safe_mode_with_the_repl_free_and_deploy_recovers(vboard, deployed):
+    # a stray source file shadows the compiled prop and crashes every boot
+    stray = vboard.flash / "lib" / "props" / "clock.py"
+    stray.write_text("raise RuntimeError('a broken prop')\n")
+    time.sleep(1.2)  # the running boot has become stable: only the crashes below count
+    boots = vboard.boots
+    vboard.reset()
+    info = hello_until(vboard.port, lambda info: info.get("mode") == "safe", timeout=40)
+    assert vboard.boots - boots >= 4  # three crashed boots, then the safe one
+    assert info["caps"] == ["leave", "why"]
+    with LinkClient.open(vboard.port) as client:
+        why = client.request("why")
+    assert why["crashes"] == 3 and "deploy" in why["fix"]
+    # the safe mode stays put: no more resets
+    time.sleep(1.0)
+    settled = vboard.boots
+    result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec", "print('repl ok')"],
+                            capture_output=True, text=True, timeout=30)
+    assert result.stdout.strip() == "repl ok", result
+    assert vboard.boots == settled
+    code, out = propctl("deploy", "--port", vboard.port, "--prop", "clock", "--board", "pico",
+                        "--set", SHORT_ROUND)
+    assert code == 0, out
+    assert "0 to copy" in out and "removed lib/props/clock.py" in out and "mode run" in out
+    assert not stray.exists()
+    counter = vboard.flash / "boot_count"
+    assert not counter.exists() or counter.read_text().strip() in ("0", "1")
+
+
+def test_power_cuts_during_saves_leave_the_old_or_the_new_game(vboard, deployed):
+    rng = random.Random(3)
+    hello_until(vboard.port, lambda info: info.get("mode") == "run")
+    with LinkClient.open(vboard.port) as client:
+        client.request("new_game", {"players": 2})
+    outcomes = []
+    for _ in range(6):
+        with LinkClient.open(vboard.port) as client:
+            before = client.request("state")["game"]["rounds"]
+            time.sleep(1.1)  # past the boot guard's stable time: these cuts are not boot crashes
+            client.send("report", {"on_clock": [0, 0], "unused": [1, 1]})  # a round nobody won
+            time.sleep(rng.random() * 0.015)
+            vboard.kill()
+        info = hello_until(vboard.port, lambda info: info.get("mode") == "run")
+        assert info["prop"] == "clock"
+        try:
+            with LinkClient.open(vboard.port) as client:
+                game = client.request("state")["game"]
+        except LinkFailure as exc:
+            pytest.fail("state after the power cut: %s" % exc)
+        assert game is not None, "the saved game was lost"
+        assert game["rounds"] in (before, before + 1), (before, game)
+        outcomes.append(game["rounds"] - before)
+    assert set(outcomes) <= {0, 1}
