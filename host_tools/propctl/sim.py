@@ -170,8 +170,10 @@ def run(args) -> int:
             return 1
         return importlib.import_module("propctl.serve").main(args)
     if args.prop is None:
-        print("propctl sim: name a prop to simulate (clock), or use --serve", file=sys.stderr)
+        print("propctl sim: name a prop to simulate (clock, fusebox), or use --serve", file=sys.stderr)
         return 2
+    if args.prop == "fusebox":
+        return importlib.import_module("propctl.sim_fusebox").run(args)
     interactive = interactive_default() if args.non_interactive is None else not args.non_interactive
     if args.speed is None:
         args.speed = 1 if interactive else 0
@@ -258,7 +260,8 @@ def register(subparsers) -> None:
                "           propctl sim clock --seed 42 --non-interactive   the event log only (CI)\n"
                "           propctl sim clock --set clock.motor=stepper      the stepper variant",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("prop", nargs="?", choices=["clock"], help="the prop to run (clock)")
+    parser.add_argument("prop", nargs="?", choices=["clock", "fusebox"],
+                        help="the prop to run (clock; fusebox: keys 1-8 open windows, see sim_fusebox)")
     parser.add_argument("--seed", type=int, help="seed for the round's motion plan (default: random)")
     parser.add_argument("--speed", type=int,
                         help="N times faster than real time; 0 = as fast as possible "
@@ -278,6 +281,7 @@ def register(subparsers) -> None:
     parser.add_argument("--firmware", help="firmware/lib folder (default: the one in this clone)")
     parser.add_argument("--serve", action="store_true",
                         help="serve the virtual board on a pseudo-terminal for deploy and monitor")
+    importlib.import_module("propctl.sim_fusebox").add_arguments(parser)
     if importlib.util.find_spec("propctl.serve") is not None:
         serve = importlib.import_module("propctl.serve")
         if hasattr(serve, "add_arguments"):

@@ -1,0 +1,162 @@
+"""Run the fuse-box firmware on the virtual board, driven by commands on stdin (MicroPython side).
+
+    MICROPYPATH=<this folder>:firmware/lib micropython run_fusebox.py '<overrides JSON>'
+
+The argument is the config object (like config.json); with no argument, all
+defaults. One command per input line; board time moves only with commands,
+so a session is the same every time:
+    open N | close N | toggle N   window N (1-8, top first) moves, with a little contact bounce
+    next | prev | bolt            press that button
+    select ID                     link command select_card
+    game N                        link command new_game (N players)
+    report [S,S,...]              link command report_choices: seats (0-based) that showed the bolt
+    chatter N                     window N's sensor flickers for 1.5 s (a faulty sensor)
+    wait MS                       let MS of board time pass
+    state                         print the box and the game
+    quit
+Output, one JSON object per line, "t" = board time in ms:
+    {"type": "info", ...}, {"type": "event", "event": ..., ...fields},
+    {"type": "reply", "ok": ...} or {"type": "refused", "error": ...} for link commands,
+    {"type": "status", ...} after every command (the sim draws it), {"type": "end"}.
+"""
+import json
+import sys
+
+from fusebox_bench import FuseBoxBench
+
+from cardpack import taskcard
+
+SETTLE_MS = 100   # after a window move: longer than the debounce time
+BUTTON_MS = 150
+
+
+def emit(obj) -> None:
+    sys.stdout.write(json.dumps(obj))
+    sys.stdout.write("\n")
+
+
+class Session:
+    """One virtual fuse box and the commands above."""
+
+    def __init__(self, overrides) -> None:
+        def echo(record):
+            line = {"type": "event"}
+            for key in record:
+                line[key] = record[key]
+            emit(line)
+
+        self.bench = FuseBoxBench(overrides, echo=echo)
+        self.app = self.bench.app
+        c = self.bench.settings["fusebox"]
+        emit({"type": "info", "prop": "fusebox", "board": self.bench.settings["board"],
+              "inputs": c["inputs"], "pack": c["pack"], "errors": self.bench.errors + self.app.config_errors})
+        self.bench.run(20)  # power-up: the first scan settles the sensors
+
+    def _window_number(self, word: str) -> int:
+        n = int(word)
+        if n < 1 or n > 8:
+            raise ValueError("windows are 1 to 8, not %d" % n)
+        return n - 1
+
+    def move(self, window: int, is_open: bool) -> None:
+        bench = self.bench
+        now = bench.board.clock.elapsed
+        level = bench.level_for(is_open)
+        bench.raw(window, level, now)
+        bench.raw(window, 1 - level, now + 1)  # contact bounce
+        bench.raw(window, level, now + 3)
+        bench.run(SETTLE_MS)
+
+    def link(self, name: str, *args) -> None:
+        try:
+            result = self.app.commands()[name][0](*args)
+        except ValueError as exc:
+            emit({"type": "refused", "t": self.bench.board.clock.elapsed, "error": str(exc)})
+            return
+        emit({"type": "reply", "t": self.bench.board.clock.elapsed, "cmd": name, "ok": result})
+
+    def command(self, line: str) -> bool:
+        """Do one command line; False to stop."""
+        words = line.split()
+        if not words:
+            return True
+        verb = words[0]
+        arg = words[1] if len(words) > 1 else ""
+        bench = self.bench
+        try:
+            if verb in ("open", "close", "toggle"):
+                window = self._window_number(arg)
+                if verb == "toggle":
+                    is_open = not (self.app.snapshot()["open"].count(window) > 0)
+                else:
+                    is_open = verb == "open"
+                self.move(window, is_open)
+            elif verb in ("next", "prev", "bolt"):
+                bench.press("btn_" + verb)
+                bench.run(BUTTON_MS)
+            elif verb == "select":
+                self.link("select_card", arg)
+            elif verb == "game":
+                self.link("new_game", int(arg))
+            elif verb == "report":
+                seats = [int(s) for s in arg.split(",") if s not in ("", "-")]
+                self.link("report_choices", seats)
+            elif verb == "chatter":
+                window = self._window_number(arg)
+                now = bench.board.clock.elapsed
+                level = bench.level_for(True)
+                for i in range(215):
+                    bench.raw(window, level if i % 2 == 0 else 1 - level, now + 7 * i)
+                bench.run(7 * 215 + SETTLE_MS)
+            elif verb == "wait":
+                bench.run(int(arg))
+            elif verb == "state":
+                self.link("state")
+            elif verb == "quit":
+                return False
+            else:
+                emit({"type": "refused", "t": bench.board.clock.elapsed,
+                      "error": "unknown command %s (open/close/toggle N, next, prev, bolt, select ID, "
+                               "game N, report S,S, chatter N, wait MS, state, quit)" % verb})
+        except ValueError as exc:  # a bad number in the command line
+            emit({"type": "refused", "t": bench.board.clock.elapsed, "error": str(exc)})
+        self.status()
+        return True
+
+    def status(self) -> None:
+        app = self.app
+        bench = self.bench
+        snap = app.state_command()
+        snap["type"] = "status"
+        snap["t"] = bench.board.clock.elapsed
+        snap["red"] = bench.level("led_red")
+        snap["green"] = bench.level("led_green")
+        snap["relay"] = bench.level("relay")
+        snap["sound"] = bench.sounding()
+        snap["text"] = None
+        snap["statements"] = None
+        snap["bolt_seen"] = None
+        if app.pack is not None and snap["index"] >= 0:
+            card = taskcard.decode(app.pack.record(snap["index"]))
+            snap["text"] = card.text
+            snap["category"] = card.category_name
+            snap["statements"] = list(card.statements)
+            # the bolt shows only through an open window, as on the real card
+            snap["bolt_seen"] = card.bolt if card.bolt in snap["open"] else None
+        emit(snap)
+
+
+def main() -> None:
+    overrides = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    session = Session(overrides)
+    session.status()
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            break
+        if not session.command(line.strip()):
+            break
+    emit({"type": "end", "t": session.bench.board.clock.elapsed})
+
+
+main()
