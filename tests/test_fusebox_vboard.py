@@ -382,3 +382,30 @@ def test_window_scans_and_the_blown_fuse_allocate_nothing(vboard_process, pack_p
         assert result["ok"], result
         assert result["state"] == "blown"
         assert result["events"] >= 6  # window x4, safe, fuse_blown were emitted under the lock
+
+
+# --- behind the link -----------------------------------------------------------------
+
+def test_the_box_answers_the_serial_link(vboard_process, pack_path):
+    import json
+    card = CARD_IDS[4]
+    lines = ['{"id": 1, "cmd": "hello"}',
+             '{"id": 2, "cmd": "new_game", "args": {"players": 3}}',
+             '{"id": 3, "cmd": "select_card", "args": {"card": "%s"}}' % card,
+             "open %d" % BOLTS[card],
+             '{"id": 4, "cmd": "report_choices", "args": {"away": [1, 2]}}',
+             '{"id": 5, "cmd": "report_choices", "args": {"away": "all"}}',
+             '{"id": 6, "cmd": "select_card", "args": {"card": "NOPE"}}',
+             '{"id": 7, "cmd": "state"}']
+    out = [json.loads(line) for line in vboard_process.call(S + "link_session", with_pack(pack_path), lines)]
+    replies = {m["re"]: m for m in out if "re" in m}
+    assert {"select_card", "next_card", "prev_card", "bolt", "new_game", "report_choices",
+            "state"} <= set(replies[1]["ok"]["caps"])
+    assert replies[3]["ok"]["card"] == card
+    assert replies[4]["ok"]["bolt"] is True and replies[4]["ok"]["points"] == {"1": 10, "2": 10}
+    assert replies[5]["err"] == "bad_args"
+    assert replies[6]["err"] == "refused" and "no card NOPE" in replies[6]["msg"]
+    assert replies[7]["ok"]["game"]["scores"] == [0, 10, 10]
+    events = [m["ev"] for m in out if "ev" in m]
+    assert events[:1] == ["mode"] and "card" in events and "fuse_blown" in events and "scored" in events
+    assert [m["seq"] for m in out] == list(range(1, len(out) + 1))

@@ -66,12 +66,31 @@ def session(overrides, script, actions, until_ms, options=None):
     return result
 
 
-def card_statements(overrides, card_id):
-    """What the box's pack says about one card (for the sim runner's view of the same code path)."""
-    bench = _bench(overrides, {})
-    bench.run(10)
-    bench.app.select_card(card_id)
-    return bench.app.snapshot()
+def link_session(overrides, lines):
+    """The box behind the real link router: request lines in, every line the board sent out."""
+    from link.router import Link
+    sent = []
+    link = Link(sent.append, {"firmware": "test", "prop": "fusebox", "board": "pico"})
+
+    def forward(record):
+        fields = {}
+        for key in record:
+            if key != "event":
+                fields[key] = record[key]
+        link.event(record["event"], fields)
+
+    bench = FuseBoxBench(overrides)
+    bench.echo = forward
+    link.add_commands(bench.app.commands())
+    bench.run(20)
+    for line in lines:
+        if line.startswith("open ") or line.startswith("close "):
+            word, _, window = line.partition(" ")
+            bench.window(int(window), word == "open")
+        else:
+            link.handle_line(line.encode())
+        bench.run(100)
+    return [item.decode() if type(item) is not str else item for item in sent]
 
 
 # --- no allocation in the hot paths ----------------------------------------

@@ -603,11 +603,6 @@ def build(settings, on_event=None, machine_module=None, pack_stream=None,
                       pack_error=error, pack_path=cfg["pack"], store=store)
 
 
-def commands(app: FuseBoxApp, on_event=None) -> FuseBoxApp:
-    """The link's command source for a fuse box (link.board.PROPS): the app itself."""
-    return app
-
-
 def main(settings, on_event=None) -> None:
     """Entry for a bare board without the link: build the fuse box and run it forever."""
     import boards
