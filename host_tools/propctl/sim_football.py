@@ -1,0 +1,151 @@
+"""`propctl sim football`: a demo game on the virtual Finger Football box, drawn in the terminal.
+
+The real firmware (props.football with its drivers) runs inside the MicroPython
+unix port on the virtual board (vboard/run_football.py); two simulated players
+press its buttons. What the fake OLED shows (read off its pixels) is drawn
+here with the players' presses and the box's events. Board time is paced to
+real time times --speed at a terminal; without one, the log is printed at once.
+"""
+import json
+import subprocess
+import sys
+import time
+
+from propctl import sim
+
+HEAP = "16M"
+
+
+def runner_command(args, micropython: str) -> list:
+    """The micropython command line that plays the demo game."""
+    command = [micropython, "-X", "heapsize=" + HEAP, str(sim.VBOARD_DIR / "run_football.py"),
+               "--seed", str(args.seed if args.seed is not None else int(time.time()) % 100000)]
+    for item in args.set or []:
+        command += ["--set", item]
+    return command
+
+
+def describe(record: dict) -> str:
+    """One event or player line for the log, or "" for events not worth a line."""
+    t = record.get("t", 0) / 1000
+    if record.get("type") == "player":
+        return "%7.2f s  %s" % (t, record["text"])
+    name = record.get("event")
+    if name == "roll":
+        text = "dice    %s / %s" % (record["zone"], record["lane"])
+    elif name == "toss":
+        text = "coin    %s wins the toss" % record["name"]
+    elif name == "kick_count":
+        words = {"go": "GO", "beep": "one thousand " + ("one", "two")[record["beat"] == 2],
+                 "end": "one thousand three: over"}
+        text = "count   %s (%d ms)" % (words[record["step"]], record["at_ms"])
+    elif name == "kick_result":
+        text = "kick    %s %s%s" % (record["kind"].replace("_", " "), "GOOD" if record["good"] else "no good",
+                                    " (too late)" if record["late"] else "")
+    elif name == "play":
+        text = "referee %s" % record["message"]
+    elif name == "refused":
+        text = "refused %s: %s" % (record["button"], record["error"])
+    elif name in ("score", "quarter", "fault"):
+        rest = {k: v for k, v in record.items() if k not in ("type", "event", "t")}
+        text = "%-7s %s" % (name, json.dumps(rest, sort_keys=True))
+    else:
+        return ""  # button, possession: the screen shows them
+    return "%7.2f s  %s" % (t, text)
+
+
+def oled_box(lines: list, rows: int) -> list:
+    """The OLED text framed like a panel, 16 characters wide."""
+    shown = (list(lines) + [""] * rows)[:rows]
+    out = ["+" + "-" * 18 + "+"]
+    out += ["| %-16s |" % line for line in shown]
+    out.append("+" + "-" * 18 + "+")
+    return out
+
+
+class Screen:
+    """Redraws the panel and the latest log lines in place (ANSI), like the clock's sim."""
+
+    def __init__(self, out, rows: int) -> None:
+        self.out = out
+        self.rows = rows
+        self.lines: list = []
+        self.log: list = []
+        self.drawn = 0
+
+    def draw(self) -> None:
+        body = oled_box(self.lines, self.rows) + [""] + (self.log[-10:] + [""] * 10)[:10]
+        text = "\x1b[%dA" % self.drawn if self.drawn else ""
+        text += "".join("\r\x1b[2K" + line + "\n" for line in body)
+        self.out.write(text)
+        self.out.flush()
+        self.drawn = len(body)
+
+
+def run(args) -> int:
+    """Play and draw one demo game; 0 when the game reached its final whistle."""
+    interactive = sim.interactive_default() if args.non_interactive is None else not args.non_interactive
+    speed = args.speed if args.speed is not None else (1 if interactive else 0)
+    try:
+        micropython = sim.find_micropython()
+    except FileNotFoundError as exc:
+        print("propctl sim: %s" % exc, file=sys.stderr)
+        return 1
+    firmware_lib = sim.Path(args.firmware) if args.firmware else sim.REPO_FIRMWARE_LIB
+    proc = subprocess.Popen(runner_command(args, micropython), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=sim.runner_env(firmware_lib), text=True)
+    screen = None
+    end = None
+    started = time.monotonic()
+    try:
+        for raw in proc.stdout:
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                print(raw.rstrip(), file=sys.stderr)
+                continue
+            kind = record.get("type")
+            if speed > 0 and "t" in record:
+                wait = started + record["t"] / 1000 / speed - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+            if kind == "info":
+                pace = "as fast as possible" if speed == 0 else "x%d" % speed
+                print("Finger Football box on a virtual board (seed %s, %s display, speed %s)" % (
+                    record["seed"], record["display"], pace), flush=True)
+                for message in record["errors"]:
+                    print("config: %s" % message, flush=True)
+                if interactive:
+                    screen = Screen(sys.stdout, max(record["rows"], 4))
+            elif kind == "screen":
+                if screen:
+                    screen.lines = record["lines"]
+                    screen.draw()
+                else:
+                    print("%7.2f s  [%s]" % (record["t"] / 1000, " | ".join(record["lines"])), flush=True)
+            elif kind in ("player", "event"):
+                line = describe(record)
+                if not line:
+                    continue
+                if screen:
+                    screen.log.append(line)
+                    screen.draw()
+                else:
+                    print(line, flush=True)
+            elif kind == "end":
+                end = record
+        code = proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    if end is None:
+        stderr = proc.stderr.read() if proc.stderr else ""
+        print("propctl sim: the virtual box failed: %s" % (stderr.strip() or "no end report"),
+              file=sys.stderr)
+        return 1
+    names = end["names"]
+    score = end["score"]
+    print("done: %s %d, %s %d after %.1f s of board time (%d player actions); the box shows %r" % (
+        names[0], score[0], names[1], score[1], end["t"] / 1000, end["steps"], end["lines"][0]), flush=True)
+    return 0 if code == 0 and end["phase"] == "over" else 1

@@ -1,0 +1,52 @@
+"""`propctl sim football`: a demo game of the real box firmware on the virtual board."""
+import argparse
+import json
+import re
+import subprocess
+
+import pytest
+
+from propctl import sim, sim_football
+
+
+def runner_lines(seed, *sets):
+    args = argparse.Namespace(seed=seed, set=list(sets))
+    command = sim_football.runner_command(args, sim.find_micropython())
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                          env=sim.runner_env(sim.REPO_FIRMWARE_LIB))
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+@pytest.mark.parametrize("seed,height", [(3, 32), (4, 64)])
+def test_demo_game_ends_with_the_score_on_the_display(seed, height):
+    lines = runner_lines(seed, "football.oled_height=%d" % height)
+    info, end = lines[0], lines[-1]
+    assert info["type"] == "info" and info["errors"] == [] and info["rows"] == height // 8
+    assert end["type"] == "end" and end["phase"] == "over"
+    added = [0, 0]
+    for record in lines:
+        if record.get("event") == "score":
+            added[record["team"]] += record["points"]
+    assert added == end["score"]
+    screens = [r["lines"] for r in lines if r["type"] == "screen"]
+    home, away = [int(n) for n in re.findall(r"\d+", screens[-1][0])]
+    assert [home, away] == end["score"] == [int(n) for n in re.findall(r"\d+", end["lines"][0])]
+    assert end["lines"][3].startswith("FINAL")
+    # Field goals and extra points went through the real count.
+    steps = [r["step"] for r in lines if r.get("event") == "kick_count"]
+    assert steps.count("go") >= 1 and not [r for r in lines if r.get("event") == "fault"]
+
+
+def test_same_seed_same_game():
+    assert runner_lines(9)[-1] == runner_lines(9)[-1]
+
+
+def test_sim_football_prints_the_log_and_the_result(capsys):
+    args = argparse.Namespace(seed=5, set=[], speed=None, non_interactive=True, firmware=None)
+    assert sim_football.run(args) == 0
+    out = capsys.readouterr().out
+    assert "dice " in out and "count   GO" in out
+    final = re.search(r"done: Home (\d+), Away (\d+) .* the box shows '(.*)'", out)
+    assert final, out[-500:]
+    assert [int(n) for n in re.findall(r"\d+", final.group(3))] == [int(final.group(1)), int(final.group(2))]
