@@ -3,6 +3,8 @@ import argparse
 import json
 import re
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -50,3 +52,11 @@ def test_sim_football_prints_the_log_and_the_result(capsys):
     final = re.search(r"done: Home (\d+), Away (\d+) .* the box shows '(.*)'", out)
     assert final, out[-500:]
     assert [int(n) for n in re.findall(r"\d+", final.group(3))] == [int(final.group(1)), int(final.group(2))]
+
+
+def test_propctl_sim_football_command_line():
+    propctl = str(Path(sys.executable).with_name("propctl"))
+    done = subprocess.run([propctl, "sim", "football", "--seed", "2", "--non-interactive", "--set", "football.plays_per_quarter=3",
+                           "--set", "board=esp32"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Q4 PLAY 3/3" in done.stdout and done.stdout.splitlines()[-1].startswith("done: Home")

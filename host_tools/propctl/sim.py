@@ -170,8 +170,11 @@ def run(args) -> int:
             return 1
         return importlib.import_module("propctl.serve").main(args)
     if args.prop is None:
-        print("propctl sim: name a prop to simulate (clock, fusebox), or use --serve", file=sys.stderr)
+        print("propctl sim: name a prop to simulate (clock, fusebox, football), or use --serve",
+              file=sys.stderr)
         return 2
+    if args.prop == "football":
+        return importlib.import_module("propctl.sim_football").run(args)
     if args.prop == "fusebox":
         return importlib.import_module("propctl.sim_fusebox").run(args)
     interactive = interactive_default() if args.non_interactive is None else not args.non_interactive
@@ -260,8 +263,9 @@ def register(subparsers) -> None:
                "           propctl sim clock --seed 42 --non-interactive   the event log only (CI)\n"
                "           propctl sim clock --set clock.motor=stepper      the stepper variant",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("prop", nargs="?", choices=["clock", "fusebox"],
-                        help="the prop to run (clock; fusebox: keys 1-8 open windows, see sim_fusebox)")
+    parser.add_argument("prop", nargs="?", choices=["clock", "fusebox", "football"],
+                        help="the prop to run (clock; fusebox: keys 1-8 open windows, see sim_fusebox; "
+                             "football: a demo game, football.KEY=VALUE settings)")
     parser.add_argument("--seed", type=int, help="seed for the round's motion plan (default: random)")
     parser.add_argument("--speed", type=int,
                         help="N times faster than real time; 0 = as fast as possible "
