@@ -56,7 +56,8 @@ def test_sim_football_prints_the_log_and_the_result(capsys):
 
 def test_propctl_sim_football_command_line():
     propctl = str(Path(sys.executable).with_name("propctl"))
-    done = subprocess.run([propctl, "sim", "football", "--seed", "2", "--non-interactive", "--set", "football.plays_per_quarter=3",
-                           "--set", "board=esp32"], capture_output=True, text=True, timeout=120)
+    command = [propctl, "sim", "football", "--seed", "2", "--non-interactive",
+               "--set", "football.plays_per_quarter=3", "--set", "board=esp32"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Q4 PLAY 3/3" in done.stdout and done.stdout.splitlines()[-1].startswith("done: Home")
