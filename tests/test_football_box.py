@@ -7,6 +7,8 @@ the OLED's pixels, the count's timing off the recorded piezo outputs.
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.fingerfootball_field import DEFAULT_LANE_DIE, ZONE_FACES
 from rules.rng import Rng
@@ -80,6 +82,16 @@ def test_good_reported_at_or_after_the_end_is_no_good(vboard_process, via, at_ms
         assert len(trace["refusals"]) == late and refused_presses == []
     else:
         assert len(refused_presses) == late and trace["refusals"] == []
+
+
+@settings(max_examples=25)
+@given(at_ms=st.integers(min_value=0, max_value=4500), seed=st.integers(min_value=0, max_value=10**6))
+def test_a_link_report_is_good_exactly_when_it_comes_before_3000_ms(vboard_process, at_ms, seed):
+    trace = vboard_process.call(S + "kick_count", seed, 10, "good", at_ms, "link")
+    good = at_ms < KICK_MS
+    result = events(trace, "kick_result")
+    assert len(result) == 1 and result[0]["good"] is good
+    assert sum(trace["score"]) == (3 if good else 0)
 
 
 def test_miss_during_the_count_is_no_good(vboard_process):
