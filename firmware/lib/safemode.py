@@ -40,12 +40,12 @@ class BootGuard:
         """Boots in a row that did not get as far as stable()."""
         try:
             with self._fs.open(self.path, "rb") as f:
-                text = f.read().decode().strip()
+                data = f.read()
         except OSError:
             return 0
         try:
-            return max(0, int(text))
-        except ValueError:
+            return max(0, int(data.decode().strip()))
+        except (ValueError, UnicodeError):
             return 0  # a damaged counter must not cause a safe mode on its own
 
     def _write(self, value: int) -> None:

@@ -1,0 +1,83 @@
+"""Deploy's decisions without a board: what to copy, what to remove, the config it writes;
+and the freeze manifest and the mip package stay in step with the firmware tree."""
+import json
+
+import pytest
+
+from propctl.build import FIRMWARE_DIR, REPO_ROOT
+from propctl.deploy import DeployError, merged_config, parse_set, plan, sha256
+
+
+def record(data, kind="firmware"):
+    return {"sha256": sha256(data), "size": len(data), "kind": kind}
+
+
+def test_only_new_changed_or_damaged_files_are_copied():
+    local = {"main.py": b"boot", "lib/a.mpy": b"AAAA", "lib/b.mpy": b"BB", "lib/c.mpy": b"new"}
+    manifest = {"main.py": record(b"boot"), "lib/a.mpy": record(b"AAAA"), "lib/b.mpy": record(b"old")}
+    sizes = {"main.py": 4, "lib/a.mpy": 4, "lib/b.mpy": 3, "lib/c.mpy": -1}
+    copy, remove = plan(local, manifest, sizes, "firmware")
+    assert copy == ["lib/b.mpy", "lib/c.mpy"] and remove == []
+    # the record says fine, the board says the file is gone or cut short
+    copy, _ = plan(local, manifest, dict(sizes, **{"lib/a.mpy": 2}), "firmware")
+    assert "lib/a.mpy" in copy
+
+
+def test_files_an_earlier_deploy_left_behind_are_removed_but_not_card_decks():
+    local = {"lib/a.mpy": b"A"}
+    manifest = {"lib/a.mpy": record(b"A"), "lib/gone.mpy": record(b"G"),
+                "cards/deck.bin": record(b"D", "cards")}
+    sizes = {"lib/a.mpy": 1, "lib/a.py": 120}
+    copy, remove = plan(local, manifest, sizes, "firmware")
+    assert copy == []
+    assert remove == ["lib/a.py", "lib/gone.mpy"]  # a stray source would shadow the compiled module
+
+
+def test_config_keeps_the_boards_other_settings_and_applies_set_values():
+    text, notes = merged_config('{"prop": "fusebox", "clock": {"chime": "solenoid"}}', "clock", "esp32",
+                                parse_set(["clock.seed=7", "clock.limits={\"round_min_ms\": 2000}"]))
+    config = json.loads(text)
+    assert config == {"prop": "clock", "board": "esp32",
+                      "clock": {"chime": "solenoid", "seed": 7, "limits": {"round_min_ms": 2000}}}
+    assert notes == []
+    text, notes = merged_config("{broken", "clock", "pico", {})
+    assert json.loads(text) == {"prop": "clock", "board": "pico"} and "not valid JSON" in notes[0]
+
+
+def test_set_values_are_json_or_bare_words():
+    assert parse_set(["clock.chime=solenoid", "clock.seed=null", "a.b=[1, 2]"]) == {
+        "clock.chime": "solenoid", "clock.seed": None, "a.b": [1, 2]}
+    with pytest.raises(DeployError, match="KEY=VALUE"):
+        parse_set(["clock.seed"])
+
+
+def _manifest_calls():
+    calls = []
+
+    def recorder(name):
+        return lambda *args, **kwargs: calls.append((name, args, kwargs))
+    names = {name: recorder(name) for name in ("include", "metadata", "package", "module", "require")}
+    exec(compile((FIRMWARE_DIR / "manifest.py").read_text(), "manifest.py", "exec"), names)
+    return calls
+
+
+def test_the_freeze_manifest_names_every_module_under_lib_and_only_existing_ones():
+    frozen = set()
+    for name, args, kwargs in _manifest_calls():
+        if name in ("package", "module"):
+            path = FIRMWARE_DIR / kwargs.get("base_path", ".") / args[0]
+            assert path.exists(), path
+            frozen.add(args[0].removesuffix(".py"))
+    lib = FIRMWARE_DIR / "lib"
+    present = {p.stem for p in lib.glob("*.py")} | {p.name for p in lib.iterdir()
+                                                    if p.is_dir() and (p / "__init__.py").exists()}
+    assert frozen == present
+
+
+def test_the_mip_package_lists_exactly_the_rules_core():
+    package = json.loads((REPO_ROOT / "package.json").read_text())
+    rules = sorted(p.name for p in (FIRMWARE_DIR / "lib" / "rules").glob("*.py"))
+    assert sorted(dest for dest, _ in package["urls"]) == ["rules/" + name for name in rules]
+    for _, source in package["urls"]:
+        assert (REPO_ROOT / source).read_bytes()  # relative to package.json, as mip resolves it
+    assert package["version"]
