@@ -301,3 +301,11 @@ def test_link_commands_drive_the_box(vboard_process, tmp_path):
     names = [line["ev"] for line in lines if "ev" in line]
     assert "kick_count" in names and "kick_result" in names and "score" in names
     assert (tmp_path / "football_state.json").exists()
+
+
+def test_an_exception_in_the_count_silences_the_box_and_reports_a_fault(vboard_process):
+    result = vboard_process.call(S + "fault_in_count", 12)
+    assert result["error"] == "injected fault"
+    assert result["state"] == "fault" and result["last_duty"] == 0
+    assert len(result["fault"]) == 1 and "injected fault" in result["fault"][0]["error"]
+    assert result["fault"][0]["state"] == "counting"

@@ -378,3 +378,23 @@ def link_session(state_prefix, requests):
         link.handle_line(json.dumps(request).encode())
         bench.run(50)
     return [json.loads(line.decode()) for line in lines]
+
+
+def fault_in_count(seed):
+    """An exception inside the count (injected into the next pin write): quiet box, fault event."""
+    bench = FootballBench({"football": {"seed": seed}})
+    app = bench.app
+    _to_own_field_goal_range(bench)
+    bench.run(100)
+    app.kick_start()
+    bench.run(1500)
+    bench.board.tripped = RuntimeError("injected fault")
+    error = None
+    try:
+        bench.run(1500)
+    except RuntimeError as exc:
+        error = str(exc)
+    pin = str(bench.pins["piezo"]) + ".duty"
+    duties = [entry[2] for entry in bench.board.log() if entry[1] == pin]
+    return {"error": error, "state": app.state, "last_duty": duties[-1],
+            "fault": [e for e in bench.events if e["event"] == "fault"]}

@@ -432,9 +432,10 @@ class FootballApp:
 
     def _fail(self, exc) -> None:
         self._chime.silence()
+        was = self.state
         self.state = FAULT
         try:
-            self._emit("fault", {"state": self.state, "error": repr(exc)})
+            self._emit("fault", {"state": was, "error": repr(exc)})
         except Exception:  # the sink itself may have failed; the box is quiet either way
             pass
 
