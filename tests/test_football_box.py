@@ -309,3 +309,15 @@ def test_an_exception_in_the_count_silences_the_box_and_reports_a_fault(vboard_p
     assert result["state"] == "fault" and result["last_duty"] == 0
     assert len(result["fault"]) == 1 and "injected fault" in result["fault"][0]["error"]
     assert result["fault"][0]["state"] == "counting"
+
+
+def test_bad_box_settings_fall_back_to_defaults_and_say_why(vboard_process):
+    section = {"seed": 4, "names": "Reds", "plays_per_quarter": "20", "colour": "red",
+               "oled_height": 48, "quarters": 3}
+    result = vboard_process.call(S + "bad_settings", section)
+    errors = " / ".join(result["errors"])
+    for key in ("names", "plays_per_quarter", "colour"):
+        assert "football." + key in errors, errors
+    assert "128x48" in errors and "quarters must be an even number" in errors, errors
+    assert result["cfg"]["seed"] == 4 and result["cfg"]["names"] == ["Home", "Away"]
+    assert result["display"] == "LedDisplay"  # a 48-row panel does not exist: LEDs instead

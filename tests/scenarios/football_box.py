@@ -398,3 +398,11 @@ def fault_in_count(seed):
     duties = [entry[2] for entry in bench.board.log() if entry[1] == pin]
     return {"error": error, "state": app.state, "last_duty": duties[-1],
             "fault": [e for e in bench.events if e["event"] == "fault"]}
+
+
+def bad_settings(section):
+    """A football config section with mistakes: the box still starts, with defaults and messages."""
+    bench = FootballBench({"football": section})
+    bench.click("roll")
+    return {"errors": bench.app.config_errors, "cfg": bench.app.cfg, "screen": bench.screen(),
+            "display": type(bench.app._display).__name__}

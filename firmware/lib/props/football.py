@@ -79,17 +79,28 @@ _STATUS = {
 
 
 def box_settings(settings) -> tuple:
-    """(football section, errors): the config's "football" keys over DEFAULTS, unknown keys named."""
+    """(football section, errors): the config's "football" keys over DEFAULTS.
+
+    Unknown keys and values of the wrong type are named in errors and the
+    default kept, so a bad config never stops the box.
+    """
     section = dict(DEFAULTS)
     errors: list = []
     given = settings.get("football") if settings is not None else None
     if given is None:
         return section, errors
     for key in given:
-        if key in DEFAULTS:
-            section[key] = given[key]
-        else:
+        value = given[key]
+        if key not in DEFAULTS:
             errors.append("football.%s: unknown key, ignored" % key)
+            continue
+        default = DEFAULTS[key]
+        wanted = int if default is None else type(default)
+        if (value is None and default is None) or (type(value) is wanted):
+            section[key] = value
+        else:
+            errors.append("football.%s: expected %s, got %r; using the default %r"
+                          % (key, wanted.__name__, value, default))
     return section, errors
 
 
