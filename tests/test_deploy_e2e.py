@@ -206,3 +206,37 @@ def test_power_cuts_during_saves_leave_the_old_or_the_new_game(vboard, deployed)
         assert game["rounds"] in (before, before + 1), (before, game)
         outcomes.append(game["rounds"] - before)
     assert set(outcomes) <= {0, 1}
+
+
+def test_a_card_deck_is_copied_once(vboard, deployed, tmp_path):
+    deck = tmp_path / "deck.bin"
+    deck.write_bytes(bytes(range(256)) * 8)
+    code, out = propctl("deploy", "--port", vboard.port, "--cards", str(deck))
+    assert code == 0 and "1 to copy" in out, out
+    assert (vboard.flash / "cards" / "deck.bin").read_bytes() == deck.read_bytes()
+    code, out = propctl("deploy", "--port", vboard.port, "--cards", str(deck))
+    assert code == 0 and "0 to copy" in out, out
+    # the firmware's own record is untouched: the next firmware deploy copies nothing
+    code, out = propctl("deploy", "--port", vboard.port, "--prop", "clock", "--board", "pico",
+                        "--set", SHORT_ROUND)
+    assert code == 0 and "0 to copy, " in out and "0 to remove" in out, out
+    assert (vboard.flash / "cards" / "deck.bin").exists()
+
+
+def test_mip_installs_the_rules_core_from_package_json(vboard, deployed):
+    from propctl.build import REPO_ROOT
+    from rules.rng import Rng
+    result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "mip", "install", "--target",
+                             "miplib", str(REPO_ROOT / "package.json")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result
+    assert (vboard.flash / "miplib" / "rules" / "geisteruhr.py").exists()
+    # forget the deployed rules the interrupted prop had loaded, then import the mip copy
+    probe = ("import sys\nfor name in [m for m in sys.modules if m.startswith('rules')]:\n"
+             " del sys.modules[name]\nsys.path.insert(0, 'miplib')\nimport rules.rng\n"
+             "print(rules.rng.__file__, rules.rng.Rng(9).below(1000))")
+    result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec", probe],
+                            capture_output=True, text=True, timeout=30)
+    assert result.stdout.split() == ["miplib/rules/rng.py", str(Rng(9).below(1000))], result
+    subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "reset"], capture_output=True, timeout=30)
+    hello_until(vboard.port, lambda info: info.get("mode") == "run")

@@ -5,6 +5,7 @@ a Link, and writes the Link's lines to stdout.
 """
 import select
 import sys
+import time
 
 CTRL_C = 0x03
 
@@ -34,15 +35,21 @@ class StdioPort:
         self._poll = select.poll()
         self._poll.register(self._stdin, select.POLLIN)
         self._max_bytes = max_bytes
+        self.closed = False
 
     def pump(self, timeout_ms: int = 0) -> int:
         """Wait up to timeout_ms for input, then handle what arrived. Returns bytes read."""
+        if self.closed:
+            # stdin ended (a pipe, never a board's USB): poll would return at once forever
+            time.sleep_ms(timeout_ms)  # type: ignore[attr-defined]
+            return 0
         count = 0
         wait = timeout_ms
         while count < self._max_bytes and self._poll.poll(wait):
             wait = 0
             data = self._stdin.read(1)
             if not data:
+                self.closed = True
                 break
             byte = data[0]
             if byte == CTRL_C:
