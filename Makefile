@@ -13,7 +13,7 @@ export MICROPYTHON
 MP_RUN := MICROPYPATH=firmware/lib:tests/both $(MICROPYTHON)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup test test-fast lint typecheck pytest test-micropython sim bench clean
+.PHONY: help setup test test-fast lint typecheck pytest test-micropython sim sim-fusebox bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -59,6 +59,9 @@ test-micropython: setup ## run tests/both/ under the MicroPython unix port
 
 sim: setup ## the ghost clock on a virtual board (SEED=n SPEED=n; event log only when not at a terminal or CI set)
 	$(BIN)/propctl sim clock $(if $(SEED),--seed $(SEED)) $(if $(SPEED),--speed $(SPEED))
+
+sim-fusebox: setup ## the fuse box on a virtual board: keys 1-8 open windows (PACK=file.bin|none, SCRIPT=file)
+	$(BIN)/propctl sim fusebox $(if $(PACK),--pack $(PACK)) $(if $(SCRIPT),--script $(SCRIPT))
 
 bench: setup ## measure card fetch, pack size, heap, timing, throughput; writes bench/REPORT.md (not part of test)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)

@@ -145,7 +145,7 @@ def draw_box(status: dict) -> list:
     if game:
         lines.append("  game: scores %s   chooser seat %s   still in %s%s" % (
             game["scores"], game["chooser"], game["in_round"], "   GAME OVER" if game["over"] else ""))
-    if status["to_report"]:
+    if status["to_report"] and status.get("game"):
         waiting = ", ".join(str(w + 1) for w in status["to_report"])
         lines.append("  waiting for the discs of window %s (r)" % waiting)
     return lines

@@ -10,4 +10,5 @@ import time, and no update() allocates memory.
     chime      PiezoChime (melody on one PWM) and SolenoidChime (capped strike pulses)
     battery    battery voltage from an ADC through a divider
     indicator  LED blink patterns
+    sensorwatch  faulty on/off sensors (flicker, stuck open), wrapped around a switch source
 """
