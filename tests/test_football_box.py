@@ -321,3 +321,16 @@ def test_bad_box_settings_fall_back_to_defaults_and_say_why(vboard_process):
     assert "128x48" in errors and "quarters must be an even number" in errors, errors
     assert result["cfg"]["seed"] == 4 and result["cfg"]["names"] == ["Home", "Away"]
     assert result["display"] == "LedDisplay"  # a 48-row panel does not exist: LEDs instead
+
+
+def test_holding_roll_after_the_final_whistle_starts_a_new_game(vboard_process):
+    short = {"plays_per_quarter": 4, "quarters": 2, "long_press_ms": 1500}
+    quick = vboard_process.call(S + "scripted_game", 21, 32, short, 600)
+    assert quick["phase"] == "over"
+    assert quick["after_hold"]["phase"] == "over"  # a short press is not enough ...
+    game = vboard_process.call(S + "scripted_game", 21, 32, short, 2000)
+    assert game["phase"] == "over" and screen_score(game["final"]) == game["tally"]
+    after = game["after_hold"]
+    assert after["phase"] == "toss" and after["score"] == [0, 0]  # ... a hold is
+    assert after["screen"][0] == " HOME  0 AWAY  0" and after["screen"][3] == "COIN TOSS"
+    assert quick["refused"] == game["refused"]  # and neither press was taken as a mistake

@@ -191,14 +191,18 @@ def roll_button(seed, presses):
 # --- a whole game ---------------------------------------------------------------------
 
 
-def scripted_game(seed, oled_height):
+def scripted_game(seed, oled_height, extra=None, hold_roll_ms=0):
     """A whole game played with the buttons (results) and the link (yards, choices).
 
     The script keeps its own tally: 6 per touchdown it reports, 3 per field goal
     reported good in time, 1 per extra point in time, 2 per two-point try made;
     late "good" presses score nothing. After every point change the screen is read.
+    extra: more box settings; hold_roll_ms: at the end, hold ROLL that long and read the screen.
     """
-    bench = FootballBench({"football": {"seed": seed}}, oled_height=oled_height)
+    section = {"seed": seed}
+    for key in extra or {}:
+        section[key] = extra[key]
+    bench = FootballBench({"football": section}, oled_height=oled_height)
     app = bench.app
     tally = [0, 0]
     checks = []
@@ -271,8 +275,16 @@ def scripted_game(seed, oled_height):
         if tally != before:
             checks.append({"tally": list(tally), "screen": bench.screen(), "t": bench.board.clock.elapsed})
     bench.run(200)
-    return {"tally": tally, "checks": checks, "final": bench.screen(), "steps": steps,
-            "phase": app.game.state["phase"], "counts": n,
+    final = bench.screen()
+    phase = app.game.state["phase"]
+    after_hold = None
+    if hold_roll_ms:
+        bench.press("roll", hold_ms=hold_roll_ms)
+        bench.run(hold_roll_ms + 300)
+        after_hold = {"screen": bench.screen(), "phase": app.game.state["phase"],
+                      "score": app.game.state["score"], "seed": app.seed}
+    return {"tally": tally, "checks": checks, "final": final, "steps": steps, "after_hold": after_hold,
+            "phase": phase, "counts": n,
             "refused": [e for e in bench.events if e["event"] in ("refused", "fault")],
             "scores": [e for e in bench.events if e["event"] == "score"],
             "quarters": [e for e in bench.events if e["event"] == "quarter"],

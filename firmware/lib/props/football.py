@@ -11,7 +11,8 @@ whole games in virtual time:
 Buttons (index: name): 0 roll (coin at the toss, dice before a play),
 1 kick ("ready": announces the field goal or extra-point kick if needed and
 starts the count), 2 good (made, touchdown, kick good, onside or two-point
-good), 3 miss (missed, no good). Everything else a play needs (yards,
+good), 3 miss (missed, no good). Holding roll after the final whistle
+starts a new game. Everything else a play needs (yards,
 announced targets, penalties) comes over the link with `report`.
 
 The field-goal count: "go" beep at once, beeps at 1,000 and 2,000 ms
@@ -28,7 +29,7 @@ keep it.
 """
 from time import ticks_diff
 
-from drivers.switches import KIND_NAMES, PRESSED, event_index, event_kind
+from drivers.switches import KIND_NAMES, LONG, PRESSED, event_index, event_kind
 from micropython import const
 
 from rules.fingerfootball import FingerFootball
@@ -390,6 +391,9 @@ class FootballApp:
         f["button"] = BUTTON_NAMES[index]
         f["kind"] = KIND_NAMES[kind]
         self._emit("button", f)
+        if kind == LONG and index == ROLL and self.game.state["phase"] == "over":
+            self.new_game()  # held after the final whistle: a new game without the host
+            return
         if kind != PRESSED:
             return
         try:
@@ -403,6 +407,8 @@ class FootballApp:
 
     def _press(self, index: int) -> None:
         if index == ROLL:
+            if self.game.state["phase"] == "over":
+                return  # the start of a hold for a new game, not a mistake
             self.roll()
             return
         if index == KICK:
