@@ -409,3 +409,14 @@ def test_the_box_answers_the_serial_link(vboard_process, pack_path):
     events = [m["ev"] for m in out if "ev" in m]
     assert events[:1] == ["mode"] and "card" in events and "fuse_blown" in events and "scored" in events
     assert [m["seq"] for m in out] == list(range(1, len(out) + 1))
+
+
+def test_a_lost_mcp23017_is_reported_once_and_the_box_keeps_running(vboard_process):
+    result = vboard_process.call(S + "bus_gap", {"fusebox": {"inputs": "mcp23017"}}, 300, 800,
+                                 [[100, "open", 1], [1000, "open", 4]], 1300)
+    assert result["error"] is None, result["error"]
+    faults = [(e["t"], e["window"], e["fault"]) for e in result["events"] if e["event"] == "sensor_fault"]
+    assert len(faults) == 1 and faults[0][1:] == (-1, "i2c") and 300 <= faults[0][0] <= 300 + SCAN
+    opened = [(e["window"], e["open"]) for e in result["events"] if e["event"] == "window"]
+    assert opened == [(1, True), (4, True)]  # sensors read again once the chip answers
+    assert result["snapshot"]["open"] == [1, 4]

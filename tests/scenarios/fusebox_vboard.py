@@ -93,6 +93,30 @@ def link_session(overrides, lines):
     return [item.decode() if type(item) is not str else item for item in sent]
 
 
+def bus_gap(overrides, gap_from, gap_to, script, until_ms):
+    """The MCP23017 stops answering from gap_from to gap_to (a loose cable); events and the end state."""
+    bench = _bench(overrides, {})
+    for t, word, window in script:
+        bench.window(window, word == "open", t)
+    chip = bench.chip
+    address = bench.settings["fusebox"]["mcp_address"]
+    devices = bench.board.i2c_devices
+
+    def each():
+        t = bench.board.clock.elapsed
+        if gap_from <= t < gap_to:
+            devices.pop(address, None)
+        else:
+            devices[address] = chip
+
+    error = None
+    try:
+        bench.run(until_ms, None, each)
+    except Exception as exc:
+        error = repr(exc)
+    return {"events": bench.events, "error": error, "snapshot": bench.app.snapshot()}
+
+
 # --- no allocation in the hot paths ----------------------------------------
 
 _COUNT = bytearray(2)

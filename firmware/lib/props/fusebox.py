@@ -22,7 +22,8 @@ all windows are closed.
 Commands for the link: select_card(card), next_card(), prev_card(), bolt(),
 new_game(players), report_choices(away), state(). Events to
 `on_event(name, fields)`: window, card, safe, fuse_blown, windows_not_closed,
-sensor_fault, mode, pack_error, scored. Windows are 0..7 (top first) in
+sensor_fault (window -1, fault "i2c": the MCP23017 stopped answering), mode,
+pack_error, scored. Windows are 0..7 (top first) in
 commands and events, as in rules.fingerweg. The fields dicts of the tick's
 events are allocated once and reused: copy them to keep them.
 
@@ -137,6 +138,7 @@ class FuseBoxApp:
         self._blink_patterns = [_blinks(i) for i in range(WINDOWS)]
         self._now = 0
         self._started = False
+        self._bus_lost = False    # the sensor source raised OSError (MCP23017 gone)
         self._open = 0            # bitmap of open windows (debounced)
         self._round_bits = 0      # windows opened in this round
         self._opened = 0          # how many
@@ -432,17 +434,31 @@ class FuseBoxApp:
         windows = self._windows
         if self._watch is not None:
             self._watch.now = now
-        windows.update(now)
-        if not self._started:
-            self._boot(now)
-        while windows.pending():
-            event = windows.pop()
-            self._on_window(event_index(event), (event_kind(event) == PRESSED) != (self._closed_level != 0),
-                            now)
-        watch = self._watch
-        if watch is not None:
-            while watch.pending():
-                self._on_fault(watch.pop(), now)
+        try:
+            windows.update(now)
+            scanned = True
+        except OSError:
+            scanned = False
+            # the MCP23017 stopped answering (loose cable): say so once, keep the box running
+            if not self._bus_lost:
+                self._bus_lost = True
+                f = self._f_fault
+                f["window"] = -1
+                f["fault"] = "i2c"
+                self._red.start(now, Indicator.FAULT)
+                self._emit("sensor_fault", f)
+        if scanned:
+            self._bus_lost = False
+            if not self._started:
+                self._boot(now)
+            while windows.pending():
+                event = windows.pop()
+                self._on_window(event_index(event),
+                                (event_kind(event) == PRESSED) != (self._closed_level != 0), now)
+            watch = self._watch
+            if watch is not None:
+                while watch.pending():
+                    self._on_fault(watch.pop(), now)
         buttons = self._buttons
         if buttons is not None:
             buttons.update(now)
@@ -450,6 +466,9 @@ class FuseBoxApp:
                 event = buttons.pop()
                 if event_kind(event) == PRESSED:
                     self._on_button(event_index(event))
+        self._outputs(now)
+
+    def _outputs(self, now: int) -> None:
         self._chime.update(now)
         self._red.update(now)
         self._green.update(now)
