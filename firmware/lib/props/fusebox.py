@@ -171,9 +171,12 @@ class FuseBoxApp:
             self.config_errors.append("the saved game could not be read; starting without one")
         card = saved.get("card") if type(saved) is dict else None
         if card and self.pack is not None:
-            index = self._find(card)
-            if index >= 0:
-                self._choose(index)
+            try:
+                index = self._find(card)
+                if index >= 0:
+                    self._choose(index)
+            except ValueError:  # PackError: the boot's check passed, so only a failing flash gets here
+                self.config_errors.append("the saved card %s could not be read from the pack" % card)
 
     def _save(self) -> None:
         if self.store is None:
@@ -427,8 +430,11 @@ class FuseBoxApp:
 
     # --- the tick ------------------------------------------------------------
     def tick(self, now: int) -> None:
-        """Scan sensors and buttons, react, advance sound and lights. Allocates nothing
-        while windows open and close; choosing a card reads the pack (and allocates).
+        """Scan sensors and buttons, react, advance sound and lights.
+
+        Allocates nothing while windows open and close and the fuse blows;
+        accepting a card (or starting a manual round) emits a fresh event
+        dict and saves the game, and choosing a card reads the pack.
         """
         self._now = now
         windows = self._windows
