@@ -87,7 +87,7 @@ class Session:
             if verb in ("open", "close", "toggle"):
                 window = self._window_number(arg)
                 if verb == "toggle":
-                    is_open = not (self.app.snapshot()["open"].count(window) > 0)
+                    is_open = window not in self.app.snapshot()["open"]
                 else:
                     is_open = verb == "open"
                 self.move(window, is_open)
