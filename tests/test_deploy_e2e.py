@@ -3,6 +3,7 @@
 """
 import json
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from propctl.build import FIRMWARE_DIR
 from propctl.deploy import wait_for_hello
 from propctl.linkclient import LinkClient, LinkFailure
 from propctl.serve import VirtualBoard
@@ -22,8 +24,17 @@ SHORT_ROUND = ('clock.limits={"round_min_ms": 1500, "round_max_ms": 2500, "segme
 MPREMOTE = str(Path(sys.executable).with_name("mpremote"))
 
 
+_SNAPSHOT = []
+
+
 def propctl(*args, timeout=90):
-    """Run the real command line; (exit code, stdout + stderr)."""
+    """Run the real command line; (exit code, stdout + stderr).
+
+    Firmware deploys use a snapshot of firmware/ taken once, so the "copies
+    nothing" checks hold even while the tree is being edited.
+    """
+    if args[:1] == ("deploy",) and "--cards" not in args and _SNAPSHOT:
+        args = args + ("--firmware", _SNAPSHOT[0])
     result = subprocess.run([sys.executable, "-m", "propctl.cli", *args], capture_output=True,
                             text=True, timeout=timeout)
     return result.returncode, result.stdout + result.stderr
@@ -43,6 +54,10 @@ def hello_until(port, predicate, timeout=30.0):
 
 @pytest.fixture(scope="module")
 def vboard(tmp_path_factory):
+    snapshot = tmp_path_factory.mktemp("firmware")
+    shutil.copytree(FIRMWARE_DIR, snapshot, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    _SNAPSHOT[:] = [str(snapshot)]
     board = VirtualBoard(tmp_path_factory.mktemp("flash")).start()
     try:
         yield board

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from propctl.build import BOARD_ARCH, build_tree
+from propctl.build import BOARD_ARCH, FIRMWARE_DIR, build_tree
 
 MANIFEST = ".deploy.json"
 CONFIG = "config.json"
@@ -35,12 +35,13 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def firmware_files(board: str, progress=None) -> dict:
-    """Compiled firmware for `board`: remote path -> bytes."""
+def firmware_files(board: str, progress=None, root=None) -> dict:
+    """Compiled firmware for `board` from `root` (default: this clone's firmware/): path -> bytes."""
     arch = BOARD_ARCH[board]
     files = {}
     with tempfile.TemporaryDirectory(prefix="propctl-build-") as out:
-        written = build_tree(Path(out), arch=arch, progress=progress)
+        written = build_tree(Path(out), root=Path(root) if root else FIRMWARE_DIR, arch=arch,
+                             progress=progress)
         for rel in written:
             if str(rel) in HOST_ONLY:
                 continue
@@ -265,7 +266,7 @@ def wait_for_hello(port: str, timeout: float = 15.0):
 
 
 def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run: bool = False,
-           wait: bool = True, say=_say) -> dict:
+           wait: bool = True, say=_say, firmware=None) -> dict:
     """Do the deploy; returns a summary dict (copied, removed, skipped, ...)."""
     local: dict = {}
     kind = "firmware"
@@ -279,7 +280,7 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
             raise DeployError("need --prop (%s) and --board (%s)" % ("|".join(PROPS), "|".join(BOARD_ARCH)))
         say("compiling the firmware for %s (mpy-cross -march=%s)" % (board, BOARD_ARCH[board]))
 
-        local = firmware_files(board, progress=_progress_line("compiling"))
+        local = firmware_files(board, progress=_progress_line("compiling"), root=firmware)
         _end_progress()
         say("  compiled %d files" % len(local))
 
@@ -394,6 +395,8 @@ def register(subparsers) -> None:
     parser.add_argument("--cards", metavar="DECK.bin", help="copy a packed card deck instead of the firmware")
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", dest="settings",
                         help="also set a config value (JSON or a bare word), e.g. clock.seed=7; repeatable")
+    parser.add_argument("--firmware", metavar="DIR",
+                        help="firmware tree to deploy (default: firmware/ of this clone)")
     parser.add_argument("--dry-run", action="store_true", help="list what would be copied, change nothing")
     parser.add_argument("--no-wait", action="store_true", help="do not wait for the board's hello")
     parser.set_defaults(func=run)
@@ -406,7 +409,7 @@ def run(args) -> int:
     try:
         settings = parse_set(args.settings)
         deploy(args.port, prop=args.prop, board=args.board, cards=args.cards, settings=settings,
-               dry_run=args.dry_run, wait=not args.no_wait)
+               dry_run=args.dry_run, wait=not args.no_wait, firmware=args.firmware)
     except DeployError as exc:
         print("propctl deploy: %s" % exc, file=sys.stderr)
         return 1
