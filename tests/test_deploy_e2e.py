@@ -255,3 +255,39 @@ def test_mip_installs_the_rules_core_from_package_json(vboard, deployed):
     assert result.stdout.split() == ["miplib/rules/rng.py", str(Rng(9).below(1000))], result
     subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "reset"], capture_output=True, timeout=30)
     hello_until(vboard.port, lambda info: info.get("mode") == "run")
+
+
+def _processes_in(folder):
+    """PIDs of processes whose working directory is `folder` (the virtual board's flash)."""
+    import os
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.readlink("/proc/%s/cwd" % pid) == str(folder):
+                    found.append(pid)
+            except OSError:
+                pass  # gone meanwhile, or not ours to look at
+    return found
+
+
+def test_propctl_sim_serve_prints_its_port_and_cleans_up(tmp_path):
+    import os
+    import signal
+    proc = subprocess.Popen([sys.executable, "-m", "propctl.cli", "sim", "--serve", "--flash", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        first = proc.stdout.readline()
+        assert first.startswith("virtual board on /dev/pts/"), first
+        port = first.split()[-1]
+        probe = [MPREMOTE, "connect", port, "resume", "exec", "import sys; print(sys.platform)"]
+        result = subprocess.run(probe, capture_output=True, text=True, timeout=30)
+        assert result.stdout.strip() == "linux", result  # a blank flash: straight to the REPL
+        assert _processes_in(tmp_path)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert _processes_in(tmp_path) == []  # the board process went with the server
