@@ -118,3 +118,15 @@ def test_unknown_board_or_prop_is_a_clear_error():
         boards.profile("uno", "clock")
     with pytest.raises(ValueError, match="no pins for the teapot prop"):
         boards.profile("pico", "teapot")
+
+
+def test_every_prop_section_is_configurable_from_the_config_file():
+    # A prop without a DEFAULTS section could not be set from config.json at all
+    # (the football box once kept its own copy, and the merge called its keys unknown).
+    assert set(settings.CHOICES["prop"]) <= set(settings.DEFAULTS)
+    result, errors = settings.merge({"prop": "football",
+                                     "football": {"display": "leds", "seed": 9, "quarters": 2}})
+    assert errors == []
+    assert result["football"]["display"] == "leds" and result["football"]["seed"] == 9
+    _, errors = settings.merge({"football": {"display": "neon"}})
+    assert len(errors) == 1 and errors[0].startswith("football.display")

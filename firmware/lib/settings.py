@@ -5,7 +5,7 @@
     cfg["prop"], cfg["board"], cfg["clock"]["motor"]
 
 Top-level keys: "prop" (which app runs), "board" (which pin profile in
-boards.PROFILES), and one section per prop ("clock", later "fusebox" and
+boards.PROFILES), and one section per prop ("clock", "fusebox" and
 "football") whose keys override that prop's defaults one by one.
 
 A file that cannot be read as JSON, a value of the wrong type, an unknown
@@ -51,6 +51,18 @@ DEFAULTS = {
         "relay_ms": 2000,
         "watchdog_ms": 2000,      # 0: no watchdog
     },
+    "football": {
+        "display": "oled",        # "oled" (SSD1306 on I2C) or "leds"
+        "oled_height": 32,        # 32 or 64 rows
+        "oled_address": 0x3C,
+        "debounce_ms": 20,
+        "long_press_ms": 1500,    # holding ROLL after the final whistle: new game
+        "seed": None,             # None: fresh entropy for each new game
+        "plays_per_quarter": 20,
+        "quarters": 4,
+        "names": ["Home", "Away"],
+        "watchdog_ms": 2000,      # 0: no watchdog
+    },
 }
 
 # Keys whose value must be one of a fixed set ("section.key" for prop keys).
@@ -61,10 +73,11 @@ CHOICES = {
     "clock.bridge": ("drv8833", "tb6612"),
     "clock.chime": ("piezo", "solenoid"),
     "fusebox.inputs": ("gpio", "mcp23017"),
+    "football.display": ("oled", "leds"),
 }
 
 # Keys that may hold an int or null.
-OPTIONAL_INT = ("clock.seed",)
+OPTIONAL_INT = ("clock.seed", "football.seed")
 
 
 def _show(value) -> str:

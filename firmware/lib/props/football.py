@@ -29,6 +29,7 @@ keep it.
 """
 from time import ticks_diff
 
+import settings as _settings
 from drivers.switches import KIND_NAMES, LONG, PRESSED, event_index, event_kind
 from micropython import const
 
@@ -57,18 +58,9 @@ COUNTING = "counting"
 FAULT = "fault"
 
 # Box settings (the "football" section of config.json) and their defaults.
-DEFAULTS = {
-    "display": "oled",       # "oled" (SSD1306 on I2C) or "leds"
-    "oled_height": 32,       # 32 or 64 rows
-    "oled_address": 0x3C,
-    "debounce_ms": 20,
-    "long_press_ms": 1500,
-    "seed": None,            # None: fresh entropy for each new game
-    "plays_per_quarter": 20,
-    "quarters": 4,
-    "names": ["Home", "Away"],
-    "watchdog_ms": 2000,
-}
+# The box's own settings section ("football" in config.json); kept with the
+# other props' sections so one merge checks them all.
+DEFAULTS: dict = _settings.DEFAULTS["football"]  # type: ignore[assignment]
 
 _STATUS = {
     "toss": "COIN TOSS", "toss_choice": "KICK/RECEIVE?", "goal_choice": "PICK A GOAL",
@@ -83,26 +75,14 @@ def box_settings(settings) -> tuple:
     """(football section, errors): the config's "football" keys over DEFAULTS.
 
     Unknown keys and values of the wrong type are named in errors and the
-    default kept, so a bad config never stops the box.
+    default kept (settings.merge does the checking), so a bad config never
+    stops the box.
     """
-    section = dict(DEFAULTS)
-    errors: list = []
     given = settings.get("football") if settings is not None else None
     if given is None:
-        return section, errors
-    for key in given:
-        value = given[key]
-        if key not in DEFAULTS:
-            errors.append("football.%s: unknown key, ignored" % key)
-            continue
-        default = DEFAULTS[key]
-        wanted = int if default is None else type(default)
-        if (value is None and default is None) or (type(value) is wanted):
-            section[key] = value
-        else:
-            errors.append("football.%s: expected %s, got %r; using the default %r"
-                          % (key, wanted.__name__, value, default))
-    return section, errors
+        return dict(DEFAULTS), []
+    merged, errors = _settings.merge({"football": given})
+    return merged["football"], errors
 
 
 class FootballApp:
