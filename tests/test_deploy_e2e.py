@@ -138,6 +138,39 @@ def test_monitor_starts_a_round_and_shows_the_hand_and_the_chime(vboard, deploye
     assert "score: round won by seat 0; ghost spaces 1-0 (seat 0 +1)" in out
 
 
+# no Ctrl-C (REPL interrupt), newline (splits lines) or CR (ignored, could leave a line empty)
+GARBAGE = [b for b in range(256) if b not in (3, 10, 13)]
+
+
+def test_garbage_on_the_serial_line_gets_error_replies_and_the_board_runs_on(vboard, deployed):
+    """Random bytes and broken requests sent to the running firmware over the pty (no Ctrl-C:
+    that byte is the REPL's interrupt key on every MicroPython board)."""
+    rng = random.Random(5)
+    hello_until(vboard.port, lambda info: info.get("mode") == "run")
+    boots = vboard.boots
+    lines = []
+    for i in range(300):
+        kind = i % 3
+        if kind == 0:
+            line = bytes(rng.choice(GARBAGE) for _ in range(rng.randint(1, 60)))
+        elif kind == 1:
+            line = b'{"cmd": "start_round", "args": {"seed": "%d"}}' % i
+        else:
+            line = b"x" * rng.randint(513, 900)
+        lines.append(line)
+    with LinkClient.open(vboard.port) as client:
+        client.stream.write(b"\n".join(lines) + b"\n")
+        errors = 0
+        deadline = time.monotonic() + 20
+        while errors < 300 and time.monotonic() < deadline:
+            line = client.read_line(1.0)
+            if line is not None and line.message is not None and "err" in line.message:
+                errors += 1
+        info = client.hello(timeout=3)
+    assert errors == 300  # one error reply per bad line: none lost, none crashed the link
+    assert info["mode"] == "run" and vboard.boots == boots and client.lost_total == 0
+
+
 def test_plain_mpremote_works_against_the_virtual_board(vboard, deployed):
     result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec", "print(6 * 7)"],
                             capture_output=True, text=True, timeout=30)
