@@ -1,7 +1,7 @@
 """Card decks on the desktop: load CSV/JSON, check, pack and show them.
 
 Modules:
-    container   the generic pack writer: build_pack(code, version, records), write_atomic(path, data)
+    container   the generic pack writer: build_pack(code, version, records)
     load        files -> rows with line numbers -> cards of one kind, and every Problem
     kinds       the registry of card kinds (KIND_MODULES) and the kind-module interface
     taskcards   kind "taskcards": Finger weg! task cards (pack code TASK)

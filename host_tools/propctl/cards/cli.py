@@ -6,8 +6,9 @@ import os
 import sys
 
 from cardpack import Pack, PackError
+from propctl.atomic import write_atomic
 from propctl.cards import kinds
-from propctl.cards.container import build_pack, write_atomic
+from propctl.cards.container import build_pack
 from propctl.cards.load import load_deck
 
 # Decks at least this big report progress while packing.

@@ -1,13 +1,10 @@
 """Write the generic card-pack container (the layout is in cardpack.pack).
 
-`build_pack` turns a list of encoded records into pack bytes; `write_atomic`
-puts bytes on disk so that a failure leaves either the old file or none,
-never half a file.
+`build_pack` turns a list of encoded records into pack bytes;
+`propctl.atomic.write_atomic` puts them on disk.
 """
 import binascii
-import os
 import struct
-import tempfile
 
 from cardpack.pack import (
     FORMAT_VERSION,
@@ -57,25 +54,3 @@ def build_pack(kind: bytes, kind_version: int, records, progress=None) -> bytes:
                        kind, count, HEADER_SIZE, size, body_crc, 0)
     head = head[:-4] + struct.pack("<I", header_crc(head))
     return head + body
-
-
-def write_atomic(path, data: bytes) -> None:
-    """Write `data` to `path` via a temp file in the same folder and os.replace.
-
-    On any failure the temp file is removed and `path` is untouched.
-    """
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except FileNotFoundError:
-            pass
-        raise

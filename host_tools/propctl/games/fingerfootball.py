@@ -9,8 +9,8 @@ import argparse
 import json
 import os
 import re
-import tempfile
 
+from propctl.atomic import write_atomic
 from rules import fingerfootball_field as field
 from rules.fingerfootball import FingerFootball, make_settings
 
@@ -167,21 +167,10 @@ def settings_from_args(args) -> dict:
 
 
 def save(game, path) -> None:
-    """Write the game to `path` atomically: a temp file in the same folder, then os.replace."""
+    """Write the game to `path` atomically (old file or new file, never half)."""
     data = json.dumps({"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": game.snapshot()},
                       indent=1).encode("utf-8")
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".fingerfootball.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    write_atomic(path, data)
 
 
 def load(path) -> FingerFootball:

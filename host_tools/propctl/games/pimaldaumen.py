@@ -15,7 +15,7 @@ from cardpack import Pack, PackError
 from cardpack.question import FRAMES
 from cardpack.question import check_version as check_pack_version
 from cardpack.question import decode as decode_card
-from propctl.cards.container import write_atomic
+from propctl.atomic import write_atomic
 from propctl.cards.load import load_deck
 from rules.pimaldaumen import (
     BONUS_GUESS,
