@@ -74,7 +74,9 @@ class LinkClient:
         deadline = time.monotonic() + wait_s
         while True:
             try:
-                stream = serial.Serial(port, baudrate=baudrate, timeout=0.05, exclusive=True)
+                # write_timeout: a board that stopped reading must not hang the desktop
+                stream = serial.Serial(port, baudrate=baudrate, timeout=0.05, write_timeout=10,
+                                       exclusive=True)
                 return cls(stream)
             except (serial.SerialException, OSError):
                 if time.monotonic() >= deadline:

@@ -34,27 +34,35 @@ class VirtualSerial:
         self._thread.start()
 
     def _relay(self) -> None:
-        pairs = {self._host_master: self._board_master, self._board_master: self._host_master}
+        # Non-blocking both ways with a queue per direction: a side that stops
+        # reading (a test busy writing, a board busy replying) must never stall
+        # the other direction, or both ends would wait for each other.
+        host, board = self._host_master, self._board_master
+        for fd in (host, board):
+            os.set_blocking(fd, False)
+        queued = {host: bytearray(), board: bytearray()}  # bytes waiting to be written to fd
+        other = {host: board, board: host}
         while not self._stop.is_set():
-            ready, _, _ = select.select([self._host_master, self._board_master, self._wake_r], [], [])
-            for fd in ready:
+            writers = [fd for fd in (host, board) if queued[fd]]
+            readable, writable, _ = select.select([host, board, self._wake_r], writers, [])
+            for fd in readable:
                 if fd == self._wake_r:
                     continue
                 try:
-                    data = os.read(fd, 4096)
-                except OSError:
+                    data = os.read(fd, 65536)
+                except (BlockingIOError, OSError):
                     continue
-                target = pairs[fd]
-                if fd == self._host_master:
+                if fd == host:
                     self.bytes_to_board += len(data)
                 else:
                     self.bytes_to_host += len(data)
-                while data:
-                    try:
-                        written = os.write(target, data)
-                    except OSError:
-                        break
-                    data = data[written:]
+                queued[other[fd]] += data
+            for fd in writable:
+                try:
+                    written = os.write(fd, queued[fd])
+                except (BlockingIOError, OSError):
+                    continue
+                del queued[fd][:written]
 
     def close(self) -> None:
         """Stop the relay and close every descriptor."""
