@@ -1,1 +1,17 @@
-"""The host link: JSON-lines protocol between a prop board and the desktop, shared by both."""
+"""The host link: JSON-lines protocol between a prop board and the desktop, shared by both.
+
+    protocol   message format, error codes, PROTOCOL_VERSION, MAX_LINE
+    framing    bytes -> lines with a hard length limit, fixed memory
+    schema     argument schemas ("int", "str", "bool", "ints", "?" = optional) and checking
+    router     Link: the board's end (hello/ping/help, routing, sequence numbers)
+    stdio      the board's USB serial (stdin/stdout) without blocking the prop's loop
+    board      main.py's runtime: boot modes, the configured prop, crash -> fault -> reset
+    clock      the ghost clock's command table and saved game
+
+A new prop plugs in without touching the link: its module offers
+`build(settings, on_event)` returning an app with `tick(now_ms)`, `tick_ms`,
+`shutdown()` and `commands()` (name -> (handler, schema)); handlers raise
+ValueError with a player's message to refuse, and the app reports with
+`on_event(name, fields)`. Add one line to `board.PROPS`. The desktop side is
+host_tools/propctl/linkclient.py.
+"""
