@@ -81,3 +81,13 @@ def test_the_mip_package_lists_exactly_the_rules_core():
     for _, source in package["urls"]:
         assert (REPO_ROOT / source).read_bytes()  # relative to package.json, as mip resolves it
     assert package["version"]
+
+
+def test_deploy_clears_the_files_the_boot_modes_use():
+    import sys
+    sys.path.insert(0, str(FIRMWARE_DIR / "lib"))
+    import safemode
+
+    from propctl.deploy import BOOT_FLAGS, MAINTENANCE_FLAG
+    assert MAINTENANCE_FLAG == safemode.MAINTENANCE_FLAG
+    assert set(BOOT_FLAGS) == {safemode.DEFAULT_PATH, safemode.MAINTENANCE_FLAG}

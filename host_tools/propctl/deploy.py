@@ -20,8 +20,9 @@ from propctl.build import BOARD_ARCH, FIRMWARE_DIR, build_tree
 MANIFEST = ".deploy.json"
 CONFIG = "config.json"
 PROPS = ("clock", "fusebox", "football")
-# Files main.py's boot modes keep on the flash; deploy clears them.
-BOOT_FLAGS = ("boot_count", "maintenance")
+# Files main.py's boot modes keep on the flash (firmware/lib/safemode.py); deploy clears them.
+MAINTENANCE_FLAG = "maintenance"
+BOOT_FLAGS = ("boot_count", MAINTENANCE_FLAG)
 # Never copied to a board: the freeze manifest is for building firmware images.
 HOST_ONLY = {"manifest.py"}
 CHUNK = 1024
@@ -284,9 +285,9 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
         _end_progress()
         say("  compiled %d files" % len(local))
 
-    if not dry_run:
-        mode = request_maintenance(port, say)
-        say("board mode before deploy: %s" % mode)
+    # a dry run too: a running watchdog would reset the board under the raw REPL
+    mode = request_maintenance(port, say)
+    say("board mode before deploy: %s" % mode)
     try:
         files = BoardFiles(port)
     except Exception as exc:
@@ -318,7 +319,8 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
                 say("  would remove %s" % path)
             if config_text:
                 say("  would write config.json:\n" + config_text.rstrip())
-            say("dry run: nothing written; resetting the board to restart its program")
+            say("dry run: no file copied; resetting the board to restart its program")
+            files.remove(MAINTENANCE_FLAG)
             files.reset_and_close()
             return summary
         # forget the entries about to change first, so an interrupted deploy never trusts them
