@@ -399,7 +399,8 @@ def register(subparsers) -> None:
                         help="also set a config value (JSON or a bare word), e.g. clock.seed=7; repeatable")
     parser.add_argument("--firmware", metavar="DIR",
                         help="firmware tree to deploy (default: firmware/ of this clone)")
-    parser.add_argument("--dry-run", action="store_true", help="list what would be copied, change nothing")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="list what would be copied; copies nothing (the board restarts)")
     parser.add_argument("--no-wait", action="store_true", help="do not wait for the board's hello")
     parser.set_defaults(func=run)
 
