@@ -17,27 +17,12 @@ import tempfile
 import threading
 from pathlib import Path
 
+from propctl.sim import VBOARD_DIR, find_micropython
 from propctl.vserial import VirtualSerial
 
-VBOARD_DIR = Path(__file__).resolve().parent / "vboard"
 # MicroPython heap of the virtual board: about what a Pico leaves free.
 DEFAULT_HEAP = "256K"
 RESTART_PAUSE_S = 0.2
-
-
-def find_micropython() -> str:
-    """$MICROPYTHON, else `micropython` next to this Python, else on PATH."""
-    import shutil
-    explicit = os.environ.get("MICROPYTHON")
-    if explicit:
-        return explicit
-    beside = Path(sys.executable).with_name("micropython")
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("micropython")
-    if found:
-        return found
-    raise FileNotFoundError("no MicroPython unix port found: run `make setup` or set MICROPYTHON")
 
 
 class VirtualBoard:

@@ -8,7 +8,6 @@ virtual board on a serial port (propctl.serve).
 """
 import argparse
 import importlib
-import importlib.util
 import json
 import math
 import os
@@ -165,9 +164,7 @@ def interactive_default() -> bool:
 
 def run(args) -> int:
     if args.serve:
-        if importlib.util.find_spec("propctl.serve") is None:
-            print("propctl sim --serve is not available in this version", file=sys.stderr)
-            return 1
+        # imported here: propctl.serve itself imports this module
         return importlib.import_module("propctl.serve").main(args)
     if args.prop is None:
         print("propctl sim: name a prop to simulate (clock, fusebox, football), or use --serve",
@@ -286,8 +283,5 @@ def register(subparsers) -> None:
     parser.add_argument("--serve", action="store_true",
                         help="serve the virtual board on a pseudo-terminal for deploy and monitor")
     importlib.import_module("propctl.sim_fusebox").add_arguments(parser)
-    if importlib.util.find_spec("propctl.serve") is not None:
-        serve = importlib.import_module("propctl.serve")
-        if hasattr(serve, "add_arguments"):
-            serve.add_arguments(parser)
+    importlib.import_module("propctl.serve").add_arguments(parser)
     parser.set_defaults(func=run)
