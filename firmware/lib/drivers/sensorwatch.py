@@ -18,6 +18,8 @@ from time import ticks_diff
 
 from micropython import const
 
+from drivers.eventqueue import EventQueue
+
 FLICKER = const(0)
 STUCK = const(1)
 KIND_NAMES = ("flicker", "stuck_open")
@@ -59,29 +61,18 @@ class SensorWatch:
         self.faulty = 0           # inputs with a fault reported and not yet cleared
         self._last_edge = [0] * count
         self._unsettled_since = [0] * count
-        self._queue = bytearray(_QUEUE)
-        self._head = 0
-        self._len = 0
+        self._queue = EventQueue(_QUEUE)
 
     def pending(self) -> int:
         """How many fault events wait."""
-        return self._len
+        return len(self._queue)
 
     def pop(self) -> int:
         """The oldest fault event, or -1."""
-        if self._len == 0:
-            return -1
-        event = self._queue[self._head]
-        self._head = (self._head + 1) % _QUEUE
-        self._len -= 1
-        return event
+        return self._queue.pop()
 
     def _push(self, index: int, kind: int) -> None:
-        if self._len == _QUEUE:
-            self._head = (self._head + 1) % _QUEUE
-            self._len -= 1
-        self._queue[(self._head + self._len) % _QUEUE] = (index << 1) | kind
-        self._len += 1
+        self._queue.push((index << 1) | kind)
 
     def read(self) -> int:
         """The source's raw bitmap, after checking it for faults at time `self.now`."""

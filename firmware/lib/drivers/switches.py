@@ -17,6 +17,8 @@ from time import ticks_diff
 
 from micropython import const
 
+from drivers.eventqueue import EventQueue
+
 RELEASED = const(0)
 PRESSED = const(1)
 LONG = const(2)
@@ -99,9 +101,7 @@ class Switches:
         self._started = False
         self._changed_at = [0] * count   # when input i's raw value last changed
         self._pressed_at = [0] * count   # when input i became (debounced) active
-        self._queue = bytearray(_QUEUE)
-        self._head = 0
-        self._len = 0
+        self._queue = EventQueue(_QUEUE)
 
     @property
     def state(self) -> int:
@@ -114,27 +114,18 @@ class Switches:
 
     def pending(self) -> int:
         """How many events wait in the queue."""
-        return self._len
+        return len(self._queue)
 
     def pop(self) -> int:
         """The oldest event (see event_index/event_kind), or -1 if none."""
-        if self._len == 0:
-            return -1
-        event = self._queue[self._head]
-        self._head = (self._head + 1) % _QUEUE
-        self._len -= 1
-        return event
+        return self._queue.pop()
 
     def clear(self) -> None:
         """Drop every queued event."""
-        self._len = 0
+        self._queue.clear()
 
     def _push(self, index: int, kind: int) -> None:
-        if self._len == _QUEUE:  # full: drop the oldest
-            self._head = (self._head + 1) % _QUEUE
-            self._len -= 1
-        self._queue[(self._head + self._len) % _QUEUE] = (index << 2) | kind
-        self._len += 1
+        self._queue.push((index << 2) | kind)
 
     def update(self, now: int) -> None:
         """Poll the source once and queue the events that became due."""
