@@ -1,0 +1,19 @@
+"""The installed package carries every Python package the code imports."""
+from pathlib import Path
+
+import tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_package_is_listed_for_installation():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    found = set()
+    for name, folder in config["package-dir"].items():
+        base = ROOT / folder
+        for init in base.rglob("__init__.py"):
+            relative = init.parent.relative_to(base).parts
+            found.add(".".join((name,) + relative))
+    # propctl/vboard is data for the MicroPython side, not a package: no __init__.py there.
+    assert found == listed, "packages missing from pyproject: %s" % sorted(found - listed)
