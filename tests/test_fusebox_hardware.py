@@ -1,41 +1,10 @@
 """hardware/fusebox/ (wiring table, MCP23017 table, picture) says what the firmware's board profiles say."""
 import re
-import sys
-from pathlib import Path
 
-from micropython_harness import FIRMWARE_LIB
+import settings  # noqa: E402  (firmware/lib is on the path through hardware_docs)
+from hardware_docs import HARDWARE, boards, picture_pins, table_rows, wiring_table
 
-sys.path.insert(0, str(FIRMWARE_LIB))
-
-import boards  # noqa: E402
-import settings  # noqa: E402
-
-DOCS = Path(__file__).resolve().parent.parent / "hardware" / "fusebox"
-BOARD_COLUMNS = {"pico": "Pico GPIO", "esp32": "ESP32 GPIO"}
-
-
-def table_rows(text: str, first_header: str) -> list:
-    """The rows (dicts by header) of the markdown table whose header starts with first_header."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("| %s |" % first_header))
-    header = [cell.strip() for cell in lines[start].strip("|").split("|")]
-    rows = []
-    for line in lines[start + 2:]:
-        if not line.startswith("|"):
-            break
-        rows.append(dict(zip(header, [cell.strip() for cell in line.strip("|").split("|")])))
-    return rows
-
-
-def wiring_table(text: str) -> dict:
-    """{board: {signal: pin}} from the `| signal | Pico GPIO | ESP32 GPIO |` table."""
-    table = {board: {} for board in BOARD_COLUMNS}
-    for row in table_rows(text, "signal"):
-        signal = row["signal"].strip("`")
-        for board, column in BOARD_COLUMNS.items():
-            assert signal not in table[board], "%s listed twice" % signal
-            table[board][signal] = int(row[column])
-    return table
+DOCS = HARDWARE / "fusebox"
 
 
 def readme() -> str:
@@ -80,12 +49,7 @@ def test_mcp23017_table_maps_gpa0_to_window_1_in_order():
 
 def test_wiring_picture_labels_match_the_pico_profile():
     svg = (DOCS / "wiring.svg").read_text(encoding="utf-8")
-    found = {}
-    for a_pin, a_sig, b_sig, b_pin in re.findall(r">(?:GP(\d+) (\w+)|(\w+) GP(\d+))<", svg):
-        signal = a_sig or b_sig
-        assert signal not in found, signal
-        found[signal] = int(a_pin or b_pin)
-    assert found == boards.profile("pico", "fusebox")
+    assert picture_pins(svg) == boards.profile("pico", "fusebox")
 
 
 def test_the_check_can_fail():
