@@ -38,7 +38,7 @@ def micropython_process():
 @pytest.fixture(scope="session")
 def wasm_process():
     """The same scenario server on the MicroPython WebAssembly port (wasm32: 31-bit small ints)."""
-    process = MicroPythonProcess(wasm_runner(), name="MicroPython wasm32")
+    process = MicroPythonProcess(wasm_runner(), name="MicroPython wasm32", copies_files=True)
     yield process
     process.close()
 
@@ -73,7 +73,7 @@ def wasm_vboard_process():
     """vboard_process on the wasm32 port: the heap-lock checks with 31-bit small ints."""
     from propctl.sim import VBOARD_DIR
     process = MicroPythonProcess(wasm_runner(), heap="64M", paths=[VBOARD_DIR],
-                                 name="MicroPython wasm32")
+                                 name="MicroPython wasm32", copies_files=True)
     yield process
     process.close()
 

@@ -68,9 +68,14 @@ def micropython_env(*extra_paths) -> dict:
 class MicroPythonProcess:
     """One `micropython tests/micropython_server.py` child, restarted if it dies."""
 
-    def __init__(self, executable: str, heap: str = "8M", paths=(), name: str = "MicroPython") -> None:
+    def __init__(self, executable: str, heap: str = "8M", paths=(), name: str = "MicroPython",
+                 copies_files: bool = False) -> None:
         self.executable = executable
         self.name = name  # names this interpreter in a differential failure
+        # The wasm32 port sees only its own in-memory filesystem: a host file named
+        # (by absolute path) in a call's arguments is copied in before the call.
+        self.copies_files = copies_files
+        self._copied = {}
         self.heap = heap
         # Extra MICROPYPATH entries ahead of tests/ and firmware/lib (e.g. the
         # virtual board, whose machine.py must shadow the built-in module).
@@ -85,11 +90,23 @@ class MicroPythonProcess:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=micropython_env(*self.paths, TESTS), cwd=str(ROOT))
         self._buffer = b""
+        self._copied = {}
 
     def call(self, target: str, *args, timeout: float = 300.0):
         if self.proc is None or self.proc.poll() is not None:
             self._start()
-        request = json.dumps({"call": target, "args": list(args)}) + "\n"
+        if self.copies_files:
+            for path in host_files_in(args):
+                stamp = os.stat(path).st_mtime_ns
+                if self._copied.get(path) != stamp:
+                    with open(path, "rb") as f:
+                        data = f.read().hex()
+                    self._send({"put": path, "hex": data}, target, timeout)
+                    self._copied[path] = stamp
+        return self._send({"call": target, "args": list(args)}, target, timeout)
+
+    def _send(self, message, target: str, timeout: float):
+        request = json.dumps(message) + "\n"
         try:
             self.proc.stdin.write(request.encode())
             self.proc.stdin.flush()
@@ -98,7 +115,7 @@ class MicroPythonProcess:
         reply = json.loads(self._read_line(target, timeout))
         if "error" in reply:
             raise MicroPythonError(
-                "%s raised under MicroPython:\n%s" % (target, reply["error"]))
+                "%s raised under %s:\n%s" % (target, self.name, reply["error"]))
         return reply["ok"]
 
     def _read_line(self, target: str, timeout: float) -> bytes:
@@ -131,6 +148,17 @@ class MicroPythonProcess:
             self.proc.kill()
             self.proc.wait()
             self.proc = None
+
+
+def host_files_in(value):
+    """Absolute paths of existing host files anywhere in a JSON-like value."""
+    if isinstance(value, str):
+        return [value] if os.path.isabs(value) and os.path.isfile(value) else []
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return [path for item in value for path in host_files_in(item)]
+    return []
 
 
 def normalise(value):
