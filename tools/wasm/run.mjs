@@ -5,7 +5,8 @@
 //
 // The wasm port has its own in-memory filesystem, so before the script runs this copies
 // into it, at the same absolute paths: every MICROPYPATH folder, the script, and every
-// argument that names a file or folder on the host. The working folder is the same as
+// argument that names a file or folder on the host, and the files or folders listed in
+// $MICROPYTHON_WASM_FILES (colon-separated; data a script opens). The working folder is the same as
 // the host's. stdin, stdout and stderr are the process's own (stdin blocks like a pipe
 // does), `sys.exit(n)` exits with n, an uncaught exception prints its traceback to
 // stderr and exits 1. Files the script writes stay in memory and are lost at exit.
@@ -119,6 +120,7 @@ async function main() {
   for (const p of searchPath) mirror(mp.FS, path.resolve(p));
   mirror(mp.FS, script);
   for (const a of args) mirror(mp.FS, path.resolve(a));
+  for (const f of (process.env.MICROPYTHON_WASM_FILES || "").split(":")) if (f) mirror(mp.FS, path.resolve(f));
   mp.FS.mkdirTree(process.cwd());
   mp.FS.chdir(process.cwd());
   mp.runPython("import sys\nsys.path.clear()\nsys.path.extend(" + JSON.stringify(
