@@ -6,6 +6,7 @@ checks) even when the 64-bit unix port sees nothing.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -44,3 +45,19 @@ def test_clock_sim_plays_a_round_on_wasm32():
     assert "ghost clock on a virtual" in log
     for event in ("start", "stop", "chime"):
         assert event in log, log
+
+
+def test_real_time_sim_runs_on_wasm32_as_on_the_unix_port():
+    # Real time goes through the firmware's asyncio pump; on wasm32 through
+    # tools/wasm/lib/asyncio.py (the port's own asyncio has no run()).
+    command = [sys.executable, "-m", "propctl.cli", "sim", "clock", "--seed", "5", "--speed", "40",
+               "--non-interactive"]
+    ends = []
+    for interpreter in (find_micropython(), wasm_runner()):
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, MICROPYTHON=interpreter))
+        assert "failed" not in done.stderr, done.stderr
+        # The board time at the end follows real time, so it is left out.
+        ends.append([re.sub(r"board time [0-9.]+ s", "board time", line)
+                     for line in done.stdout.splitlines() if line.startswith("done:")])
+    assert ends[0] and ends[0] == ends[1]

@@ -11,9 +11,12 @@
 // does), `sys.exit(n)` exits with n, an uncaught exception prints its traceback to
 // stderr and exits 1. Files the script writes stay in memory and are lost at exit.
 // The heap grows on demand (`-X heapsize` only sets the starting size), so heap-size
-// figures belong to the unix port; small ints are 31 bits as on a board.
+// figures belong to the unix port; small ints are 31 bits as on a board. The port's own
+// asyncio runs on the JavaScript event loop (no asyncio.run()): tools/wasm/lib/asyncio.py,
+// a one-task loop, stands in for it, ahead of the built-in modules.
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 
 // Folders never copied: caches and installs, not code a board would see.
@@ -117,14 +120,15 @@ async function main() {
   const err = sink(2);
   const mp = await loadMicroPython({ heapsize: heap, stdin, stdout: out.write, stderr: err.write, linebuffer: false });
   const searchPath = (process.env.MICROPYPATH || "").split(":").filter((p) => p && p !== ".frozen");
-  for (const p of searchPath) mirror(mp.FS, path.resolve(p));
+  const shims = path.join(path.dirname(fileURLToPath(import.meta.url)), "lib");
+  for (const p of searchPath.concat([shims])) mirror(mp.FS, path.resolve(p));
   mirror(mp.FS, script);
   for (const a of args) mirror(mp.FS, path.resolve(a));
   for (const f of (process.env.MICROPYTHON_WASM_FILES || "").split(":")) if (f) mirror(mp.FS, path.resolve(f));
   mp.FS.mkdirTree(process.cwd());
   mp.FS.chdir(process.cwd());
   mp.runPython("import sys\nsys.path.clear()\nsys.path.extend(" + JSON.stringify(
-    searchPath.map((p) => p === ".frozen" ? p : path.resolve(p)).concat([".frozen"])) + ")\n" + LAUNCH);
+    searchPath.map((p) => path.resolve(p)).concat([shims, ".frozen"])) + ")\n" + LAUNCH);
   mp.globals.set("_script", script);
   mp.globals.set("_args", args);
   mp.runPython("_status = _run(_script, list(_args))");
