@@ -68,13 +68,14 @@ def test_input_closed_at_power_up_is_not_a_press(vboard_process):
     assert events == []
 
 
-def test_mcp23017_source_reads_16_inputs_over_i2c(vboard_process):
-    # Pins 0 and 15 go low (pressed) at different times.
-    script = [[0, 0xFFFF], [100, 0xFFFE], [200, 0x7FFE], [400, 0xFFFF]]
+def test_mcp23017_source_reads_14_inputs_over_i2c_skipping_gpa7_and_gpb7(vboard_process):
+    # GPA0 (input 0), GPB0 (input 7) and GPB6 (input 13) go low (pressed) at different times;
+    # GPA7 and GPB7 (output-only pins) toggling must not show as any input.
+    script = [[0, 0xFFFF], [100, 0xFFFE], [150, 0x7F7E], [200, 0x3E7E], [300, 0xBEFE], [400, 0xFFFF]]
     result = vboard_process.call(D + "mcp23017_events", script, 500)
-    assert result["pullups"] == 0xFFFF
-    assert result["events"] == [[110, 0, PRESSED], [210, 15, PRESSED],
-                                [410, 0, RELEASED], [410, 15, RELEASED]]
+    assert result["pullups"] == 0x7F7F
+    assert result["events"] == [[110, 0, PRESSED], [210, 7, PRESSED], [210, 13, PRESSED],
+                                [410, 0, RELEASED], [410, 7, RELEASED], [410, 13, RELEASED]]
 
 
 # --- motors -------------------------------------------------------------------

@@ -63,9 +63,9 @@ def mcp23017_events(script, until_ms):
     board = vboard.new_board(0, 1000)
     chip = FakeMcp23017()
     board.i2c_devices[0x20] = chip
-    source = Mcp23017Source(I2C(0), 0x20, 16)
+    source = Mcp23017Source(I2C(0), 0x20, 14)
     source.enable_pullups()
-    switches = Switches(source, 16, 10, 0)
+    switches = Switches(source, 14, 10, 0)
     out = []
     t = 0
     k = 0
