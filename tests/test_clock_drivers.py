@@ -141,8 +141,17 @@ def test_stepper_half_steps_at_the_set_rate_and_releases_the_coils(vboard_proces
     # 2 s at 500 half-steps/s, give or take the ramp.
     assert 990 <= r["position"] <= 1000
     assert r["skipped"] == 0
-    assert r["angle_mdeg"] == r["position"] * 360000 // 4096
+    assert r["angle_mdeg"] == r["position"] * 360000 * 405 // 1650688  # 4075.77 half-steps a turn
     assert r["energised"] is False
+
+
+def test_a_28byj48_output_turn_is_4075_77_half_steps_not_4096(vboard_process):
+    # Gear train 32/9 x 22/11 x 26/9 x 31/10 = 63.684:1, x 64 half-steps per motor turn.
+    angles = vboard_process.call(D + "stepper_angles", [4075, 4076, -4076, 2038, 81515, 81516])
+    assert angles[0] < 360000 <= angles[1]          # one turn lies between 4075 and 4076
+    assert angles[2] == -angles[1] - 1              # floored, also backwards
+    assert angles[3] == 180010                      # half a turn: 2037.89 half-steps
+    assert angles[4] < 20 * 360000 <= angles[5]     # 20 turns = 81515.46 half-steps, no drift
 
 
 # --- chimes, battery, LED -------------------------------------------------------

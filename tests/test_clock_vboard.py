@@ -299,3 +299,24 @@ def test_start_before_the_first_tick_is_refused(vboard_process):
     assert out["events"][0] == "start" and out["events"][-3:] == ["stop", "chime", "idle"]
     stop = out["stop"][0]
     assert 0 <= stop["at_ms"] - min(stop["planned_ms"], 60000) <= 10
+
+
+@pytest.mark.parametrize("clock,rate", [({}, 300), ({"stepper_steps_per_s": 200}, 200)],
+                         ids=["default-300", "set-200"])
+def test_stepper_step_rate_is_a_setting(vboard_process, clock, rate):
+    # 80 % speed for 5 s: 0.8 x rate half-steps a second once the ramp is done.
+    config = {"clock": dict(clock, motor="stepper")}
+    trace = vboard_process.call(ROUND, config, {"planner": "long", "run_ms": 5000})
+    assert trace["errors"] == [] and trace["error"] is None
+    assert trace["tick_ms"] == 1000 // rate
+    start = event(trace, "start")["t"]
+    expected = (5000 - start) * 8 * rate // 10000
+    assert expected - rate // 5 <= trace["hand"]["position"] <= expected, trace["hand"]
+    assert trace["hand"]["skipped"] == 0
+
+
+def test_a_step_rate_the_driver_cannot_take_is_reported_and_replaced(vboard_process):
+    trace = vboard_process.call(ROUND, {"clock": {"motor": "stepper", "stepper_steps_per_s": 5000}},
+                                {"planner": "long", "run_ms": 1000})
+    assert trace["error"] is None and trace["tick_ms"] == 1000 // 300
+    assert trace["errors"] == ["clock.stepper_steps_per_s: 5000 is not 1..1000; using 300"]

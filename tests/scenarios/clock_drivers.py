@@ -163,6 +163,17 @@ def indicator_pattern(pattern, tick_ms):
     return _on_periods(board.log(), "25", lambda v: v == 1)
 
 
+def stepper_angles(positions):
+    """The hand model's angle (millidegrees) of a 28BYJ-48 standing at each half-step position."""
+    import physics
+    hand = physics.StepperHand(vboard.new_board(0, 10), (2, 3, 4, 5))
+    out = []
+    for position in positions:
+        hand.position = position
+        out.append(hand.angle_mdeg())
+    return out
+
+
 def motor_script(kind, script, until_ms, tick_ms, options):
     """Drive one motor (drv8833, tb6612, stepper) through script = [[t, speed or "stop"/"release"], ...].
 
@@ -176,7 +187,7 @@ def motor_script(kind, script, until_ms, tick_ms, options):
     if kind == "stepper":
         hand = physics.StepperHand(board, (2, 3, 4, 5), dwell_ms=dwell)
         motor = StepperMotor([Pin(n, Pin.OUT) for n in (2, 3, 4, 5)], ramp, dwell,
-                             options.get("max_steps_per_s", 500))
+                             options.get("max_steps_per_s", 300))
     elif kind == "tb6612":
         hand = physics.HBridgeHand(board, "tb6612", 16, 17, 18, 19, dwell_ms=dwell)
         motor = HBridgeMotor(TB6612(Pin(16, Pin.OUT), Pin(17, Pin.OUT), PWM(Pin(18)), Pin(19, Pin.OUT)),

@@ -50,7 +50,7 @@ def _hand_figures(bench):
     return {"forbidden": hand.forbidden, "quick_reversals": hand.quick_reversals,
             "min_reverse_gap": hand.min_reverse_gap, "reversals": hand.reversals,
             "energised": hand.energised, "angle_mdeg": hand.angle_mdeg(),
-            "skipped": getattr(hand, "skipped", 0)}
+            "skipped": getattr(hand, "skipped", 0), "position": getattr(hand, "position", 0)}
 
 
 def round_trace(overrides, options):

@@ -275,12 +275,15 @@ class HBridgeMotor(_Motion):
 class StepperMotor(_Motion):
     """A 28BYJ-48 on a ULN2003: four coil pins, half-stepping, coils off when standing.
 
-    Speed 1000 is `max_steps_per_s` half-steps per second (4096 half-steps
-    turn the output shaft once). At most one half-step per update(), so the
+    Speed 1000 is `max_steps_per_s` half-steps per second. About 4075.77
+    half-steps turn the output shaft once (gear train 63.684:1, not the 64:1
+    often quoted). The default 300 stays well below the motor's pull-in rate
+    at the 2.3-3.5 V the coils see from 3 x AA through a ULN2003, so no step
+    is missed as the pack sags. At most one half-step per update(), so the
     control tick must be at most 1000 / max_steps_per_s ms.
     """
 
-    def __init__(self, pins, ramp_ms: int = 120, dwell_ms: int = 150, max_steps_per_s: int = 500) -> None:
+    def __init__(self, pins, ramp_ms: int = 120, dwell_ms: int = 150, max_steps_per_s: int = 300) -> None:
         super().__init__(ramp_ms, dwell_ms)
         if len(pins) != 4:
             raise ValueError("a ULN2003 stepper needs 4 pins, got %d" % len(pins))
