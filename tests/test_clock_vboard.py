@@ -320,3 +320,43 @@ def test_a_step_rate_the_driver_cannot_take_is_reported_and_replaced(vboard_proc
                                 {"planner": "long", "run_ms": 1000})
     assert trace["error"] is None and trace["tick_ms"] == 1000 // 300
     assert trace["errors"] == ["clock.stepper_steps_per_s: 5000 is not 1..1000; using 300"]
+
+
+@pytest.mark.parametrize("bridge", ["drv8833", "tb6612"])
+def test_the_bridge_sleeps_when_released_and_wakes_for_each_round(vboard_process, bridge):
+    # Two rounds; nSLEEP / STBY must be low whenever the motor is released (the bridge draws
+    # ~2 mA awake), high at least 1 ms before the first drive of a round.
+    trace = vboard_process.call(ROUND, {"clock": {"bridge": bridge}},
+                                {"planner": "direct", "presses": [[50, 100], [12000, 100]], "run_ms": 24000})
+    assert trace["error"] is None and trace["completed"] == 2
+    pins = trace["pins"]
+    stby = str(pins["motor_stby"])
+    drives = {str(pins["motor_pwm"]) + ".duty"} if bridge == "tb6612" else \
+        {str(pins["motor_in1"]) + ".duty", str(pins["motor_in2"]) + ".duty"}
+    level = None
+    woke_at = None
+    first_drive_after_wake = []
+    changes = []
+    for t, name, value in trace["motor_log"]:
+        if name == stby:
+            if value != level:
+                changes.append((t, value))
+                if value == 1:
+                    woke_at = t
+            level = value
+        elif name in drives and value > 0:
+            if bridge == "drv8833" and value == 65535:
+                continue  # (full, full) is the brake, which is fine at any time once awake
+            assert level == 1, "driven at %d ms while the bridge sleeps" % t
+            if woke_at is not None:
+                first_drive_after_wake.append(t - woke_at)
+                woke_at = None
+    assert [v for _, v in changes] == [0, 1, 0, 1, 0], changes
+    assert len(first_drive_after_wake) == 2 and min(first_drive_after_wake) >= 1
+    starts = [e["t"] for e in trace["events"] if e["event"] == "start"]
+    stops = [e["t"] for e in trace["events"] if e["event"] == "stop"]
+    assert [t for t, v in changes if v == 1] == starts  # woken as the round starts
+    for (t_sleep, _), t_stop in zip([c for c in changes if c[1] == 0][1:], stops):
+        # asleep once the braked hand has stood for the dwell (counted from the motor's last
+        # update, up to one tick before the stop event), not before
+        assert t_stop + trace["dwell_ms"] - trace["tick_ms"] <= t_sleep <= t_stop + trace["dwell_ms"] + 2 * trace["tick_ms"]

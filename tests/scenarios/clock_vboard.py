@@ -111,7 +111,7 @@ def round_trace(overrides, options):
         "motor_log": _signal_log(bench, motor_pins) if c["motor"] == "dc" else [],
         "hand": _hand_figures(bench), "overflow": board.overflow, "error": error, "fault": fault,
         "errors": bench.errors + app.config_errors, "elapsed": board.clock.elapsed,
-        "origin": board.clock.origin,
+        "origin": board.clock.origin, "pins": bench.pins,
     }
 
 

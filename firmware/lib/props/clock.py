@@ -164,6 +164,7 @@ class ClockApp:
         self._emit("start", f)
         if self._indicator is not None:
             self._indicator.on()
+        self._motor.wake(now)  # a sleeping bridge needs a moment before the first drive
         self._apply(plan[0][1], now)
 
     def emergency_stop(self) -> None:
