@@ -173,10 +173,21 @@ def test_piezo_plays_the_melody_on_one_pwm_and_ends_silent(vboard_process):
 
 
 @pytest.mark.parametrize("pack_mv", [3000, 3600, 4500])
-def test_battery_reads_the_pack_through_the_divider(vboard_process, pack_mv):
-    r = vboard_process.call(D + "battery_reading", pack_mv, 3300, 2)
-    assert abs(r["mv"] - pack_mv) <= 4
+@pytest.mark.parametrize("divider", [2000, 3128])  # 100k/100k, and 100k over 47k (3.128, not a whole number)
+def test_battery_reads_the_pack_through_the_divider(vboard_process, pack_mv, divider):
+    r = vboard_process.call(D + "battery_reading", pack_mv, 3300, divider)
+    assert abs(r["mv"] - pack_mv) <= 6
     assert r["ok_3600"] == (r["mv"] >= 3600) and r["ok_0"] is True
+
+
+@pytest.mark.parametrize("chip_full_mv", [2950, 3300])
+def test_calibrated_read_uv_ignores_the_chip_to_chip_reference_spread(vboard_process, chip_full_mv):
+    # An ESP32 whose real full scale is not the profile's 3100 mV: read_u16 scaled by 3100 is off
+    # by ~5-6 %, read_uv() (the port's eFuse calibration) is not.
+    uv = vboard_process.call(D + "battery_reading", 3650, 3100, 2000, True, chip_full_mv)
+    u16 = vboard_process.call(D + "battery_reading", 3650, 3100, 2000, False, chip_full_mv)
+    assert abs(uv["mv"] - 3650) <= 2 and uv["ok_3600"] is True
+    assert abs(u16["mv"] - 3650) > 150
 
 
 def test_indicator_blinks_the_pattern_once(vboard_process):

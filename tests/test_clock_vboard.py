@@ -255,6 +255,18 @@ def test_low_battery_refuses_to_start_and_says_why(vboard_process):
     check_round(fresh)
 
 
+@pytest.mark.parametrize("chip_full_mv", [2950, 3300])
+def test_esp32_battery_check_uses_the_calibrated_reading(vboard_process, chip_full_mv):
+    # 3.65 V on the pack, cutoff 3.6 V, on an ESP32 whose ADC reference is not the profile's
+    # 3100 mV: the uncalibrated read_u16 would say ~3.43 V (refuse) or ~3.84 V (pass a flat pack).
+    config = {"board": "esp32", "clock": {"seed": 2, "battery_min_mv": 3600}}
+    trace = vboard_process.call(ROUND, config, {"battery_mv": 3650, "chip_full_mv": chip_full_mv})
+    check_round(trace)
+    low = vboard_process.call(ROUND, config, {"battery_mv": 3550, "chip_full_mv": chip_full_mv,
+                                              "run_ms": 3000})
+    assert 3540 <= event(low, "battery_low")["mv"] <= 3560 and low["round"] == 0
+
+
 def test_bad_limits_in_the_config_fall_back_to_the_defaults(vboard_process):
     trace = vboard_process.call(ROUND, {"clock": {"seed": 3, "limits": {"speed_min": 5000}}}, {})
     assert any("clock.limits" in message for message in trace["errors"])

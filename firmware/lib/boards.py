@@ -6,6 +6,8 @@ Structure (plain dicts, importable on a board and on the desktop):
         "name":   human name of the board,
         "limits": board-level facts and caps shared by every prop:
                   adc_full_mv     millivolts at ADC.read_u16() == 65535
+                  adc_read_uv     True where the port's ADC.read_uv() is calibrated
+                                  (then adc_full_mv is only the fallback)
                   pwm_motor_hz    PWM frequency for motor drivers (inaudible)
                   max_run_ms      no motor on this board runs longer than this per round
                   wdt_max_ms      the longest watchdog timeout the chip accepts
@@ -24,6 +26,7 @@ PROFILES: dict = {
         "name": "Raspberry Pi Pico (RP2040)",
         "limits": {
             "adc_full_mv": 3300,
+            "adc_read_uv": False,  # the rp2 ADC has read_u16 only; its reference is the 3V3 rail
             "pwm_motor_hz": 20000,
             "max_run_ms": 120000,
             "wdt_max_ms": 8000,
@@ -84,6 +87,7 @@ PROFILES: dict = {
         "name": "ESP32 DevKitC (ESP32-WROOM-32)",
         "limits": {
             "adc_full_mv": 3100,   # with ADC.ATTN_11DB, roughly linear up to ~2.5 V
+            "adc_read_uv": True,   # read_uv() applies the chip's eFuse calibration
             "pwm_motor_hz": 20000,
             "max_run_ms": 120000,
             "wdt_max_ms": 8000,

@@ -141,12 +141,15 @@ def piezo_melody(melody, tick_ms):
             "final_duty": pwm.duty_u16(), "done_at": t}
 
 
-def battery_reading(pack_mv, full_mv, divider):
-    """Battery.read_mv() with `pack_mv` at the pack (the pin sees pack_mv / divider)."""
+def battery_reading(pack_mv, full_mv, divider_permille, use_uv=False, chip_full_mv=0):
+    """Battery.read_mv() with `pack_mv` at the pack (the pin sees pack_mv / divider).
+
+    chip_full_mv: this chip's real read_u16 full scale, when it differs from the one the driver assumes.
+    """
     board = vboard.new_board(0, 100)
-    board.adc_full_mv = full_mv
-    board.set_adc_mv(26, pack_mv // divider)
-    battery = Battery(ADC(Pin(26)), full_mv=full_mv, divider=divider)
+    board.adc_full_mv = chip_full_mv or full_mv
+    board.set_adc_mv(26, pack_mv * 1000 // divider_permille)
+    battery = Battery(ADC(Pin(26)), full_mv=full_mv, divider_permille=divider_permille, use_uv=use_uv)
     return {"mv": battery.read_mv(), "ok_3600": battery.ok(3600), "ok_0": battery.ok(0)}
 
 

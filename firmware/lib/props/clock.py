@@ -396,7 +396,12 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> ClockA
         atten = getattr(m.ADC, "ATTN_11DB", None)
         adc_pin = m.Pin(pins["battery_adc"])
         adc = m.ADC(adc_pin, atten=atten) if atten is not None else m.ADC(adc_pin)
-        battery = Battery(adc, full_mv=limits["adc_full_mv"], divider=cfg["battery_divider"])
+        divider = cfg["battery_divider_permille"]
+        if divider < 1000:  # the driver refuses these: keep the clock running
+            notes.append("clock.battery_divider_permille: %d is below 1000; using 2000" % divider)
+            divider = 2000
+        battery = Battery(adc, full_mv=limits["adc_full_mv"], divider_permille=divider,
+                          use_uv=limits["adc_read_uv"])
     indicator = Indicator(out("led")) if pins.get("led") is not None else None
     app = ClockApp(motor, switches, chime, settings, on_event, battery=battery, indicator=indicator,
                    max_run_ms=limits["max_run_ms"], **app_options)
