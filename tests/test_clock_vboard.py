@@ -372,3 +372,12 @@ def test_the_bridge_sleeps_when_released_and_wakes_for_each_round(vboard_process
         # asleep once the braked hand has stood for the dwell (counted from the motor's last
         # update, up to one tick before the stop event), not before
         assert t_stop + trace["dwell_ms"] - trace["tick_ms"] <= t_sleep <= t_stop + trace["dwell_ms"] + 2 * trace["tick_ms"]
+
+
+def test_pico_w_lights_the_led_on_its_wireless_chip(vboard_process):
+    # Pin("LED") on a Pico W; GP25 selects the wireless chip there and must stay untouched.
+    trace = vboard_process.call(ROUND, {"board": "pico_w", "clock": {"seed": 3}}, {})
+    check_round(trace)
+    assert trace["pins"]["led"] == "LED"
+    assert {name for _, name, _ in trace["led_log"]} == {"LED"}
+    assert [v for _, _, v in trace["led_log"]][:2] == [0, 1]  # off at build, on for the round

@@ -1,6 +1,6 @@
 """The pins in hardware/football/ (wiring table and picture) are the firmware's board profiles."""
 import pytest
-from hardware_docs import HARDWARE, boards, picture_pins, profile_pins, wiring_table
+from hardware_docs import HARDWARE, boards, check_header_pins, picture_pins, profile_pins, wiring_table
 
 DOCS = HARDWARE / "football"
 # The firmware's own names for what it drives (props.football.build, drivers.display).
@@ -39,3 +39,20 @@ def test_the_check_notices_a_wrong_pin(tmp_path, signal, wrong):
                                                      "| `%s` | %d |" % (signal, wrong))
     pins = wiring_table(text)["pico"]
     assert pins[signal] == wrong and pins != profile("pico")
+
+
+def test_physical_pin_column_is_where_each_gpio_sits_on_the_header():
+    check_header_pins((DOCS / "README.md").read_text(), "football")
+
+
+def test_physical_pin_check_can_fail():
+    text = (DOCS / "README.md").read_text()
+    gpio = boards.profile("pico", "football")["piezo"]
+    wrong = text.replace("| `piezo` | %d | %s |" % (gpio, boards.header_pin("pico", gpio)),
+                         "| `piezo` | %d | 99 |" % gpio)
+    assert wrong != text
+    try:
+        check_header_pins(wrong, "football")
+    except AssertionError:
+        return
+    raise AssertionError("a wrong physical pin went unnoticed")

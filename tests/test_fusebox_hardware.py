@@ -1,7 +1,7 @@
 """hardware/fusebox/ (wiring table, MCP23017 table, picture) says what the firmware's board profiles say."""
 import re
 
-from hardware_docs import HARDWARE, boards, picture_pins, table_rows, wiring_table
+from hardware_docs import HARDWARE, boards, check_header_pins, picture_pins, table_rows, wiring_table
 
 import settings  # noqa: E402,I001  (firmware/lib is on the path through hardware_docs)
 
@@ -65,3 +65,20 @@ def test_the_check_can_fail():
     # One pin changed in the doc no longer equals the profile.
     text = readme().replace("| `led_red` | 13 |", "| `led_red` | 12 |")
     assert wiring_table(text)["pico"]["led_red"] == 12 != boards.profile("pico", "fusebox")["led_red"]
+
+
+def test_physical_pin_column_is_where_each_gpio_sits_on_the_header():
+    check_header_pins(readme(), "fusebox")
+
+
+def test_physical_pin_check_can_fail():
+    text = readme()
+    gpio = boards.profile("pico", "fusebox")["piezo"]
+    wrong = text.replace("| `piezo` | %d | %s |" % (gpio, boards.header_pin("pico", gpio)),
+                         "| `piezo` | %d | 99 |" % gpio)
+    assert wrong != text
+    try:
+        check_header_pins(wrong, "fusebox")
+    except AssertionError:
+        return
+    raise AssertionError("a wrong physical pin went unnoticed")
