@@ -8,6 +8,7 @@ from micropython_harness import FIRMWARE_LIB
 sys.path.insert(0, str(FIRMWARE_LIB))  # boards.py is plain Python, importable here too
 
 import boards  # noqa: E402
+import settings  # noqa: E402,F401  (for the tests: the firmware's settings)
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 # board with its own columns in every wiring table: (GPIO column, header pin column)
@@ -88,6 +89,19 @@ def picture_pins(svg: str) -> dict:
         assert signal not in found, "%s labelled twice" % signal
         found[signal] = int(a_pin or b_pin)
     return found
+
+
+def check_picture_header_pins(svg: str, prop: str) -> None:
+    """Every labelled GPIO in the picture also names its Pico pin, "(pin N)", and the right one."""
+    labels = re.findall(r">(?:GP(\d+) (\w+)|(\w+) GP(\d+))([^<]*)<", svg)
+    assert labels
+    for a_pin, a_sig, b_sig, b_pin, rest in labels:
+        gpio = int(a_pin or b_pin)
+        where = boards.header_pin("pico", gpio)
+        if where == "-":
+            assert "on board" in rest, (gpio, rest)
+        else:
+            assert " (pin %s)" % where in rest, (a_sig or b_sig, gpio, rest)
 
 
 def profile_pins(board: str, prop: str) -> dict:

@@ -339,7 +339,8 @@ def test_the_bridge_sleeps_when_released_and_wakes_for_each_round(vboard_process
     # Two rounds; nSLEEP / STBY must be low whenever the motor is released (the bridge draws
     # ~2 mA awake), high at least 1 ms before the first drive of a round.
     trace = vboard_process.call(ROUND, {"clock": {"bridge": bridge}},
-                                {"planner": "direct", "presses": [[50, 100], [12000, 100]], "run_ms": 24000})
+                                {"planner": "direct", "presses": [[50, 100], [12000, 100]],
+                                 "run_ms": 24000})
     assert trace["error"] is None and trace["completed"] == 2
     pins = trace["pins"]
     stby = str(pins["motor_stby"])
@@ -371,7 +372,8 @@ def test_the_bridge_sleeps_when_released_and_wakes_for_each_round(vboard_process
     for (t_sleep, _), t_stop in zip([c for c in changes if c[1] == 0][1:], stops):
         # asleep once the braked hand has stood for the dwell (counted from the motor's last
         # update, up to one tick before the stop event), not before
-        assert t_stop + trace["dwell_ms"] - trace["tick_ms"] <= t_sleep <= t_stop + trace["dwell_ms"] + 2 * trace["tick_ms"]
+        due = t_stop + trace["dwell_ms"]
+        assert due - trace["tick_ms"] <= t_sleep <= due + 2 * trace["tick_ms"]
 
 
 def test_pico_w_lights_the_led_on_its_wireless_chip(vboard_process):

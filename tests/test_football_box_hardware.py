@@ -1,6 +1,14 @@
 """The pins in hardware/football/ (wiring table and picture) are the firmware's board profiles."""
 import pytest
-from hardware_docs import HARDWARE, boards, check_header_pins, picture_pins, profile_pins, wiring_table
+from hardware_docs import (
+    HARDWARE,
+    boards,
+    check_header_pins,
+    check_picture_header_pins,
+    picture_pins,
+    profile_pins,
+    wiring_table,
+)
 
 DOCS = HARDWARE / "football"
 # The firmware's own names for what it drives (props.football.build, drivers.display).
@@ -56,3 +64,13 @@ def test_physical_pin_check_can_fail():
     except AssertionError:
         return
     raise AssertionError("a wrong physical pin went unnoticed")
+
+
+def test_picture_labels_name_the_physical_pins():
+    svg = (DOCS / "wiring.svg").read_text(encoding="utf-8")
+    check_picture_header_pins(svg, "football")
+    try:
+        check_picture_header_pins(svg.replace(" (pin 20)", " (pin 21)"), "football")  # the piezo's pin, wrong
+    except AssertionError:
+        return
+    raise AssertionError("a wrong pin number in the picture went unnoticed")

@@ -1,9 +1,16 @@
 """hardware/fusebox/ (wiring table, MCP23017 table, picture) says what the firmware's board profiles say."""
 import re
 
-from hardware_docs import HARDWARE, boards, check_header_pins, picture_pins, table_rows, wiring_table
-
-import settings  # noqa: E402,I001  (firmware/lib is on the path through hardware_docs)
+from hardware_docs import (
+    HARDWARE,
+    boards,
+    check_header_pins,
+    check_picture_header_pins,
+    picture_pins,
+    settings,
+    table_rows,
+    wiring_table,
+)
 
 DOCS = HARDWARE / "fusebox"
 
@@ -42,7 +49,8 @@ def mcp23017_table_windows() -> dict:
             port, bit, chip_pin = found.group(1), int(found.group(2)), int(found.group(3))
             # DIP/SOIC package: GPB0..7 are pins 1..8, GPA0..7 are pins 21..28
             assert chip_pin == (21 if port == "A" else 1) + bit, row
-            windows[bit + (8 if port == "B" else 0)] = int(re.search(r"window (\d)", row["connects to"]).group(1))
+            window = re.search(r"window (\d)", row["connects to"]).group(1)
+            windows[bit + (8 if port == "B" else 0)] = int(window)
     return windows
 
 
@@ -82,3 +90,13 @@ def test_physical_pin_check_can_fail():
     except AssertionError:
         return
     raise AssertionError("a wrong physical pin went unnoticed")
+
+
+def test_picture_labels_name_the_physical_pins():
+    svg = (DOCS / "wiring.svg").read_text(encoding="utf-8")
+    check_picture_header_pins(svg, "fusebox")
+    try:
+        check_picture_header_pins(svg.replace(" (pin 20)", " (pin 21)"), "fusebox")  # the piezo's pin, wrong
+    except AssertionError:
+        return
+    raise AssertionError("a wrong pin number in the picture went unnoticed")

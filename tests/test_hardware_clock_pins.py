@@ -1,5 +1,13 @@
 """The pins in hardware/clock/ (wiring table and picture) are the firmware's board profiles."""
-from hardware_docs import HARDWARE, boards, check_header_pins, picture_pins, profile_pins, wiring_table
+from hardware_docs import (
+    HARDWARE,
+    boards,
+    check_header_pins,
+    check_picture_header_pins,
+    picture_pins,
+    profile_pins,
+    wiring_table,
+)
 
 DOCS = HARDWARE / "clock"
 
@@ -36,3 +44,13 @@ def test_physical_pin_check_can_fail():
     except AssertionError:
         return
     raise AssertionError("a wrong physical pin went unnoticed")
+
+
+def test_picture_labels_name_the_physical_pins():
+    svg = (DOCS / "wiring.svg").read_text(encoding="utf-8")
+    check_picture_header_pins(svg, "clock")
+    try:
+        check_picture_header_pins(svg.replace(" (pin 20)", " (pin 21)"), "clock")  # the piezo's pin, wrong
+    except AssertionError:
+        return
+    raise AssertionError("a wrong pin number in the picture went unnoticed")

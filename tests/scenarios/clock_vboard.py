@@ -59,7 +59,8 @@ def round_trace(overrides, options):
     options: wrap_in_ms (start the board that long before time.ticks_ms wraps),
     planner ("long", "direct"),
     sample_ms, presses ([[at_ms, hold_ms], ...], default one press at 50 ms),
-    battery_mv, chip_full_mv (the ADC's real full scale, if not the profile's), trip_at_ms (an exception is raised into the firmware's next
+    battery_mv, chip_full_mv (the ADC's real full scale, if not the profile's),
+    trip_at_ms (an exception is raised into the firmware's next
     pin write after that time), run_ms (run this long instead of one round).
     """
     bench = _bench(overrides, options)

@@ -4,7 +4,7 @@
     motor.update(now_ms)        call every control tick: ramps, dwell, stepping
     motor.stop()                stand now: brake at once (no ramp), then release after the dwell
     motor.release()             de-energise at once (faults, shutdown)
-    motor.wake(now_ms)          wake a sleeping bridge now, ahead of a drive (no-op otherwise)
+    motor.wake(now_ms)          wake a sleeping bridge ahead of a drive (no-op otherwise)
     motor.speed / .target       applied and wanted speed; .energised: any output on
 
 Both motors share the motion rules of _Motion: speed changes follow a ramp
@@ -21,8 +21,10 @@ never has both inputs at partial duty, a TB6612's direction pins only change
 while its PWM is 0. A released HBridgeMotor puts its bridge to sleep (nSLEEP
 / STBY low: the chip draws about 2 mA awake and idle, on batteries all day);
 a drive first wakes it and waits _WAKE_MS, so wake(now) early (the clock does
-at the start of a round) and the first drive is not held up. StepperMotor drives a 28BYJ-48 through a ULN2003 with a
-half-step table kept as `bytes`. No update() allocates memory.
+at the start of a round) and the first drive is not held up.
+
+StepperMotor drives a 28BYJ-48 through a ULN2003 with a half-step table
+kept as `bytes`. No update() allocates memory.
 """
 from time import ticks_add, ticks_diff
 
