@@ -171,7 +171,7 @@ PROFILES: dict = {
 }
 
 # board: (base board, name, {pin changes in every prop}, {limit changes})
-VARIANTS = {
+VARIANTS: dict = {
     "pico_w": ("pico", "Raspberry Pi Pico W (RP2040)",
                {"led": "LED"},   # the LED hangs on the wireless chip; GP25 selects that chip
                {}),
