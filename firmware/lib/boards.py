@@ -67,7 +67,7 @@ PROFILES: dict = {
             "piezo": 15,           # piezo disc via 100 ohm
             "solenoid": 20,        # logic-level MOSFET gate (solenoid bell option)
             "battery_adc": 26,     # ADC0, 100k/100k divider from the 4.5 V pack
-            "led": 25,             # on-board LED
+            "led": 25,             # on-board LED of a Pico (not W)
         },
         "football": {
             "btn_roll": 10,        # push buttons to GND, internal pull-ups
@@ -84,7 +84,7 @@ PROFILES: dict = {
             "led_down2": 20,
             "led_down3": 21,
             "led_down4": 22,
-            "led": 25,             # on-board LED
+            "led": 25,             # on-board LED of a Pico (not W)
         },
         "fusebox": {
             "window1": 2,          # window sensors 1..8 (top first) to GND, internal pull-ups
@@ -129,7 +129,7 @@ PROFILES: dict = {
             "piezo": 23,
             "solenoid": 22,
             "battery_adc": 34,     # ADC1 (input only); ADC2 pins clash with Wi-Fi
-            "led": 2,
+            "led": 2,              # LED + 330 ohm to GND: the DevKitC has no LED here
         },
         "football": {
             "btn_roll": 32,        # GPIO 34-39 have no pull-ups: not used for buttons
