@@ -383,3 +383,10 @@ def test_pico_w_lights_the_led_on_its_wireless_chip(vboard_process):
     assert trace["pins"]["led"] == "LED"
     assert {name for _, name, _ in trace["led_log"]} == {"LED"}
     assert [v for _, _, v in trace["led_log"]][:2] == [0, 1]  # off at build, on for the round
+
+
+def test_a_divider_below_one_is_reported_and_replaced(vboard_process):
+    config = {"clock": {"seed": 2, "battery_min_mv": 3600, "battery_divider_permille": 500}}
+    trace = vboard_process.call(ROUND, config, {"battery_mv": 4500})
+    assert trace["errors"] == ["clock.battery_divider_permille: 500 is below 1000; using 2000"]
+    check_round(trace)  # read through the default 100k/100k divider: 4.5 V, the round runs
