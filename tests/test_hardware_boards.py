@@ -56,3 +56,9 @@ def test_header_maps_put_each_gpio_on_one_pin():
     assert all(re.fullmatch(r"J[13]-(\d+)", where) for where in esp.values())
     # no GPIO on a DevKitC power or ground pin (J1-1 3V3, J1-2 EN, J1-14 GND, J1-19 5V, J3-1/J3-7 GND)
     assert set(esp.values()).isdisjoint({"J1-1", "J1-2", "J1-14", "J1-19", "J3-1", "J3-7"})
+
+
+def test_every_profile_can_be_deployed():
+    # propctl deploy compiles for the board's architecture: a profile without one cannot be chosen.
+    from propctl.build import BOARD_ARCH
+    assert set(BOARD_ARCH) == set(boards.PROFILES)
