@@ -151,8 +151,9 @@ def obvious_order(statements) -> "str | None":
     direction = _ordered(words, need, strict=False)
     if direction:
         return "in %s alphabetical order" % direction
-    for name, sequence in KNOWN_SEQUENCES.items():
-        positions = [p for p in (_position(s, sequence) for s in statements) if p is not None]
+    prepared = [_prepare(s) for s in statements]
+    for name, index in _INDEXES.items():
+        positions = [p for p in (_position(item, index) for item in prepared) if p is not None]
         if len(positions) >= 5 and _ordered(positions, len(positions) - 1 if len(positions) >= 7
                                             else len(positions), strict=True):
             return "in the order of %s" % name
@@ -173,17 +174,40 @@ def _first_number(text):
     return digits / 10 ** decimals  # only compared with each other, never decides a game
 
 
-def _position(statement, sequence):
-    """Where `statement` sits in `sequence` (it names an item: whole words, or a word
-    that starts with a name of 4+ letters, as "Diskuswurf" with "diskus"), or None."""
+def _prepare(statement):
     folded = statement.casefold()
-    words = _WORD.findall(folded)
+    return " %s " % folded, _WORD.findall(folded)
+
+
+def _index(sequence):
+    """A sequence as (one-word names -> position, [(several-word name, position)])."""
+    single, several = {}, []
     for position, names in enumerate(sequence):
         for name in names:
-            if (" %s " % name) in " %s " % folded or " ".join(words) == name:
-                return position
-            if len(name) >= 4 and " " not in name and any(w.startswith(name) for w in words):
-                return position
+            if " " in name:
+                several.append((" %s " % name, position))
+            else:
+                single.setdefault(name, position)
+    return single, several
+
+
+_INDEXES = dict((name, _index(sequence)) for name, sequence in KNOWN_SEQUENCES.items())
+
+
+def _position(prepared, index):
+    """Where a statement (from _prepare) sits in a sequence (from _index), or None: it names
+    an item as whole words, or has a word that starts with a name of 4+ letters ("Diskuswurf")."""
+    padded, words = prepared
+    single, several = index
+    for name, position in several:
+        if name in padded:
+            return position
+    for word in words:
+        if word in single:
+            return single[word]
+        for end in range(4, len(word)):
+            if word[:end] in single:
+                return single[word[:end]]
     return None
 
 
