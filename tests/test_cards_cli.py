@@ -71,7 +71,8 @@ def test_bad_encoding_names_the_line(tmp_path, capsys):
 
 
 def test_a_utf8_bom_and_non_ascii_text_are_fine(tmp_path, capsys):
-    path = write(tmp_path, "bom.csv", "\ufeff" + HEADER + "T-2,Sprache,Finger weg von ß!,ä,ö,ü,ß,é,ñ,ø,å,4,Duden,2025\n")
+    path = write(tmp_path, "bom.csv",
+                 "\ufeff" + HEADER + "T-2,Sprache,Finger weg von ß!,ä,ö,ü,ß,é,ñ,ø,å,4,Duden,2025\n")
     assert run(capsys, "cards", "check", path)[0] == 0
 
 

@@ -1,6 +1,5 @@
 """Pi mal Daumen question cards: the sample deck, check/pack/show, broken files, board reader."""
 import csv
-import io
 import json
 from pathlib import Path
 

@@ -339,7 +339,7 @@ def test_a_whole_seeded_game_reads_no_question_twice(tmp_path):
         reads = []
         draw = session.draw
 
-        def counting_draw():
+        def counting_draw(draw=draw, session=session, reads=reads):
             question = draw()
             reads.append((session.current, session.frame, session.current_colour))
             return question

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from propctl.cards import lang as langs
 from propctl.sim import REPO_FIRMWARE_LIB, VBOARD_DIR, find_micropython, interactive_default, runner_env
+
 KEYS = {"n": "next", "p": "prev", "b": "bolt", "w": "wait 1000", "x": "state"}
 HELP = ("keys: 1-8 open/close a window   n/p next/previous card   b bolt button   w wait 1 s\n"
         "      g new game   r report discs   s select a card by id   c sensor chatter   q quit")

@@ -55,7 +55,8 @@ KNOWN_SEQUENCES = {
         ("100 metres", "100 m", "100-meter-lauf"), ("long jump", "weitsprung"),
         ("shot put", "kugelstoßen"), ("high jump", "hochsprung"), ("400 metres", "400 m", "400-meter-lauf"),
         ("110 metres hurdles", "110 m hürden", "110-meter-hürdenlauf"), ("discus", "diskus"),
-        ("pole vault", "stabhochsprung"), ("javelin", "speerwurf"), ("1500 metres", "1500 m", "1500-meter-lauf")],
+        ("pole vault", "stabhochsprung"), ("javelin", "speerwurf"),
+        ("1500 metres", "1500 m", "1500-meter-lauf")],
     "the colours of the rainbow": [
         ("red", "rot"), ("orange",), ("yellow", "gelb"), ("green", "grün"), ("blue", "blau"),
         ("indigo",), ("violet", "violett")],
@@ -96,7 +97,9 @@ def check(decks, lang=None) -> list:
 
 def _at(deck, i, field, message, card=None):
     file, line = deck.where[i]
-    return Problem(file, line, field, message, card=card if card is not None else deck.kind.key(deck.cards[i]))
+    if card is None:
+        card = deck.kind.key(deck.cards[i])
+    return Problem(file, line, field, message, card=card)
 
 
 # -- task cards ---------------------------------------------------------------------
@@ -337,49 +340,47 @@ def _words(text) -> set:
         | set(re.findall(r"\d+", text))
 
 
+def _label(deck, i) -> str:
+    """A card as a problem message names it: its id and where it is."""
+    return "%s (%s:%s)" % ((deck.kind.key(deck.cards[i]),) + tuple(deck.where[i]))
+
+
 def _duplicates(decks) -> list:
+    from propctl.cards.questions import SLOTS
+    decks = [d for d in decks if d.kind is not None and not d.problems]
     out = []
-    statements = {}   # normal text -> (deck, index) of its first card
-    questions = {}    # normal text -> (deck, index, field)
-    question_items = []
+    statements = {}   # normal text -> (deck, index) of the first card that has it
+    questions = {}    # normal text -> (deck, index, field) of its first question
+    asked = []        # (deck, index, field, text, words) of every question
     for deck in decks:
-        if deck.kind is None or deck.problems:
-            continue
         for i, card in enumerate(deck.cards):
             if deck.kind.NAME == "taskcards":
                 for w, statement in enumerate(card.statements):
                     key = _normal(statement)
-                    if key in statements and statements[key][:2] != (deck, i):
-                        first, j = statements[key]
-                        out.append(_at(deck, i, "s%d" % (w + 1), "%r is also a statement on card %s (%s:%s); "
-                                       "allowed: each fact on one card" % (statement, first.kind.key(first.cards[j]),
-                                                                          *first.where[j])))
-                    statements.setdefault(key, (deck, i))
+                    first = statements.setdefault(key, (deck, i))
+                    if first != (deck, i):
+                        out.append(_at(deck, i, "s%d" % (w + 1), "%r is also a statement on card %s; "
+                                       "allowed: each fact on one card" % (statement, _label(*first))))
             elif deck.kind.NAME == "questions":
-                from propctl.cards.questions import SLOTS
                 for (frame, colour), question in zip(SLOTS, card.questions):
                     field = "%s_%s_text" % (frame, colour)
                     key = _normal(question.text)
-                    if key in questions:
-                        first, j, first_field = questions[key]
-                        out.append(_at(deck, i, field, "asks the same as %s %s (%s:%s); allowed: each "
-                                       "question once" % (first.kind.key(first.cards[j]), first_field,
-                                                          *first.where[j])))
-                    else:
-                        questions[key] = (deck, i, field)
-                    question_items.append((deck, i, field, question.text, _words(question.text)))
+                    first = questions.setdefault(key, (deck, i, field))
+                    if first != (deck, i, field):
+                        kin, j, its = first
+                        out.append(_at(deck, i, field, "asks the same as %s, %s; allowed: each question "
+                                                       "once" % (_label(kin, j), its)))
+                    asked.append((deck, i, field, question.text, _words(question.text)))
     for deck in decks:
-        if deck.kind is None or deck.problems or deck.kind.NAME != "taskcards":
+        if deck.kind.NAME != "taskcards":
             continue
         for i, card in enumerate(deck.cards):
             for w, statement in enumerate(card.statements):
                 words = _words(statement)
-                if not words:
-                    continue
-                for qdeck, j, field, text, qwords in question_items:
+                for qdeck, j, field, text, qwords in asked if words else ():
                     if words <= qwords:
                         out.append(_at(deck, i, "s%d" % (w + 1), "%r gives away the question %s %s (%r); "
-                                       "allowed: a fact in one deck only" % (statement, qdeck.kind.key(qdeck.cards[j]),
-                                                                            field, text)))
+                                       "allowed: a fact in one deck only"
+                                       % (statement, qdeck.kind.key(qdeck.cards[j]), field, text)))
                         break
     return out
