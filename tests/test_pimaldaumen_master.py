@@ -349,3 +349,13 @@ def test_a_whole_seeded_game_reads_no_question_twice(tmp_path):
         assert len(reads) > 20
         assert len(set(reads)) == len(reads), "a question was read twice"
         assert not any("repeat from now on" in line for line in said)
+
+
+def test_the_questions_read_survive_saving_and_resuming(tmp_path):
+    from propctl.games.pimaldaumen import Session
+    table = Table(["240"])  # the first round ends at once; the next question is drawn, then EOF
+    new_game(tmp_path, table)
+    read = saved(tmp_path)["read"]
+    assert len(read) == 2 and all(colour in ("yellow", "green", "salmon") for _, colour in read)
+    session = Session.resume(str(tmp_path / "save.json"), None, Table([]).ask, Table([]).say)
+    assert session.read == set((card, colour) for card, colour in read)
