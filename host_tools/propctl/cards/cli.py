@@ -48,8 +48,9 @@ def register(subparsers) -> None:
 
     check = sub.add_parser(
         "check", help="report every problem in card files",
-        description="Read the files as one deck and report every problem: file, line, card, "
-                    "field, what is wrong and what is allowed. Exit 1 if any, 0 if clean.",
+        description="Read the files as one deck per kind (no files: the shipped decks of --lang) "
+                    "and report every problem, content included: file, line, card, field, what is "
+                    "wrong and what is allowed. Exit 1 if any, 0 if clean.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("files", nargs="*", metavar="FILE",
                        help="CSV or JSON card files (none: the decks shipped with propctl)")

@@ -43,13 +43,14 @@ EPILOG = """\
 how a game goes:
   Name the players in clockwise order; the first one asks the first question
   (or name the starter with --first). The questions come from the deck
-  shipped in --lang (de or en; default from the locale), or from --deck. The game master then says who reads
-  which card and which colour: the colour of the field the questioner stands
-  on (salmon from the start). The others answer in turn, starting left of the
-  questioner; type each answer as a number (175, 3.5 or 3,5; "1,050" is
-  refused as ambiguous: type 1050 or 1.05). No question is read twice in a
-  game until every question of its colour has been read. Points move the
-  pieces; the track, bonus questions, minus fields and the winner are shown.
+  shipped in --lang (de or en; default from the locale), or from --deck.
+  The game master then says who reads which card and which colour: the
+  colour of the field the questioner stands on (salmon from the start). The
+  others answer in turn, starting left of the questioner; type each answer
+  as a number (175, 3.5 or 3,5; "1,050" is refused as ambiguous: type 1050
+  or 1.05). No question is read twice in a game until every question of its
+  colour has been read. Points move the pieces; the track, bonus questions,
+  minus fields and the winner are shown.
 
 at any prompt:
   help    these commands          track   the track and every piece
