@@ -144,9 +144,8 @@ def test_a_statement_that_gives_away_a_question_is_refused(tmp_path, capsys):
 
     def years(card):
         card["white"]["yellow"]["text"] = "In which year did the Titanic sink?"
-        card["white"]["green"]["text"] = "In which year did the Berlin Wall fall?"
-        card["violet"]["salmon"]["text"] = ("In which year did the Wright brothers make the first powered "
-                                            "airplane flight?")
+        card["white"]["green"]["text"] = "How long was the Berlin Wall before its fall?"
+        card["violet"]["salmon"]["text"] = "How long did the Wright brothers' first powered flight last?"
     questions = write_json(tmp_path, questions_doc(years))
     code, out = check(capsys, tasks, questions)
     assert code == 1
@@ -289,3 +288,15 @@ def test_the_language_comes_from_the_locale():
     assert langs.default_lang({"LANGUAGE": "de:en", "LANG": "C.UTF-8"}) == "de"
     assert langs.default_lang({"LC_MESSAGES": "de_CH", "LANG": ""}) == "de"
     assert langs.lang_of("x/taskcards.de.csv") == "de" and langs.lang_of("deck.csv") is None
+
+
+def test_too_many_year_questions_are_refused(tmp_path, capsys):
+    def years(card):
+        for frame in ("white", "violet"):
+            card[frame]["salmon"]["text"] = "In which year did the %s thing happen?" % frame
+    code, out = check(capsys, write_json(tmp_path, questions_doc(years)))
+    assert code == 1 and "text: 2 of 6 questions ask for a year; allowed: at most one in six (1)" in out
+    # One in six is fine.
+    code, out = check(capsys, write_json(tmp_path, questions_doc(lambda card: years(card) or card["violet"]
+                                                                 ["salmon"].update(text="How many?"))))
+    assert code == 0, out

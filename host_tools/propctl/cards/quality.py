@@ -17,7 +17,8 @@ Questions (Pi mal Daumen):
   - every question names a source and an as-of date;
   - the exact answer sits where the rulebook puts it: it is a value of the
     scale with a 6-point range on each side (12 |3| 120 |6| 175 |6| 240),
-    and the points fall away from it on both sides.
+    and the points fall away from it on both sides;
+  - at most one question in six asks "in which year".
 Across all decks checked together (same language):
   - no statement twice on two task cards, no question text twice;
   - no task-card statement that gives away a question (all its words in the
@@ -77,6 +78,7 @@ second seconds metre metres meter meters kilogram kilograms minute minutes hour 
 litre litres liter sekunde sekunden metern kilogramm minuten stunde stunden
 according laut gemäß
 """.split())
+YEAR_QUESTION = re.compile(r"(in which year|in what year|in welchem jahr|wann)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"[-+]?\d[\d ,.'\u202f\u00a0]*")
 _WORD = re.compile(r"[^\W\d_]+")
 
@@ -271,6 +273,7 @@ def _bolt_balance(deck) -> list:
 def _questions(deck) -> list:
     from propctl.cards.questions import SLOTS
     out = []
+    years = 0
     for i, card in enumerate(deck.cards):
         for (frame, colour), question in zip(SLOTS, card.questions):
             prefix = "%s_%s_" % (frame, colour)
@@ -278,6 +281,12 @@ def _questions(deck) -> list:
             message = scale_rule(question.scale, question.answer)
             if message:
                 out.append(_at(deck, i, prefix + "scale", message))
+            years += bool(YEAR_QUESTION.match(question.text))
+    total = len(deck.cards) * len(SLOTS)
+    if years > total // 6:
+        out.append(Problem(deck.where[0][0], None, "text", "%d of %d questions ask for a year; allowed: at "
+                           "most one in six (%d): ask for amounts, lengths, counts instead"
+                           % (years, total, total // 6)))
     return out
 
 
