@@ -17,6 +17,7 @@ import sys
 import time
 
 import safemode
+from runtime import Runtime, watchdog
 
 from link import stdio
 from link.router import Link
@@ -89,7 +90,7 @@ def serve_without_prop(mode: str, settings, errors, guard) -> None:
 
 
 def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS) -> None:
-    """Build the prop, then tick it and the link forever. Exceptions propagate."""
+    """Build the prop, then run it and the link in the runtime forever. Exceptions propagate."""
     name = settings["prop"]
     entry = PROPS.get(name)
     if entry is None:
@@ -109,32 +110,15 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     for message in errors + getattr(app, "config_errors", []):
         link.event("config_error", {"msg": message})
     port = stdio.StdioPort(link)
-    watchdog_ms = settings.get(name, {}).get("watchdog_ms", 0)
-    wdt = None
-    if watchdog_ms:
-        import boards
-        import machine
-        longest = boards.limits(settings["board"])["wdt_max_ms"]
-        wdt = machine.WDT(timeout=watchdog_ms if watchdog_ms < longest else longest)
-    ticks_ms = time.ticks_ms  # type: ignore[attr-defined]
-    ticks_diff = time.ticks_diff  # type: ignore[attr-defined]
-    started = ticks_ms()
-    stable = False
+    rt = Runtime(app, port=port, wdt=watchdog(settings, name), guard=guard, stable_ms=stable_ms)
+    port.hold_repl()  # from here on a Ctrl-C on the line is data, not an interrupt
     try:
-        while True:
-            now = ticks_ms()
-            app.tick(now)
-            if wdt is not None:
-                wdt.feed()
-            if not stable and ticks_diff(now, started) >= stable_ms:
-                guard.stable()
-                stable = True
-            port.pump(app.tick_ms)
+        rt.run()
     except KeyboardInterrupt:
-        guard.stable()  # a person pressed Ctrl-C: not a crash
+        guard.stable()  # mpremote asked for the REPL: not a crash
         raise
     finally:
-        app.shutdown()
+        port.release_repl()
 
 
 def serve_without_prop_loop(link) -> None:

@@ -1,5 +1,9 @@
-"""One app per prop. Each module props.<prop> offers `main(settings)` for the board's main.py.
+"""One app per prop, built by `props.<prop>.build(settings, on_event)` and run by runtime.Runtime.
 
-    props.clock   the ghost clock (ClockApp, build, run, main)
-    props.fusebox the Finger weg! fuse box (FuseBoxApp, build, main)
+    props.clock    the ghost clock (ClockApp, build)
+    props.fusebox  the Finger weg! fuse box (FuseBoxApp, build)
+    props.football the Finger Football box (FootballApp, build)
+
+An app has tick(now_ms), tick_ms, shutdown() and commands() (the link's
+table); link.board wires it to the serial link.
 """

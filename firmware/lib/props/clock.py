@@ -2,11 +2,11 @@
 
 ClockApp is a tickable state machine: `tick(now_ms)` with an injected time
 does all the work (switch scan, plan, motor, chime), so tests run a whole
-round in virtual time and the board only pumps it from asyncio:
+round in virtual time and the board only runs it in runtime.Runtime, which
+wakes it at `wait_ms(now)` (the planned stop to the millisecond):
 
     app = build(settings, on_event)       # drivers from machine pins of the board profile
-    run(app, watchdog_ms=2000)            # asyncio pump; motor released on any exit
-    main(settings)                        # both, for firmware/main.py
+    Runtime(app, wdt=...).run()           # motor released on any exit
 
 Commands for the serial link: `start_round(seed=None)`, `emergency_stop()`,
 `snapshot()`. Events go to `on_event(name, fields)`: button, start, reverse,
@@ -240,6 +240,25 @@ class ClockApp:
             self._fail(exc)
             raise
 
+    def wait_ms(self, now: int) -> int:
+        """Milliseconds from `now` until the next planned event (stop, segment, chime); the
+        runtime wakes for it, so a stop lands on its planned millisecond. At most tick_ms."""
+        wait = self.tick_ms
+        state = self.state
+        if state == RUNNING:
+            left = ticks_diff(self._stop_at, now)
+            if left < wait:
+                wait = left
+            if self._seg < len(self.plan) - 1:
+                left = ticks_diff(self._seg_end, now)
+                if left < wait:
+                    wait = left
+        elif state == CHIMING and not self._chimed:
+            left = ticks_diff(self._chime_at, now)
+            if left < wait:
+                wait = left
+        return wait if wait > 0 else 0
+
     def _advance(self, now: int) -> None:
         if ticks_diff(now, self._stop_at) >= 0:
             self._stop(now)
@@ -394,50 +413,3 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> ClockA
     indicator = Indicator(out("led")) if pins.get("led") is not None else None
     return ClockApp(motor, switches, chime, settings, on_event, battery=battery, indicator=indicator,
                     max_run_ms=limits["max_run_ms"], **app_options)
-
-
-async def pump(app, clock=None, period_ms: int = -1, wdt=None, until=None) -> None:
-    """Tick `app` forever (or until `until()` is true), feeding `wdt` each time.
-
-    Any prop app works: it needs tick(now_ms) and tick_ms.
-
-    period_ms: pause between ticks (-1: the app's tick_ms; 0: only yield).
-    """
-    import asyncio
-    if clock is None:
-        from time import ticks_ms as clock
-    period = period_ms if period_ms >= 0 else app.tick_ms
-    while until is None or not until():
-        app.tick(clock())
-        if wdt is not None:
-            wdt.feed()
-        await asyncio.sleep_ms(period)
-
-
-def run(app, clock=None, period_ms: int = -1, watchdog_ms: int = 0, until=None,
-        machine_module=None) -> None:
-    """Pump `app` with asyncio; app.shutdown() (motor off) however the pump ends.
-
-    Shared by every prop: `app` needs tick(now_ms), tick_ms and shutdown().
-    """
-    import asyncio
-    wdt = None
-    try:
-        if watchdog_ms > 0:
-            if machine_module is None:
-                import machine as machine_module
-            wdt = machine_module.WDT(timeout=watchdog_ms)
-        asyncio.run(pump(app, clock, period_ms, wdt, until))
-    finally:
-        app.shutdown()
-
-
-def main(settings, on_event=None) -> None:
-    """Entry for firmware/main.py: build the clock from `settings` and run it forever."""
-    import boards
-    app = build(settings, on_event)
-    for message in app.config_errors:
-        print("config:", message)
-    watchdog_ms = settings["clock"]["watchdog_ms"]
-    longest = boards.limits(settings["board"])["wdt_max_ms"]
-    run(app, watchdog_ms=watchdog_ms if watchdog_ms < longest else longest)

@@ -6,7 +6,7 @@ tickable state machine, `tick(now_ms)` with an injected time, so tests play
 whole games in virtual time:
 
     app = build(settings, on_event)     # drivers on the pins of the board profile
-    main(settings)                      # build + asyncio pump, for a board without the link
+    Runtime(app).run()                  # what main.py does (runtime.py), with the link
 
 Buttons (index: name): 0 roll (coin at the toss, dice before a play),
 1 kick ("ready": announces the field goal or extra-point kick if needed and
@@ -494,18 +494,3 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> Footba
     app = FootballApp(switches, chime, display, settings, on_event, indicator=indicator, **app_options)
     app.config_errors = errors + app.config_errors
     return app
-
-
-def main(settings, on_event=None) -> None:
-    """Entry without the link: build the box from `settings` and pump it forever."""
-    import boards
-    from store import Store
-
-    from props.clock import run
-    app = build(settings, on_event)
-    app.attach_store(Store(STATE_FILE))
-    for message in app.config_errors:
-        print("config:", message)
-    watchdog_ms = app.cfg["watchdog_ms"]
-    longest = boards.limits(settings["board"])["wdt_max_ms"]
-    run(app, watchdog_ms=watchdog_ms if watchdog_ms < longest else longest)  # type: ignore[arg-type]

@@ -2,10 +2,10 @@
 
 FuseBoxApp is a tickable state machine: `tick(now_ms)` scans the window
 sensors and buttons and drives the buzzer, the lights and the relay, so
-tests run it in virtual time and the board only pumps it:
+tests run it in virtual time and the board only runs it in runtime.Runtime:
 
     app = build(settings, on_event)       # drivers on the board profile's pins, the pack
-    main(settings)                        # build and pump it with asyncio, for a bare board
+    Runtime(app).run()                    # what main.py does (runtime.py), with the link
 
 Modes: "pack" when a task-card pack loaded and verified (the box knows every
 card's bolt window), else "manual" (missing or damaged pack: the box still
@@ -626,16 +626,3 @@ def build(settings, on_event=None, machine_module=None, pack_stream=None,
     return FuseBoxApp(windows, chime, Indicator(out("led_red")), Indicator(out("led_green")), relay,
                       watch=watch, buttons=buttons, settings=settings, on_event=on_event, pack=pack,
                       pack_error=error, pack_path=cfg["pack"], store=store)
-
-
-def main(settings, on_event=None) -> None:
-    """Entry for a bare board without the link: build the fuse box and run it forever."""
-    import boards
-
-    from props.clock import run  # the same asyncio pump and shutdown as the clock
-    app = build(settings, on_event)
-    for message in app.config_errors:
-        print("config:", message)
-    watchdog_ms = settings["fusebox"]["watchdog_ms"]
-    longest = boards.limits(settings["board"])["wdt_max_ms"]
-    run(app, watchdog_ms=watchdog_ms if watchdog_ms < longest else longest)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@
 Options:
     --seed N          fixed seed for the round (default: the config's, else entropy)
     --speed N         0: virtual time, as fast as possible (default);
-                      N >= 1: real time, N times faster, pumped by the firmware's asyncio run()
+                      N >= 1: real time, N times faster, run by the firmware's runtime.Runtime
     --frame-ms N      a hand frame every N ms of board time (default 100)
     --config FILE     a config.json for the board (default: all defaults)
     --set KEY=VALUE   one setting, e.g. --set clock.motor=stepper (VALUE is JSON, or a bare word)
@@ -127,7 +127,7 @@ def run_clock(opts) -> int:
         if opts["speed"] <= 0:
             bench.run(limit, finished, frame)
         else:
-            from props.clock import run
+            from runtime import Runtime
             board.clock.run_real(opts["speed"])
 
             def until():
@@ -136,10 +136,11 @@ def run_clock(opts) -> int:
                 frame()
                 return finished() or board.clock.elapsed > limit
 
-            # Below 1 ms of real time per tick the pump only yields (a stepper
-            # at a high --speed then keeps one core busy).
-            run(app, clock=board.clock.now, period_ms=app.tick_ms // opts["speed"],
-                watchdog_ms=c["watchdog_ms"], until=until)
+            # The loop main.py runs on a board; it sleeps 1/speed of each wait
+            # (below 1 ms it only loops: a stepper at a high --speed keeps a core busy).
+            from runtime import watchdog
+            Runtime(app, clock=board.clock.now, wdt=watchdog(bench.settings, "clock"),
+                    speed=opts["speed"]).run(until)
     except Exception as exc:  # the app already emitted "fault"; report and fail
         emit({"type": "error", "t": board.clock.elapsed, "error": repr(exc)})
         return 1
