@@ -9,9 +9,12 @@ provides `build(settings, on_event)` returning an app with `tick(now_ms)`,
 `commands()` is the link's command table (see link.router). A prop without
 firmware yet still boots: the link answers `hello` and reports a fault.
 
-In safe mode and maintenance mode no prop starts and no watchdog runs: the
-link answers `hello` (with `mode`) and Ctrl-C gives the REPL, which is what
-mpremote and `propctl deploy` need.
+The prop runs in runtime.Runtime. Besides the prop's commands the link then
+answers `maintenance` (reboot for deploy) and `mem` (heap free and used).
+While it runs a Ctrl-C on the line is data (see link.stdio). In safe mode
+and maintenance mode no prop starts and no watchdog runs: the link answers
+`hello` (with `mode`) and Ctrl-C gives the REPL, which is what mpremote and
+`propctl deploy` need.
 """
 import sys
 import time
@@ -68,6 +71,13 @@ def _idle_commands(link, mode: str, crashes: int) -> dict:
     return {"leave": (leave, {}), "why": (advice, {})}
 
 
+def heap() -> dict:
+    """The heap after a collection (bytes free and used): a leak shows as `used` growing."""
+    import gc
+    gc.collect()
+    return {"free": gc.mem_free(), "used": gc.mem_alloc()}  # type: ignore[attr-defined]
+
+
 def _reset() -> None:
     import machine
     machine.reset()
@@ -105,7 +115,7 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
         link.event("resetting", {"why": "maintenance (deploy)"})
         safemode.request_maintenance()
         _reset()
-    link.add_commands({"maintenance": (maintenance, {})})
+    link.add_commands({"maintenance": (maintenance, {}), "mem": (heap, {})})
     link.event("boot", link.hello_info())
     for message in errors + getattr(app, "config_errors", []):
         link.event("config_error", {"msg": message})
