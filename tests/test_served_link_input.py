@@ -23,6 +23,7 @@ pytestmark = pytest.mark.slow
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 # mpremote's interrupt: the one sequence that stops a running prop (kept out of the noise below)
 REPL_ESCAPE = re.compile(rb"\r\x03+\r")
+CONTROL = [b for b in range(32) if b != 10]  # a newline ends the line
 
 
 def hello_until(port, predicate, timeout=30.0):
@@ -80,7 +81,7 @@ def random_line(rng):
     for _ in range(rng.randint(0, 12)):
         kind = rng.randint(0, 4)
         if kind == 0:
-            pieces.append(bytes(rng.choice([b for b in range(32) if b != 10]) for _ in range(rng.randint(1, 4))))
+            pieces.append(bytes(rng.choice(CONTROL) for _ in range(rng.randint(1, 4))))
         elif kind == 1:
             pieces.append(bytes(rng.randint(0x80, 0xFF) for _ in range(rng.randint(1, 4))))
         elif kind == 2:

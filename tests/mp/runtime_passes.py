@@ -16,9 +16,10 @@ import sys
 
 import micropython
 from clock_bench import ClockBench
+from runtime import Runtime
+
 from link.router import Link
 from link.stdio import StdioPort
-from runtime import Runtime
 
 _EVENTS = bytearray(1)
 
