@@ -270,14 +270,10 @@ class FuseBoxApp:
             return False
         dropped = False
         if game.round_active:
-            state = game.state()
-            state["bolt"] = None
-            state["opened"] = []
-            state["in"] = []
-            state["chooser"] = None
-            game = Game.from_state(state)
-            self.game = game
+            game.abandon_round()  # the start card passes left, as for every new card
             dropped = True
+            if game.over:
+                return dropped
         # Manual mode: any window stands in for the unknown bolt until the bolt button names it.
         game.start_round(self._bolt if self._bolt >= 0 else 0)
         return dropped
@@ -345,12 +341,11 @@ class FuseBoxApp:
             raise ValueError("no window has been opened since the last report")
         window = self._reports[self._report_head]
         game = self.game
-        if self._bolt < 0:
-            game = self._manual_game(window)
         if not game.round_active:
             raise ValueError("this round of the game is over: insert the next card")
+        if self._bolt < 0:
+            self._place_manual_bolt(game, window)
         result = game.open_window(window, list(away)).as_dict()
-        self.game = game
         self._report_head = (self._report_head + 1) % WINDOWS
         self._report_len -= 1
         self._save()
@@ -359,23 +354,16 @@ class FuseBoxApp:
         self._emit("scored", result)
         return result
 
-    def _manual_game(self, window: int):
-        """The game with its stand-in bolt moved where the bolt button says it is (or is not)."""
-        game = self.game
-        assert game is not None
-        if not game.round_active:
-            return game
-        state = game.state()
+    def _place_manual_bolt(self, game, window: int) -> None:
+        """Manual mode: move the game's stand-in bolt to where the bolt button says it is (or is not)."""
         if window == self._blown_window:
-            state["bolt"] = window
-        elif state["bolt"] == window:
+            game.set_bolt(window)
+        elif game.bolt == window:
+            opened = game.opened
             for w in range(WINDOWS):
-                if w != window and w not in state["opened"]:
-                    state["bolt"] = w
+                if w != window and w not in opened:
+                    game.set_bolt(w)
                     break
-        else:
-            return game
-        return Game.from_state(state)
 
     def game_state(self):
         """The game as the link reports it (None: no game going)."""
