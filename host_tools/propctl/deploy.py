@@ -15,12 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from propctl.build import BOARD_ARCH, FIRMWARE_DIR, build_tree
+from propctl.build import BOARD_ARCH, FIRMWARE_DIR, PROPS, build_tree
 from propctl.overrides import combine, parse_sets
 
 MANIFEST = ".deploy.json"
 CONFIG = "config.json"
-PROPS = ("clock", "fusebox", "football")
 # Files main.py's boot modes keep on the flash (firmware/lib/safemode.py); deploy clears them.
 MAINTENANCE_FLAG = "maintenance"
 BOOT_FLAGS = ("boot_count", MAINTENANCE_FLAG)

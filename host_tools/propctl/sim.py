@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from propctl.build import PROPS
 from propctl.overrides import combine, parse_sets
 
 VBOARD_DIR = Path(__file__).resolve().parent / "vboard"
@@ -267,7 +268,7 @@ def register(subparsers) -> None:
                "           propctl sim clock --seed 42 --non-interactive   the event log only (CI)\n"
                "           propctl sim clock --set clock.motor=stepper      the stepper variant",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("prop", nargs="?", choices=["clock", "fusebox", "football"],
+    parser.add_argument("prop", nargs="?", choices=list(PROPS),
                         help="the prop to run (clock; fusebox: keys 1-8 open windows, see sim_fusebox; "
                              "football: a demo game, football.KEY=VALUE settings)")
     parser.add_argument("--seed", type=int, help="seed for the round's motion plan (default: random)")

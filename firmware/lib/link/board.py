@@ -3,11 +3,12 @@
     from link import board
     board.start(mode, settings, config_errors, guard)   # from main.py
 
-Props plug in through PROPS: prop name -> (module, commands). The module
-provides `build(settings, on_event)` returning an app with `tick(now_ms)`,
-`tick_ms` and `shutdown()`; `commands(app, on_event)` returns an object whose
-`commands()` is the link's command table (see link.router). A prop without
-firmware yet still boots: the link answers `hello` and reports a fault.
+Every prop in props.NAMES plugs in the same way (the prop contract):
+`props.<name>.build(settings, on_event, store)` returns an app with
+`tick(now_ms)`, `tick_ms`, `shutdown()` and `commands()` (the link's command
+table, see link.router); store is a store.Store on the module's STATE_FILE.
+A prop this firmware does not have still boots: the link answers `hello`
+and reports a fault.
 
 The prop runs in runtime.Runtime. Besides the prop's commands the link then
 answers `maintenance` (reboot for deploy) and `mem` (heap free and used).
@@ -19,6 +20,7 @@ and maintenance mode no prop starts and no watchdog runs: the link answers
 import sys
 import time
 
+import props
 import safemode
 from runtime import Runtime, watchdog
 
@@ -27,31 +29,6 @@ from link.router import Link
 
 FIRMWARE_VERSION = "0.1.0"
 STATE_DIR = ""
-
-
-def _clock_commands(app, on_event):
-    from store import Store
-
-    from link.clock import STATE_FILE, ClockCommands
-    return ClockCommands(app, Store(STATE_DIR + STATE_FILE), on_event)
-
-
-def _football_commands(app, on_event):
-    from props.football import STATE_FILE
-    from store import Store
-    app.attach_store(Store(STATE_DIR + STATE_FILE))
-    return app  # FootballApp.commands() is its own command table
-
-
-def _fusebox_commands(app, on_event):
-    return app  # FuseBoxApp.commands() is its own table; build() gave it the store
-
-
-PROPS = {
-    "clock": ("props.clock", _clock_commands),
-    "football": ("props.football", _football_commands),
-    "fusebox": ("props.fusebox", _fusebox_commands),
-}
 
 
 def identity(settings, mode: str, errors=None) -> dict:
@@ -102,14 +79,14 @@ def serve_without_prop(mode: str, settings, errors, guard) -> None:
 def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS) -> None:
     """Build the prop, then run it and the link in the runtime forever. Exceptions propagate."""
     name = settings["prop"]
-    entry = PROPS.get(name)
-    if entry is None:
+    if name not in props.NAMES:
         link.event("fault", {"error": "this firmware has no %s prop yet" % name})
         serve_without_prop_loop(link)
         return
-    module = __import__(entry[0], None, None, ["build"])
-    app = module.build(settings, link.event)
-    link.add_commands(entry[1](app, link.event).commands())
+    from store import Store
+    module = __import__("props." + name, None, None, ["build"])
+    app = module.build(settings, link.event, Store(STATE_DIR + module.STATE_FILE))
+    link.add_commands(app.commands())
 
     def maintenance():
         link.event("resetting", {"why": "maintenance (deploy)"})

@@ -8,8 +8,9 @@ wakes it at `wait_ms(now)` (the planned stop to the millisecond):
     app = build(settings, on_event)       # drivers from machine pins of the board profile
     Runtime(app, wdt=...).run()           # motor released on any exit
 
-Commands for the serial link: `start_round(seed=None)`, `emergency_stop()`,
-`snapshot()`. Events go to `on_event(name, fields)`: button, start, reverse,
+Methods the link's commands use: `start_round(seed=None)`, `emergency_stop()`,
+`snapshot()`; `commands()` is the link's table (props.clock_game: these plus
+the saved game). Events go to `on_event(name, fields)`: button, start, reverse,
 stop, chime, estop, fault, battery_low, idle. The fields dict of each event
 name is allocated once and reused (a tick must not allocate): copy it to keep it.
 
@@ -27,6 +28,7 @@ from micropython import const
 
 from rules.geisteruhr import DEFAULT_LIMITS, plan_length_ms, plan_motion, validate_limits
 
+STATE_FILE = "clock_state.json"  # the game (props.clock_game), saved on the board's flash
 HARD_MAX_RUN_MS = const(120000)  # no plan, setting or board limit can run the motor longer
 _CHIME_AFTER_MS = const(100)     # the bell sounds once the braked hand stands
 
@@ -61,7 +63,7 @@ class ClockApp:
 
     def __init__(self, motor, switches, chime, settings=None, on_event=None, battery=None,
                  indicator=None, planner=None, entropy=None, button: int = 0,
-                 max_run_ms: int = HARD_MAX_RUN_MS) -> None:
+                 max_run_ms: int = HARD_MAX_RUN_MS, store=None) -> None:
         if settings is None:
             import settings as settings_module
             settings = settings_module.DEFAULTS
@@ -75,6 +77,8 @@ class ClockApp:
         self._entropy = entropy if entropy is not None else urandom_seed
         self.on_event = on_event if on_event is not None else print_event  # replaceable sink
         self._button = button
+        self._store = store
+        self._table = None      # props.clock_game.ClockCommands, made by commands()
         self.config_errors: list = []
         try:
             self.limits = validate_limits(cfg["limits"])
@@ -196,6 +200,13 @@ class ClockApp:
             "time_left_ms": left if left > 0 else 0,
             "max_run_ms": self.max_run_ms,
         }
+
+    def commands(self) -> dict:
+        """The link's command table: the hand and the saved game (props.clock_game)."""
+        if self._table is None:
+            from props.clock_game import ClockCommands
+            self._table = ClockCommands(self, self._store, self._emit)
+        return self._table.commands()
 
     def shutdown(self) -> None:
         """Everything off at once (called when the pump ends for any reason)."""
@@ -356,22 +367,19 @@ class ClockApp:
         self.on_event(name, fields)
 
 
-def build(settings, on_event=None, machine_module=None, **app_options) -> ClockApp:
-    """A ClockApp with drivers on the pins of settings["board"]'s clock profile.
+def build(settings, on_event=None, store=None, **app_options) -> ClockApp:
+    """A ClockApp with drivers on the pins of settings["board"]'s clock profile (the prop contract).
 
-    `machine_module` defaults to `machine` (the vboard's fake one in the sim).
-    Extra keyword options go to ClockApp (planner, entropy, ...).
+    store: a store.Store for the game (None: nothing saved). Extra keyword
+    options go to ClockApp (planner, entropy, ...).
     """
     import boards
+    import machine as m
     from drivers.battery import Battery
     from drivers.chime import PiezoChime, SolenoidChime
     from drivers.indicator import Indicator
     from drivers.motor import DRV8833, TB6612, HBridgeMotor, StepperMotor
     from drivers.switches import PinSource, Switches
-
-    if machine_module is None:
-        import machine as machine_module
-    m = machine_module
     cfg = settings["clock"]
     pins = boards.profile(settings["board"], "clock")
     limits = boards.limits(settings["board"])
@@ -412,4 +420,4 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> ClockA
         battery = Battery(adc, full_mv=limits["adc_full_mv"], divider=cfg["battery_divider"])
     indicator = Indicator(out("led")) if pins.get("led") is not None else None
     return ClockApp(motor, switches, chime, settings, on_event, battery=battery, indicator=indicator,
-                    max_run_ms=limits["max_run_ms"], **app_options)
+                    max_run_ms=limits["max_run_ms"], store=store, **app_options)

@@ -449,20 +449,18 @@ def _urandom_seed() -> int:
     return urandom_seed()
 
 
-def build(settings, on_event=None, machine_module=None, **app_options) -> FootballApp:
-    """A FootballApp with drivers on the pins of settings["board"]'s football profile.
+def build(settings, on_event=None, store=None, **app_options) -> FootballApp:
+    """A FootballApp with drivers on the pins of settings["board"]'s football profile (the prop contract).
 
-    A missing OLED (no answer on I2C) falls back to the LEDs, with a config error.
+    store: a store.Store for the game (None: nothing saved). A missing OLED (no
+    answer on I2C) falls back to the LEDs, with a config error.
     """
     import boards
+    import machine as m
     from drivers.chime import PiezoChime
     from drivers.display import SSD1306, LedDisplay, OledDisplay
     from drivers.indicator import Indicator
     from drivers.switches import PinSource, Switches
-
-    if machine_module is None:
-        import machine as machine_module
-    m = machine_module
     cfg, _ = box_settings(settings)
     pins = boards.profile(settings["board"], "football")
     errors: list = []
@@ -491,6 +489,7 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> Footba
     if "clock" not in app_options:
         from time import ticks_ms
         app_options["clock"] = ticks_ms
-    app = FootballApp(switches, chime, display, settings, on_event, indicator=indicator, **app_options)
+    app = FootballApp(switches, chime, display, settings, on_event, store=store, indicator=indicator,
+                      **app_options)
     app.config_errors = errors + app.config_errors
     return app

@@ -562,22 +562,18 @@ class FuseBoxApp:
         self._on_event(name, fields)
 
 
-def build(settings, on_event=None, machine_module=None, pack_stream=None,
-          state_path=STATE_FILE) -> FuseBoxApp:
-    """A FuseBoxApp on the pins of settings["board"]'s fusebox profile, with its pack.
+def build(settings, on_event=None, store=None, pack_stream=None) -> FuseBoxApp:
+    """A FuseBoxApp on the pins of settings["board"]'s fusebox profile, with its pack (the prop contract).
 
-    `machine_module` defaults to `machine` (the vboard's fake one in the sim);
-    `pack_stream` replaces the pack file; `state_path` None: nothing saved.
-    Raises OSError when the configured MCP23017 does not answer.
+    store: a store.Store for the game and card (None: nothing saved);
+    `pack_stream` replaces the pack file. Raises OSError when the configured
+    MCP23017 does not answer.
     """
     import boards
+    import machine as m
     from drivers.chime import PiezoChime
     from drivers.sensorwatch import SensorWatch
     from drivers.switches import Mcp23017Source, PinSource, Switches
-
-    if machine_module is None:
-        import machine as machine_module
-    m = machine_module
     cfg = settings["fusebox"]
     pins = boards.profile(settings["board"], "fusebox")
 
@@ -607,10 +603,6 @@ def build(settings, on_event=None, machine_module=None, pack_stream=None,
                        melody=BLOWN_SOUND)
     relay = Indicator(out("relay")) if cfg["relay"] else None
     pack, error = open_pack(cfg["pack"], pack_stream)
-    store = None
-    if state_path:
-        from store import Store
-        store = Store(state_path)
     return FuseBoxApp(windows, chime, Indicator(out("led_red")), Indicator(out("led_green")), relay,
                       watch=watch, buttons=buttons, settings=settings, on_event=on_event, pack=pack,
                       pack_error=error, pack_path=cfg["pack"], store=store)
