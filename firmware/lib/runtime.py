@@ -74,7 +74,7 @@ class Runtime:
 
     def step(self) -> None:
         """One pass: tick, watchdog, boot guard, then wait for the next deadline."""
-        now = self._clock()
+        now: int = self._clock()  # type: ignore[assignment]
         if self._passes == 0:
             self._started = now
             self._passes = 1
@@ -85,7 +85,7 @@ class Runtime:
             self.stable = True
             if self._guard is not None:
                 self._guard.stable()
-        wait = self.wait_ms(self._clock()) // self._speed
+        wait = self.wait_ms(self._clock()) // self._speed  # type: ignore[arg-type]
         if self._port is not None:
             self._port.pump(wait)
         elif wait > 0:

@@ -26,6 +26,7 @@ from time import ticks_add, ticks_diff
 from drivers.switches import KIND_NAMES, LONG, PRESSED, RELEASED, event_index, event_kind
 from micropython import const
 
+from props.clock_game import ClockCommands
 from rules.geisteruhr import DEFAULT_LIMITS, plan_length_ms, plan_motion, validate_limits
 
 STATE_FILE = "clock_state.json"  # the game (props.clock_game), saved on the board's flash
@@ -78,7 +79,7 @@ class ClockApp:
         self.on_event = on_event if on_event is not None else print_event  # replaceable sink
         self._button = button
         self._store = store
-        self._table = None      # props.clock_game.ClockCommands, made by commands()
+        self._table: ClockCommands | None = None  # made by commands()
         self.config_errors: list = []
         try:
             self.limits = validate_limits(cfg["limits"])
@@ -204,7 +205,6 @@ class ClockApp:
     def commands(self) -> dict:
         """The link's command table: the hand and the saved game (props.clock_game)."""
         if self._table is None:
-            from props.clock_game import ClockCommands
             self._table = ClockCommands(self, self._store, self._emit)
         return self._table.commands()
 
