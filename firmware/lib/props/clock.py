@@ -23,6 +23,7 @@ turns is an emergency stop; short presses while it turns are ignored.
 """
 from time import ticks_add, ticks_diff
 
+from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, RELEASED, event_index, event_kind
 from micropython import const
 
@@ -37,13 +38,6 @@ IDLE = "idle"
 RUNNING = "running"
 CHIMING = "chiming"
 FAULT = "fault"
-
-
-def urandom_seed() -> int:
-    """A fresh 30-bit seed from the board's hardware entropy (stays a small int)."""
-    import os
-    raw = os.urandom(4)
-    return raw[0] | (raw[1] << 8) | (raw[2] << 16) | ((raw[3] & 0x3F) << 24)
 
 
 def print_event(name: str, fields: dict) -> None:

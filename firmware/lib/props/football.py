@@ -30,6 +30,7 @@ keep it.
 from time import ticks_diff
 
 import settings as _settings
+from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, event_index, event_kind
 from micropython import const
 
@@ -128,7 +129,7 @@ class FootballApp:
         if seed is None:
             seed = self.cfg["seed"]
         if seed is None:
-            seed = self._entropy() if self._entropy is not None else _urandom_seed()
+            seed = self._entropy() if self._entropy is not None else urandom_seed()
         overrides = {"plays_per_quarter": self.cfg["plays_per_quarter"],
                      "quarters": self.cfg["quarters"], "names": self.cfg["names"]}
         try:
@@ -442,11 +443,6 @@ class FootballApp:
 
 def _print_event(name: str, fields: dict) -> None:
     print("football:", name, fields)
-
-
-def _urandom_seed() -> int:
-    from props.clock import urandom_seed
-    return urandom_seed()
 
 
 def build(settings, on_event=None, store=None, **app_options) -> FootballApp:
