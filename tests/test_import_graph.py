@@ -56,8 +56,8 @@ def allowed(module: str, dep: str) -> bool:
     if own in ("link", "runtime"):
         if other == "props":
             return dep == "props"  # the contract: NAMES, then build() by name
-        return other in ("link", "runtime", "safemode", "store", "boards")
-    if own in ("boards", "store"):
+        return other in ("link", "runtime", "safemode", "store", "boards", "version")
+    if own in ("boards", "store", "version"):
         return False
     if own == "settings":
         return dep in ("boards", "props")

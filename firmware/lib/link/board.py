@@ -23,17 +23,17 @@ import time
 import props
 import safemode
 from runtime import Runtime, watchdog
+from version import VERSION
 
 from link import stdio
 from link.router import Link
 
-FIRMWARE_VERSION = "0.1.0"
 STATE_DIR = ""
 
 
 def identity(settings, mode: str, errors=None) -> dict:
     """What `hello` reports besides the protocol fields (config errors too: boot lines may be missed)."""
-    return {"firmware": FIRMWARE_VERSION, "prop": settings["prop"], "board": settings["board"],
+    return {"firmware": VERSION, "prop": settings["prop"], "board": settings["board"],
             "mode": mode, "platform": sys.platform, "config_errors": list(errors or [])}
 
 

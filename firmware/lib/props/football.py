@@ -34,10 +34,9 @@ from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, event_index, event_kind
 from micropython import const
 
-from rules.fingerfootball import FingerFootball
+from rules.fingerfootball import KICK_COUNT_MS, FingerFootball
 from rules.fingerfootball_field import yard_text
 
-KICK_MS = const(3000)        # "go" to the end of "one thousand three"
 BEAT_MS = const(1000)        # one "one thousand ..."
 STATE_FILE = "football_state.json"
 SAVE_VERSION = 1
@@ -311,7 +310,7 @@ class FootballApp:
 
     def _settle_kick(self, claimed_good: bool) -> None:
         at = ticks_diff(self._time(), self._go_at)
-        late = self._expired or at >= KICK_MS
+        late = self._expired or at >= KICK_COUNT_MS
         good = claimed_good and not late
         kind = self.game.state["phase"]
         if late and not self._expired:
@@ -328,7 +327,7 @@ class FootballApp:
         self._expired = False
         self._act("good" if good else "no_good", None)
         self._emit("kick_result", {"kind": kind, "good": good, "late": late and claimed_good,
-                                   "at_ms": at if at < KICK_MS else KICK_MS})
+                                   "at_ms": at if at < KICK_COUNT_MS else KICK_COUNT_MS})
 
     def _time(self) -> int:
         return self._clock() if self._clock is not None else self._now
