@@ -1,6 +1,6 @@
 """Geisteruhr (ghost clock): who wins a round, the whole game, and the hand's motion plan.
 
-Rules from shared/rulebooks/geisteruhr.txt. Pure: integers in, integers out.
+Rules from the Geisteruhr rulebook. Pure: integers in, integers out.
 """
 from rules.rng import Rng
 
