@@ -33,6 +33,7 @@ yet reported and returns the rules core's result. Game and selected card are
 saved with store.Store after every change (a round cut short by a power cut
 is dropped; its points already reported stay).
 """
+from drivers.eventqueue import EventQueue
 from drivers.indicator import Indicator
 from drivers.sensorwatch import KIND_NAMES as FAULT_NAMES
 from drivers.sensorwatch import fault_index, fault_kind
@@ -148,9 +149,7 @@ class FuseBoxApp:
         self._card_id: str | None = None
         self._bolt = -1           # bolt window of the card in the box; -1: unknown (manual)
         self._pending = False     # a card is chosen but not accepted yet
-        self._reports = bytearray(WINDOWS)  # windows opened and not yet reported, oldest first
-        self._report_head = 0
-        self._report_len = 0
+        self._reports = EventQueue(WINDOWS)  # windows opened and not yet reported, oldest first
         self._f_window = {"window": 0, "open": False, "opened": 0}
         self._f_safe = {"window": 0, "opened": 0}
         self._f_blown = {"window": 0, "opened": 0}
@@ -254,7 +253,7 @@ class FuseBoxApp:
         self._opened = 0
         self._last_opened = -1
         self._blown_window = -1
-        self._report_len = 0
+        self._reports.clear()
         self._red.off()
         self._green.start(now, ACCEPT_BLINK)
         dropped = self._start_game_round()
@@ -326,7 +325,7 @@ class FuseBoxApp:
         self.game = game
         if self.state == ROUND and self._round_bits == 0:
             game.start_round(self._bolt if self._bolt >= 0 else 0)
-        self._report_len = 0
+        self._reports.clear()
         self._save()
         return self.game_state()
 
@@ -337,17 +336,16 @@ class FuseBoxApp:
         """
         if self.game is None:
             raise ValueError("no game going: send new_game first")
-        if self._report_len == 0:
+        if not len(self._reports):
             raise ValueError("no window has been opened since the last report")
-        window = self._reports[self._report_head]
+        window = self._reports.peek()
         game = self.game
         if not game.round_active:
             raise ValueError("this round of the game is over: insert the next card")
         if self._bolt < 0:
             self._place_manual_bolt(game, window)
         result = game.open_window(window, list(away)).as_dict()
-        self._report_head = (self._report_head + 1) % WINDOWS
-        self._report_len -= 1
+        self._reports.pop()
         self._save()
         result["scores"] = game.scores
         result["game_over"] = game.over
@@ -377,9 +375,7 @@ class FuseBoxApp:
 
     def snapshot(self) -> dict:
         """The box for the host link (allocates; not for ticks)."""
-        reports = []
-        for k in range(self._report_len):
-            reports.append(self._reports[(self._report_head + k) % WINDOWS])
+        reports = [self._reports.peek(k) for k in range(len(self._reports))]
         faulty = self._watch.faulty if self._watch is not None else 0
         return {
             "mode": self.mode, "state": self.state, "card": self._card_id,
@@ -496,7 +492,7 @@ class FuseBoxApp:
                 self._round_bits |= bit
                 self._opened += 1
                 self._last_opened = index
-                self._push_report(index)
+                self._reports.push(index)  # at most once per window and round: never full
         else:
             self._open &= ~bit
         f = self._f_window
@@ -521,11 +517,6 @@ class FuseBoxApp:
                 self._end_round()
             if self._pending or (self.mode == MANUAL and self.state == IDLE):
                 self._accept(now)
-
-    def _push_report(self, window: int) -> None:
-        if self._report_len < WINDOWS:
-            self._reports[(self._report_head + self._report_len) % WINDOWS] = window
-            self._report_len += 1
 
     def _blow(self, window: int, now: int) -> None:
         self.state = BLOWN
