@@ -186,12 +186,8 @@ class FuseBoxApp:
     # --- cards ------------------------------------------------------------
     def _find(self, card_id: str) -> int:
         from cardpack import taskcard
-        pack = self.pack
-        assert pack is not None
-        for k in range(len(pack)):
-            if taskcard.decode(pack.record(k)).id == card_id:
-                return k
-        return -1
+        assert self.pack is not None
+        return taskcard.find(self.pack, card_id)
 
     def _choose(self, index: int) -> None:
         """Make card `index` the one in the box (not yet accepted)."""
