@@ -408,7 +408,7 @@ class FootballApp:
 
     # --- display ---------------------------------------------------------------
     def view(self) -> dict:
-        """What the scoreboard shows now (see drivers.display)."""
+        """What the scoreboard shows now (see props.football_scoreboard)."""
         s = self.game.state
         settings = self.game.settings
         playing = s["phase"] not in ("toss", "toss_choice", "goal_choice", "over")
@@ -453,9 +453,11 @@ def build(settings, on_event=None, store=None, **app_options) -> FootballApp:
     import boards
     import machine as m
     from drivers.chime import PiezoChime
-    from drivers.display import SSD1306, LedDisplay, OledDisplay
+    from drivers.display import SSD1306
     from drivers.indicator import Indicator
     from drivers.switches import PinSource, Switches
+
+    from props.football_scoreboard import LedDisplay, OledDisplay
     cfg, _ = box_settings(settings)
     pins = boards.profile(settings["board"], "football")
     errors: list = []
