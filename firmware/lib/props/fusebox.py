@@ -33,13 +33,13 @@ yet reported and returns the rules core's result. Game and selected card are
 saved with store.Store after every change (a round cut short by a power cut
 is dropped; its points already reported stay).
 """
-from drivers.eventqueue import EventQueue
 from drivers.indicator import Indicator
 from drivers.sensorwatch import KIND_NAMES as FAULT_NAMES
 from drivers.sensorwatch import fault_index, fault_kind
 from drivers.switches import PRESSED, event_index, event_kind
 from micropython import const
 
+from props.fusebox_game import GameTable
 from rules.fingerweg import WINDOWS, Game
 
 PACK = "pack"
@@ -134,7 +134,7 @@ class FuseBoxApp:
         self.pack_error = pack_error
         self.mode = PACK if pack is not None else MANUAL
         self.state = IDLE
-        self.game: Game | None = None
+        self.table = GameTable()
         self.store = store
         self._blink_patterns = [_blinks(i) for i in range(WINDOWS)]
         self._now = 0
@@ -149,7 +149,6 @@ class FuseBoxApp:
         self._card_id: str | None = None
         self._bolt = -1           # bolt window of the card in the box; -1: unknown (manual)
         self._pending = False     # a card is chosen but not accepted yet
-        self._reports = EventQueue(WINDOWS)  # windows opened and not yet reported, oldest first
         self._f_window = {"window": 0, "open": False, "opened": 0}
         self._f_safe = {"window": 0, "opened": 0}
         self._f_blown = {"window": 0, "opened": 0}
@@ -165,7 +164,7 @@ class FuseBoxApp:
             return
         try:
             if saved.get("game") is not None:
-                self.game = Game.from_state(saved["game"])
+                self.table.game = Game.from_state(saved["game"])
         except (ValueError, TypeError, AttributeError):
             self.config_errors.append("the saved game could not be read; starting without one")
         card = saved.get("card") if type(saved) is dict else None
@@ -180,7 +179,7 @@ class FuseBoxApp:
     def _save(self) -> None:
         if self.store is None:
             return
-        game = self.game.state() if self.game is not None else None
+        game = self.table.game.state() if self.table.game is not None else None
         self.store.save({"game": game, "card": self._card_id})
 
     # --- cards ------------------------------------------------------------
@@ -249,29 +248,13 @@ class FuseBoxApp:
         self._opened = 0
         self._last_opened = -1
         self._blown_window = -1
-        self._reports.clear()
         self._red.off()
         self._green.start(now, ACCEPT_BLINK)
-        dropped = self._start_game_round()
+        dropped = self.table.card_accepted(self._bolt)
         self._save()
         self._emit("card", {"id": self._card_id, "index": self._card_index,
                             "bolt_known": self._bolt >= 0, "mode": self.mode,
                             "dropped_round": dropped})
-
-    def _start_game_round(self) -> bool:
-        """Start the game's round for the accepted card; True if an unfinished one was dropped."""
-        game = self.game
-        if game is None or game.over:
-            return False
-        dropped = False
-        if game.round_active:
-            game.abandon_round()  # the start card passes left, as for every new card
-            dropped = True
-            if game.over:
-                return dropped
-        # Manual mode: any window stands in for the unknown bolt until the bolt button names it.
-        game.start_round(self._bolt if self._bolt >= 0 else 0)
-        return dropped
 
     # --- commands -------------------------------------------------------------
     def select_card(self, card: str) -> dict:
@@ -317,61 +300,24 @@ class FuseBoxApp:
 
     def new_game(self, players: int) -> dict:
         """Forget the old game; start one for `players` (2-8), seat 0 holding the start card."""
-        game = Game(players)  # ValueError for a bad count, before anything changes
-        self.game = game
-        if self.state == ROUND and self._round_bits == 0:
-            game.start_round(self._bolt if self._bolt >= 0 else 0)
-        self._reports.clear()
+        fresh_card = self.state == ROUND and self._round_bits == 0
+        self.table.new_game(players, (self._bolt if self._bolt >= 0 else 0) if fresh_card else None)
         self._save()
-        return self.game_state()
+        return self.table.summary()
 
     def report_choices(self, away) -> dict:
         """The discs for the oldest opened window not yet reported: `away` = seats that showed the bolt.
 
         Returns the rules core's result (rules.fingerweg.Opening.as_dict) and the scores.
         """
-        if self.game is None:
-            raise ValueError("no game going: send new_game first")
-        if not len(self._reports):
-            raise ValueError("no window has been opened since the last report")
-        window = self._reports.peek()
-        game = self.game
-        if not game.round_active:
-            raise ValueError("this round of the game is over: insert the next card")
-        if self._bolt < 0:
-            self._place_manual_bolt(game, window)
-        result = game.open_window(window, list(away)).as_dict()
-        self._reports.pop()
+        result = self.table.report(away, self._bolt >= 0, self._blown_window)
         self._save()
-        result["scores"] = game.scores
-        result["game_over"] = game.over
         self._emit("scored", result)
         return result
 
-    def _place_manual_bolt(self, game, window: int) -> None:
-        """Manual mode: move the game's stand-in bolt to where the bolt button says it is (or is not)."""
-        if window == self._blown_window:
-            game.set_bolt(window)
-        elif game.bolt == window:
-            opened = game.opened
-            for w in range(WINDOWS):
-                if w != window and w not in opened:
-                    game.set_bolt(w)
-                    break
-
-    def game_state(self):
-        """The game as the link reports it (None: no game going)."""
-        game = self.game
-        if game is None:
-            return None
-        return {"players": game.players, "scores": game.scores, "starter": game.starter,
-                "chooser": game.chooser, "in_round": list(game.in_round),
-                "opened": list(game.opened), "round_active": game.round_active,
-                "rounds_played": game.rounds_played, "over": game.over, "winners": game.winners}
-
     def snapshot(self) -> dict:
         """The box for the host link (allocates; not for ticks)."""
-        reports = [self._reports.peek(k) for k in range(len(self._reports))]
+        reports = self.table.pending()
         faulty = self._watch.faulty if self._watch is not None else 0
         return {
             "mode": self.mode, "state": self.state, "card": self._card_id,
@@ -385,7 +331,7 @@ class FuseBoxApp:
     def state_command(self) -> dict:
         """The box and the game."""
         snap = self.snapshot()
-        snap["game"] = self.game_state()
+        snap["game"] = self.table.summary()
         return snap
 
     def commands(self) -> dict:
@@ -488,7 +434,7 @@ class FuseBoxApp:
                 self._round_bits |= bit
                 self._opened += 1
                 self._last_opened = index
-                self._reports.push(index)  # at most once per window and round: never full
+                self.table.window_opened(index)
         else:
             self._open &= ~bit
         f = self._f_window
