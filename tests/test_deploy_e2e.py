@@ -138,13 +138,12 @@ def test_monitor_starts_a_round_and_shows_the_hand_and_the_chime(vboard, deploye
     assert "score: round won by seat 0; ghost spaces 1-0 (seat 0 +1)" in out
 
 
-# no Ctrl-C (REPL interrupt), newline (splits lines) or CR (ignored, could leave a line empty)
-GARBAGE = [b for b in range(256) if b not in (3, 10, 13)]
+# no newline (splits lines) or CR (ignored, could leave a line empty); Ctrl-C is data to a running prop
+GARBAGE = [b for b in range(256) if b not in (10, 13)]
 
 
 def test_garbage_on_the_serial_line_gets_error_replies_and_the_board_runs_on(vboard, deployed):
-    """Random bytes and broken requests sent to the running firmware over the pty (no Ctrl-C:
-    that byte is the REPL's interrupt key on every MicroPython board)."""
+    """Random bytes (Ctrl-C among them) and broken requests sent to the running firmware over the pty."""
     rng = random.Random(5)
     hello_until(vboard.port, lambda info: info.get("mode") == "run")
     boots = vboard.boots
@@ -171,17 +170,52 @@ def test_garbage_on_the_serial_line_gets_error_replies_and_the_board_runs_on(vbo
     assert info["mode"] == "run" and vboard.boots == boots and client.lost_total == 0
 
 
+def to_the_repl(vboard):
+    """`propctl repl --print`: the running prop reboots into maintenance; the mpremote command."""
+    code, out = propctl("repl", "--port", vboard.port, "--print")
+    assert code == 0, out
+    assert "asking it to reboot into maintenance" in out and "board mode: maintenance" in out, out
+    assert out.strip().splitlines()[-1].endswith("mpremote connect %s resume repl" % vboard.port), out
+
+
+def back_to_the_prop(vboard):
+    """What `propctl repl` tells a person to do at the REPL: end maintenance, reset; the prop runs."""
+    boots = vboard.boots
+    subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec",
+                    "import safemode; safemode.end_maintenance()", "reset"], capture_output=True, timeout=30)
+    info = hello_until(vboard.port, lambda info: info.get("mode") == "run")
+    assert vboard.boots > boots and info["prop"] == "clock"
+
+
 def test_plain_mpremote_works_against_the_virtual_board(vboard, deployed):
+    hello_until(vboard.port, lambda info: info.get("mode") == "run")
+    boots = vboard.boots
+    # a running prop takes mpremote's interrupt as data: no REPL, and the prop runs on
+    try:
+        result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec", "print(6 * 7)"],
+                                capture_output=True, text=True, timeout=30)
+        assert result.returncode != 0 and "42" not in result.stdout, result
+    except subprocess.TimeoutExpired:
+        pass  # mpremote still waiting for a raw REPL that never came: no REPL either
+    with LinkClient.open(vboard.port) as client:
+        assert client.request("ping") == {"pong": True}
+        assert client.request("hello")["mode"] == "run"
+    assert vboard.boots == boots
+    # after the maintenance step plain mpremote works
+    to_the_repl(vboard)
     result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec", "print(6 * 7)"],
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 0 and result.stdout.strip() == "42", result
     result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "fs", "cat", ":config.json"],
                             capture_output=True, text=True, timeout=30)
     assert json.loads(result.stdout)["prop"] == "clock"
+    # a plain reset keeps maintenance (the flag outlives resets, as a cut deploy needs) ...
     boots = vboard.boots
     subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "reset"], capture_output=True, timeout=30)
-    info = hello_until(vboard.port, lambda info: info.get("mode") == "run")
-    assert vboard.boots > boots and info["prop"] == "clock"
+    info = hello_until(vboard.port, lambda info: info.get("mode") == "maintenance")
+    assert vboard.boots > boots
+    # ... until it is ended as `propctl repl` says
+    back_to_the_prop(vboard)
 
 
 def test_a_config_that_does_not_parse_gives_defaults_and_a_clear_error(vboard, deployed):
@@ -274,20 +308,21 @@ def test_a_card_deck_is_copied_once(vboard, deployed, tmp_path):
 def test_mip_installs_the_rules_core_from_package_json(vboard, deployed):
     from propctl.build import REPO_ROOT
     from rules.rng import Rng
+    hello_until(vboard.port, lambda info: info.get("mode") == "run")
+    to_the_repl(vboard)
     result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "mip", "install", "--target",
                              "miplib", str(REPO_ROOT / "package.json")],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result
     assert (vboard.flash / "miplib" / "rules" / "geisteruhr.py").exists()
-    # forget the deployed rules the interrupted prop had loaded, then import the mip copy
+    # forget any deployed rules already loaded, then import the mip copy
     probe = ("import sys\nfor name in [m for m in sys.modules if m.startswith('rules')]:\n"
              " del sys.modules[name]\nsys.path.insert(0, 'miplib')\nimport rules.rng\n"
              "print(rules.rng.__file__, rules.rng.Rng(9).below(1000))")
     result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec", probe],
                             capture_output=True, text=True, timeout=30)
     assert result.stdout.split() == ["miplib/rules/rng.py", str(Rng(9).below(1000))], result
-    subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "reset"], capture_output=True, timeout=30)
-    hello_until(vboard.port, lambda info: info.get("mode") == "run")
+    back_to_the_prop(vboard)
 
 
 def _processes_in(folder):

@@ -36,8 +36,8 @@ wrong_requests = st.builds(
 structured = (wrong_requests | json_values.map(json.dumps)).map(lambda text: text.encode())
 
 # Anything at all: random bytes (no newline: that would split the line), overlong lines,
-# truncated and spliced requests. Ctrl-C (0x03) is left out here: on a board it is
-# the runtime's interrupt key, handled before the link sees it.
+# truncated and spliced requests. Ctrl-C (0x03) included: while a prop runs it is data
+# like any other byte (link.stdio), so the link sees it.
 anything = st.one_of(
     st.binary(max_size=80).map(lambda b: b.replace(b"\n", b" ")),
     structured,

@@ -49,6 +49,15 @@ def test_maintenance_wins_over_everything_until_deploy_removes_the_flag():
     assert safemode.boot_mode(guard(flash)) == "safe"
 
 
+def test_ending_maintenance_runs_the_prop_again_and_is_harmless_when_not_in_maintenance():
+    flash = Flash({})
+    safemode.end_maintenance(fs=flash)  # nothing to end: no error
+    safemode.request_maintenance(fs=flash)
+    assert [safemode.boot_mode(guard(flash)) for _ in range(2)] == ["maintenance"] * 2
+    safemode.end_maintenance(fs=flash)
+    assert safemode.boot_mode(guard(flash)) == "run"
+
+
 def test_the_advice_says_what_happened_and_what_to_do():
     advice = safemode.advice(3)
     assert "3 boots in a row" in advice["why"] and "propctl deploy" in advice["fix"]

@@ -12,7 +12,10 @@ Leave safe mode by deploying again (deploy clears the count) or with
 
 Maintenance: `propctl deploy` asks a running prop (link command `maintenance`)
 to reboot with the prop and its watchdog off, so copying files cannot be cut
-short by a watchdog reset. The flag file is removed by deploy when it is done.
+short by a watchdog reset. The flag file is removed by deploy when it is done,
+or by `end_maintenance()` (the link's `leave`, or at the REPL after
+`propctl repl`): the flag outlives resets, so a deploy cut short by a power
+loss finds the board in maintenance again.
 """
 LIMIT = 3
 DEFAULT_PATH = "boot_count"
@@ -96,6 +99,15 @@ def request_maintenance(fs=None) -> None:
     guard = BootGuard(fs=fs)
     with guard._fs.open(MAINTENANCE_FLAG, "wb") as f:
         f.write(b"deploy\n")
+
+
+def end_maintenance(fs=None) -> None:
+    """The next boot runs the prop again (no maintenance flag)."""
+    guard = BootGuard(fs=fs)
+    try:
+        guard._fs.remove(MAINTENANCE_FLAG)
+    except OSError:
+        pass  # not in maintenance: nothing to end
 
 
 def boot_mode(guard=None) -> str:

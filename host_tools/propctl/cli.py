@@ -17,6 +17,7 @@ SUBCOMMAND_MODULES = [
     "sim",
     "deploy",
     "monitor",
+    "repl",
     "ports",
 ]
 

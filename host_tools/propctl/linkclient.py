@@ -77,11 +77,15 @@ class LinkClient:
                 # write_timeout: a board that stopped reading must not hang the desktop
                 stream = serial.Serial(port, baudrate=baudrate, timeout=0.05, write_timeout=10,
                                        exclusive=True)
-                return cls(stream)
+                break
             except (serial.SerialException, OSError):
                 if time.monotonic() >= deadline:
                     raise
                 time.sleep(0.1)
+        # End any line another program left open (mpremote's interrupt is data to a running
+        # prop): else our first request would be glued to it. An empty line gets no reply.
+        stream.write(b"\n")
+        return cls(stream)
 
     def close(self) -> None:
         self.stream.close()

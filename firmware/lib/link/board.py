@@ -14,8 +14,9 @@ The prop runs in runtime.Runtime. Besides the prop's commands the link then
 answers `maintenance` (reboot for deploy) and `mem` (heap free and used).
 While it runs a Ctrl-C on the line is data (see link.stdio). In safe mode
 and maintenance mode no prop starts and no watchdog runs: the link answers
-`hello` (with `mode`) and Ctrl-C gives the REPL, which is what mpremote and
-`propctl deploy` need.
+`hello` (with `mode`), `why` and `leave` (back to the prop at the next boot),
+and Ctrl-C gives the REPL, which is what mpremote, `propctl deploy` and
+`propctl repl` need.
 """
 import sys
 import time
@@ -40,6 +41,7 @@ def identity(settings, mode: str, errors=None) -> dict:
 def _idle_commands(link, mode: str, crashes: int) -> dict:
     def leave():
         safemode.BootGuard().clear()
+        safemode.end_maintenance()
         link.event("reset", {"why": "leaving %s mode" % mode})
         _reset()
 
@@ -98,12 +100,9 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
         link.event("config_error", {"msg": message})
     port = stdio.StdioPort(link)
     rt = Runtime(app, port=port, wdt=watchdog(settings, name), guard=guard, stable_ms=stable_ms)
-    port.hold_repl()  # from here on a Ctrl-C on the line is data, not an interrupt
+    port.hold_repl()  # from here on a Ctrl-C on the line is data, always: no REPL while a prop runs
     try:
         rt.run()
-    except KeyboardInterrupt:
-        guard.stable()  # mpremote asked for the REPL: not a crash
-        raise
     finally:
         port.release_repl()
 

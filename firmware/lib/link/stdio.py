@@ -5,19 +5,18 @@ a Link, and writes the Link's lines to stdout. Reading allocates nothing
 (`ipoll`, one preallocated byte), so the loop that runs forever stays
 allocation-free while bytes arrive.
 
-Ctrl-C: while a prop runs (`hold_repl()`), 0x03 is an ordinary byte, so
-noise on the line cannot stop the prop. Only mpremote's own interrupt,
-CR, Ctrl-C (once or more), CR, stops it: the port then raises
-KeyboardInterrupt and leaves the Ctrl-A that follows unread, for the REPL
-(`mpremote connect PORT resume exec ...` against a running prop). In safe
-and maintenance mode every Ctrl-C gives the REPL, as deploy needs.
+Ctrl-C: while a prop runs (`hold_repl()`), 0x03 is an ordinary byte, always,
+in any company (mpremote's CR Ctrl-C CR included): noise on the line cannot
+stop the prop. Only safe and maintenance mode give the REPL: there every
+Ctrl-C raises KeyboardInterrupt, as deploy and mpremote need. A person who
+wants the REPL of a running prop asks it for a maintenance boot first
+(`propctl repl --port PORT`, which sends the link's `maintenance` command).
 """
 import select
 import sys
 import time
 
 CTRL_C = 0x03
-CR = 0x0D
 
 
 def _streams():
@@ -47,7 +46,7 @@ class StdioPort:
     """Moves bytes between stdin/stdout and a Link without ever blocking long.
 
     any_ctrl_c: True (safe/maintenance mode) makes every 0x03 a
-    KeyboardInterrupt; False (a prop runs) only mpremote's CR Ctrl-C CR.
+    KeyboardInterrupt; False (a prop runs) makes it data like any byte.
     stream: the input stream (default stdin), for tests.
     """
 
@@ -59,7 +58,6 @@ class StdioPort:
         self._byte = bytearray(1)
         self._max_bytes = max_bytes
         self._any_ctrl_c = any_ctrl_c
-        self._escape = 0   # 0: nothing, 1: after CR, 2: after CR and Ctrl-C
         self.closed = False
 
     def hold_repl(self) -> None:
@@ -94,23 +92,9 @@ class StdioPort:
                 break
             byte = byte_buf[0]
             count += 1
-            if self._interrupts(byte):
+            if byte == CTRL_C and self._any_ctrl_c:
                 # A board's runtime raises this by itself when kbd_intr is on;
                 # the unix port with a raw terminal does not.
                 raise KeyboardInterrupt
             self._link.feed_byte(byte)
         return count
-
-    def _interrupts(self, byte: int) -> bool:
-        if byte == CTRL_C:
-            if self._any_ctrl_c:
-                return True
-            self._escape = 2 if self._escape else 0
-        elif byte == CR:
-            if self._escape == 2:
-                self._escape = 0
-                return True
-            self._escape = 1
-        else:
-            self._escape = 0
-        return False
