@@ -212,7 +212,7 @@ def test_plain_mpremote_works_against_the_virtual_board(vboard, deployed):
     # a plain reset keeps maintenance (the flag outlives resets, as a cut deploy needs) ...
     boots = vboard.boots
     subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "reset"], capture_output=True, timeout=30)
-    info = hello_until(vboard.port, lambda info: info.get("mode") == "maintenance")
+    hello_until(vboard.port, lambda info: info.get("mode") == "maintenance")
     assert vboard.boots > boots
     # ... until it is ended as `propctl repl` says
     back_to_the_prop(vboard)
