@@ -562,3 +562,44 @@ def test_a_penalty_behind_the_50_keeps_the_field_goal():
     game.act("accept")
     assert game.snapshot()["line"] == "own 45"
     assert "field_goal" in game.action_names()
+
+
+# ---------------------------------------------------------------- events and phases
+
+def test_act_returns_the_events_it_caused_in_order():
+    game = scrimmage(80)
+    events = game.act("go_for_td")
+    assert events == [{"event": "play", "action": "go_for_td", "message": game.snapshot()["message"]}]
+    events = game.act("touchdown")
+    assert [e["event"] for e in events] == ["play", "score"]
+    assert events[1] == {"event": "score", "score": [6, 0], "team": HOME, "points": 6}
+    assert events[0]["message"] == game.snapshot()["message"] and "6-0" in events[0]["message"]
+    game.act("extra_point")
+    events = game.act("good")
+    assert events[1] == {"event": "score", "score": [7, 0], "team": HOME, "points": 1}
+    events = game.act("in_field", 30)  # the kickoff: AWAY gets the ball on its own 30
+    assert events[1:] == [{"event": "possession", "team": AWAY, "down": 1, "line": "own 30"}]
+
+
+def test_the_last_play_of_the_game_reports_the_final_quarter_and_the_winner():
+    game = scrimmage(80, plays=19, quarter=4)
+    game.act("go_for_td")
+    events = game.act("touchdown")
+    assert [e["event"] for e in events] == ["play", "score"]  # a conversion is no play
+    game.act("extra_point")
+    events = game.act("good")
+    assert events[1:3] == [{"event": "score", "score": [7, 0], "team": HOME, "points": 1},
+                          {"event": "quarter", "quarter": 4, "over": True, "winner": HOME}]
+
+
+def test_every_phase_has_one_row_with_a_hint_and_a_status():
+    from rules.fingerfootball import PHASES, phase_hint, phase_status
+    names = [row[0] for row in PHASES]
+    assert len(names) == len(set(names)) == 16
+    for name, hint, status in PHASES:
+        assert phase_hint(name) == hint and phase_status(name) == status
+        assert hint and status and status == status.upper()
+    raises(ValueError, phase_hint, "halftime_show")
+    # a refusal quotes the hint of the phase the game is in
+    game = kicked_off()
+    assert phase_hint("kickoff") in unchanged_after(game, "roll")

@@ -40,7 +40,8 @@ def random_game(game_seed, pick_seed, max_steps, hand_permille, settings=None):
             refusals.append(_try_illegal(game, rng, actions))
         name, kind, options = rng.choice(actions)
         arg = _pick_arg(rng, kind, options, hand_permille)
-        message = game.act(name, arg)
+        events = game.act(name, arg)
+        message = events[0]["message"]
         snap = game.snapshot()
         log.append([name, arg, message, snap["score"], snap["quarter"], snap["plays"],
                     snap["offense"], snap["ball"], snap["down"]])

@@ -34,7 +34,7 @@ from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, event_index, event_kind
 from micropython import const
 
-from rules.fingerfootball import KICK_COUNT_MS, FingerFootball
+from rules.fingerfootball import KICK_COUNT_MS, FingerFootball, phase_status
 from rules.fingerfootball_field import yard_text
 
 BEAT_MS = const(1000)        # one "one thousand ..."
@@ -61,15 +61,6 @@ FAULT = "fault"
 # The box's own settings section ("football" in config.json); kept with the
 # other props' sections so one merge checks them all.
 DEFAULTS: dict = _settings.DEFAULTS["football"]  # type: ignore[assignment]
-
-_STATUS = {
-    "toss": "COIN TOSS", "toss_choice": "KICK/RECEIVE?", "goal_choice": "PICK A GOAL",
-    "half_choice": "HALF TIME", "kickoff": "KICKOFF", "onside": "ONSIDE KICK",
-    "scrimmage": "ROLL", "choose": "CHOOSE PLAY", "attempt": "FLICK", "penalty": "FLAG!",
-    "punt": "PUNT", "field_goal": "FIELD GOAL", "conversion": "PAT OR 2 PT?",
-    "extra_point": "EXTRA POINT", "two_point": "TWO POINT TRY", "over": "FINAL",
-}
-
 
 def box_settings(settings) -> tuple:
     """(football section, errors): the config's "football" keys over DEFAULTS.
@@ -343,24 +334,12 @@ class FootballApp:
             raise ValueError("the kick count is running: report good or no_good first")
 
     def _act(self, name: str, arg) -> None:
-        game = self.game
-        before = game.state
-        message = game.act(name, arg)   # ValueError: nothing changed
-        after = game.state
+        events = self.game.act(name, arg)   # ValueError: nothing changed
         self._save()
         self._refresh()
-        self._emit("play", {"action": name, "message": message})
-        if after["score"] != before["score"]:
-            team = 0 if after["score"][0] != before["score"][0] else 1
-            self._emit("score", {"score": list(after["score"]), "team": team,
-                                 "points": after["score"][team] - before["score"][team]})
-        ended = after["phase"] == "over" and before["phase"] != "over"
-        if after["quarter"] != before["quarter"] or ended:
-            self._emit("quarter", {"quarter": after["quarter"], "over": after["phase"] == "over",
-                                   "winner": after["winner"]})
-        if after["offense"] != before["offense"] or after["ball"] != before["ball"]:
-            self._emit("possession", {"team": after["offense"], "down": after["down"],
-                                      "line": yard_text(after["ball"])})
+        for event in events:
+            fields = dict(event)
+            self._emit(fields.pop("event"), fields)
 
     def _on_switch(self, event: int) -> None:
         index = event_index(event)
@@ -412,7 +391,7 @@ class FootballApp:
         s = self.game.state
         settings = self.game.settings
         playing = s["phase"] not in ("toss", "toss_choice", "goal_choice", "over")
-        status = "KICK!" if self.state == COUNTING else _STATUS.get(s["phase"], "")
+        status = "KICK!" if self.state == COUNTING else phase_status(s["phase"])
         if s["phase"] == "over" and s["winner"] is not None:
             status = "FINAL %s WINS" % self.game.name(s["winner"])[:4].upper()
         return {

@@ -13,6 +13,12 @@ score, the downs, the line of scrimmage, the play counter and the quarters.
     game.act("roll")            # dice from the Rng, or act("roll", ["2-run", "left"])
     game.snapshot()             # plain dict: save it, show it, restore from it
 
+act() returns the events the action caused, in this order (plain dicts with
+"event" and its fields): "play" (action, message: what happened in words),
+"score" (score, team, points) when a team scored, "quarter" (quarter, over,
+winner) when a quarter or the game ended, "possession" (team, down, line)
+when the ball moved or changed hands.
+
 Spots are integer yards from the goal line that the team with the ball
 defends (see rules.fingerfootball_field). A reported spot (`yards` actions:
 where a kickoff or punt stopped, where the slider touched a red football) is
@@ -241,11 +247,11 @@ class FingerFootball:
 
     # ----------------------------------------------------------- acting
 
-    def act(self, name: str, arg=None) -> str:
-        """Apply one action; returns what happened in words.
+    def act(self, name: str, arg=None) -> list:
+        """Apply one action; returns the events it caused (see the module doc).
 
         Raises ValueError (state unchanged) if the action is not legal now or
-        its argument is wrong.
+        its argument is wrong. The words are also in state["message"].
         """
         legal = None
         for action in self.actions():
@@ -258,8 +264,9 @@ class FingerFootball:
         message = getattr(self, "_do_" + self.state["phase"])(work, name, arg)
         message += self._settle(work)
         work["message"] = message
+        before = self.state
         self.state = work
-        return message
+        return _events(name, before, work)
 
     def _why_not(self, name: str) -> str:
         s = self.state
@@ -272,7 +279,7 @@ class FingerFootball:
         if name == "roll" and phase == "scrimmage":
             return "no dice in the opponent's Zone 3: go for a touchdown or kick a field goal"
         if name == "roll":
-            return "no roll is due now (%s)" % _phase_hint(phase)
+            return "no roll is due now (%s)" % phase_hint(phase)
         if name == "punt" and phase == "scrimmage":
             return "no punt from the opponent's Zone 3: go for a touchdown or kick a field goal"
         if name == "punt" and phase in ("attempt", "choose"):
@@ -284,7 +291,7 @@ class FingerFootball:
         if name == "go_for_td" and phase == "scrimmage":
             return "a touchdown try without dice is only allowed in the opponent's Zone 3"
         return "'%s' is not possible now (%s); possible: %s" % (
-            name, _phase_hint(phase), ", ".join(names))
+            name, phase_hint(phase), ", ".join(names))
 
     # Handlers work on a copy of the state and return a message.
 
@@ -518,9 +525,60 @@ class FingerFootball:
         return words + " Tied: overtime quarter, new coin toss."
 
 
-_PHASES = ("toss", "toss_choice", "goal_choice", "half_choice", "kickoff", "onside", "scrimmage",
-           "choose", "attempt", "penalty", "punt", "field_goal", "conversion", "extra_point",
-           "two_point", "over")
+def _events(name: str, before: dict, after: dict) -> list:
+    """The events of one action that turned state `before` into `after`."""
+    events = [{"event": "play", "action": name, "message": after["message"]}]
+    if after["score"] != before["score"]:
+        team = 0 if after["score"][0] != before["score"][0] else 1
+        events.append({"event": "score", "score": list(after["score"]), "team": team,
+                       "points": after["score"][team] - before["score"][team]})
+    ended = after["phase"] == "over" and before["phase"] != "over"
+    if after["quarter"] != before["quarter"] or ended:
+        events.append({"event": "quarter", "quarter": after["quarter"], "over": after["phase"] == "over",
+                       "winner": after["winner"]})
+    if after["offense"] != before["offense"] or after["ball"] != before["ball"]:
+        events.append({"event": "possession", "team": after["offense"], "down": after["down"],
+                       "line": field.yard_text(after["ball"])})
+    return events
+
+
+# Every phase of the game once: (name, hint: what the game waits for, status: the
+# scoreboard's short word). Refusals quote the hint; the box shows the status.
+PHASES = (
+    ("toss", "the coin toss comes first", "COIN TOSS"),
+    ("toss_choice", "the toss winner picks kick or receive", "KICK/RECEIVE?"),
+    ("goal_choice", "the toss loser picks a goal", "PICK A GOAL"),
+    ("half_choice", "half time: the toss loser picks kick or receive", "HALF TIME"),
+    ("kickoff", "waiting for the kickoff", "KICKOFF"),
+    ("onside", "waiting for the onside kick", "ONSIDE KICK"),
+    ("scrimmage", "before the play: roll, punt or field goal", "ROLL"),
+    ("choose", "the offence must announce its play", "CHOOSE PLAY"),
+    ("attempt", "waiting for where the slider stopped", "FLICK"),
+    ("penalty", "the defence accepts or refuses the penalty", "FLAG!"),
+    ("punt", "waiting for where the punt stopped", "PUNT"),
+    ("field_goal", "waiting for the field goal kick", "FIELD GOAL"),
+    ("conversion", "after a touchdown: extra point or two-point try", "PAT OR 2 PT?"),
+    ("extra_point", "waiting for the extra point kick", "EXTRA POINT"),
+    ("two_point", "waiting for the two-point try", "TWO POINT TRY"),
+    ("over", "the game is over", "FINAL"),
+)
+
+
+def _phase_row(phase: str) -> tuple:
+    for row in PHASES:
+        if row[0] == phase:
+            return row
+    raise ValueError("the saved game has an unknown phase %r" % (phase,))
+
+
+def phase_hint(phase: str) -> str:
+    """What the game waits for in `phase`, in words."""
+    return _phase_row(phase)[1]
+
+
+def phase_status(phase: str) -> str:
+    """The scoreboard's short word for `phase`."""
+    return _phase_row(phase)[2]
 
 
 def _is_int(value, low, high) -> bool:
@@ -530,8 +588,7 @@ def _is_int(value, low, high) -> bool:
 def _check_saved(s: dict, settings: dict) -> None:
     """Raise ValueError unless a restored state is one the engine could have made."""
     phase = s["phase"]
-    if phase not in _PHASES:
-        raise ValueError("the saved game has an unknown phase %r" % (phase,))
+    _phase_row(phase)  # ValueError for a phase the engine does not have
     broken = None
     if not _is_int(s["rng"], 1, 0xFFFFFFFF):
         broken = "dice state"
@@ -570,27 +627,6 @@ def _check_saved(s: dict, settings: dict) -> None:
         broken = "message"
     if broken is not None:
         raise ValueError("the saved game has a broken %s" % broken)
-
-
-def _phase_hint(phase: str) -> str:
-    return {
-        "toss": "the coin toss comes first",
-        "toss_choice": "the toss winner picks kick or receive",
-        "goal_choice": "the toss loser picks a goal",
-        "half_choice": "half time: the toss loser picks kick or receive",
-        "kickoff": "waiting for the kickoff",
-        "onside": "waiting for the onside kick",
-        "scrimmage": "before the play: roll, punt or field goal",
-        "choose": "the offence must announce its play",
-        "attempt": "waiting for where the slider stopped",
-        "penalty": "the defence accepts or refuses the penalty",
-        "punt": "waiting for where the punt stopped",
-        "field_goal": "waiting for the field goal kick",
-        "conversion": "after a touchdown: extra point or two-point try",
-        "extra_point": "waiting for the extra point kick",
-        "two_point": "waiting for the two-point try",
-        "over": "the game is over",
-    }[phase]
 
 
 def _ordinal(n: int) -> str:

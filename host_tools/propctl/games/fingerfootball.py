@@ -247,7 +247,7 @@ class Referee:
         try:
             name, arg = parse_entry(text, actions, game)
             snapshot = game.snapshot()
-            message = game.act(name, arg)
+            message = game.act(name, arg)[0]["message"]  # the "play" event: what happened
         except ValueError as exc:
             self.say("  %s" % exc)
             return
