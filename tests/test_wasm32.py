@@ -11,8 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import wasm_runner
-from micropython_harness import ROOT, find_micropython, micropython_env
+from micropython_harness import ROOT, find_micropython, micropython_env, wasm_runner
 
 VBOARD = ROOT / "host_tools" / "propctl" / "vboard"
 ITERATIONS = 8000  # two clock rounds' worth of 10 ms ticks
