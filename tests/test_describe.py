@@ -3,11 +3,11 @@ import io
 
 from hypothesis import given
 from hypothesis import strategies as st
+from test_link_client import FakeSerial, board_line
 
 from propctl.describe import PROPS, describe_clock_score, describe_event
 from propctl.linkclient import LinkClient
 from propctl.monitor import Printer
-from test_link_client import FakeSerial, board_line
 
 FUSEBOX_SCORED = {"window": 2, "chooser": 0, "bolt": False, "opened": [2], "points": {"1": 1},
                   "away": [], "round_over": False, "scores": [0, 1, 0], "game_over": False}
@@ -26,7 +26,8 @@ def test_the_monitor_picks_the_describer_from_the_boards_hello():
     printer = Printer(out)
     client = LinkClient(FakeSerial([board_line(1, ev="boot", data={"prop": "fusebox", "mode": "run"}),
                                     board_line(2, ev="scored", data=FUSEBOX_SCORED),
-                                    board_line(3, ev="window", data={"window": 7, "open": True, "opened": 1})]))
+                                    board_line(3, ev="window",
+                                               data={"window": 7, "open": True, "opened": 1})]))
     for line in client.lines(timeout=0.1):
         printer(line)
     text = out.getvalue()

@@ -20,14 +20,17 @@ def is_firmware_tree(root: Path) -> bool:
 
 
 def firmware_root() -> Path:
-    """The firmware tree shipped with propctl (importlib.resources), else this clone's firmware/."""
-    import importlib.resources
+    """The firmware tree shipped with propctl (package data), else this clone's firmware/."""
+    import importlib.util
     try:
-        shipped = Path(str(importlib.resources.files(FIRMWARE_PACKAGE)))
-    except (ImportError, TypeError, ValueError):
-        shipped = None
-    if shipped is not None and is_firmware_tree(shipped):
-        return shipped
+        # the firmware has no __init__.py (it would go onto the boards): a namespace package,
+        # which importlib.resources.files() cannot open on Python 3.10/3.11; its spec can
+        spec = importlib.util.find_spec(FIRMWARE_PACKAGE)
+    except (ImportError, ValueError):
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        if is_firmware_tree(Path(location)):
+            return Path(location)
     return REPO_ROOT / "firmware"
 
 

@@ -13,7 +13,9 @@ nothing or lacks main.py or the prop, a board whose MicroPython or chip does
 not fit --board, and a --cards file that is not a sound card pack. A board
 that ends up in safe mode or keeps crashing is a failed deploy.
 """
+import contextlib
 import hashlib
+import io
 import json
 import sys
 import tempfile
@@ -80,8 +82,6 @@ def check_pack(data: bytes, name: str) -> str:
     Uses the firmware's own reader (cardpack.pack): header, every record's CRC
     and the whole-file CRC, exactly what the board will check.
     """
-    import io
-
     from cardpack.pack import Pack, PackError
     try:
         pack = Pack(io.BytesIO(data))
@@ -181,21 +181,27 @@ def parse_set(items) -> dict:
 class BoardFiles:
     """The board's filesystem through mpremote's transport (raw REPL, no soft reset)."""
 
-    def __init__(self, port: str, attempts: int = 3) -> None:
+    def __init__(self, port: str, attempts: int = 4) -> None:
         from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
         # a read timeout: on a pseudo-terminal mpremote reads block without one
         self.transport = SerialTransport(port, baudrate=115200, timeout=2)
         for attempt in range(attempts):
             try:
-                # a board in a crash loop may be resetting right now: try again
-                self.transport.enter_raw_repl(soft_reset=False, timeout_overall=5)
+                # mpremote prints what it got when the handshake fails: not for our user
+                with contextlib.redirect_stdout(io.StringIO()):
+                    self.transport.enter_raw_repl(soft_reset=False, timeout_overall=5)
+                    # a slow board may still be stopping its program or printing a banner
+                    # after the raw REPL's prompt: only a command that runs proves it is ready
+                    self.transport.exec("pass")
                 return
             except TransportError:
                 if attempt == attempts - 1:
                     self.transport.close()
                     raise
-                time.sleep(0.5)
+                # a board in a crash loop may be resetting right now: let it settle, try again
+                time.sleep(0.5 + attempt)
+                self.transport.serial.reset_input_buffer()
 
     def read(self, path: str):
         """Bytes of a file, or None if it does not exist."""
