@@ -403,7 +403,8 @@ def test_a_fresh_board_is_told_to_deploy_not_to_try_monitor(tmp_path):
     with served(tmp_path / "flash") as port:  # MicroPython only, no main.py
         code, out = propctl("monitor", "--port", port, "--timeout", "1")
     assert code == 1, out
-    assert "propctl deploy --port %s" % port in out and "try `propctl monitor`" not in out, out
+    assert "deploy --port %s --prop clock --board pico" % port in out, out
+    assert "try `propctl monitor`" not in out
 
 
 def test_deploy_names_the_boards_micropython_and_knows_the_virtual_board(deployed):

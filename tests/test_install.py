@@ -87,23 +87,33 @@ def test_the_installed_propctl_runs_the_sim_from_its_own_firmware(installed):
     assert "chime" in out and "done: 1 round(s)" in out
 
 
-def test_the_installed_propctl_deploys_to_the_served_virtual_board(installed, tmp_path):
+def test_the_installed_propctl_deploys_to_the_served_virtual_board_as_its_hints_say(installed, tmp_path):
+    """`sim --serve` prints the next commands; run exactly those lines in a shell with no venv activated."""
     bin_dir, _, outside = installed
-    env = dict(os.environ, MICROPYTHON=str(Path(sys.executable).with_name("micropython")))
+    env = dict(os.environ, MICROPYTHON=str(Path(sys.executable).with_name("micropython")),
+               PATH="/usr/bin:/bin")  # not activated: `propctl` alone would not be found
+    env.pop("PYTHONPATH", None)
     flash = tmp_path / "flash"
     server = subprocess.Popen([str(bin_dir / "propctl"), "sim", "--serve", "--flash", str(flash)],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=outside,
                               env=env, start_new_session=True)
     try:
-        port = server.stdout.readline().split()[-1]
-        code, out = run(bin_dir, outside, "deploy", "--port", port, "--prop", "clock", "--board", "pico",
-                        "--set", SHORT_ROUND)
-        assert code == 0, out
+        printed = [server.stdout.readline() for _ in range(5)]
+        commands = [line.strip() for line in printed if line.startswith("  ")]
+        assert len(commands) == 2 and "deploy" in commands[0] and "monitor" in commands[1], printed
+        deploy = subprocess.run(commands[0], shell=True, capture_output=True, text=True, cwd=outside,
+                                env=env, timeout=180)
+        out = deploy.stdout + deploy.stderr
+        assert deploy.returncode == 0, out
         assert "propctl_firmware" in out  # compiled from the installed package, not a clone
         assert "board up: clock prop on pico" in out and "mode run" in out
         assert (flash / "main.py").is_file() and (flash / "lib" / "props" / "clock.mpy").is_file()
-        code, out = run(bin_dir, outside, "monitor", "--port", port, "--send", "state", "--timeout", "0.5")
-        assert code == 0 and "clock prop on pico" in out, out
+        monitor = subprocess.Popen(commands[1], shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True, cwd=outside, env=env, start_new_session=True)
+        first = monitor.stdout.readline()  # it runs until Ctrl-C, as printed
+        os.killpg(monitor.pid, signal.SIGINT)
+        monitor.wait(timeout=10)
+        assert "connected: board up: clock prop on pico" in first, first
     finally:
         server.send_signal(signal.SIGTERM)
         try:

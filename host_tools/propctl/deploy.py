@@ -391,8 +391,9 @@ def confirm_running(port: str, prop: str, timeout: float = 45.0, say=_say) -> di
             for message in errors:
                 say("config problem: %s" % message)
             return info
+    from propctl.invocation import propctl_command
     raise DeployError(_not_running("no steady hello from the board after the reset", faults, [],
-                                   "watch it with `propctl monitor --port %s`" % port))
+                                   "watch it with `%s monitor --port %s`" % (propctl_command(), port)))
 
 
 def _not_running(what: str, faults: list, errors: list, fix: str) -> str:

@@ -12,6 +12,7 @@ import sys
 import time
 
 from propctl.describe import describe_event
+from propctl.invocation import propctl_command
 from propctl.linkclient import LinkClient, LinkFailure, ProtocolMismatch
 from propctl.ports import PortError, resolve_port
 
@@ -69,8 +70,8 @@ def parse_send(item: str) -> tuple:
 def _no_hello(port: str, exc) -> str:
     """What to do when the board does not answer hello (a fresh board has no prop firmware)."""
     return ("%s: no prop firmware answered on %s. A freshly flashed board (MicroPython only, no "
-            "main.py) needs a deploy first: propctl deploy --port %s --prop clock --board pico; "
-            "a board in the middle of a reset: run monitor again" % (exc, port, port))
+            "main.py) needs a deploy first: %s deploy --port %s --prop clock --board pico; "
+            "a board in the middle of a reset: run monitor again" % (exc, port, propctl_command(), port))
 
 
 def _lost(port: str, exc) -> str:
