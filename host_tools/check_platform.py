@@ -50,7 +50,8 @@ def wasm_micropython():
 def diagnose(system: str, machine: str, version: tuple, micropython_given: bool, venv_version,
              python: str = "python3", wasm=None) -> tuple:
     """(problems, notes): problems stop the set-up, notes are said and then it goes on."""
-    problems, notes = [], []
+    problems: list = []
+    notes: list = []
     shown = "%d.%d" % version[:2]
     if version[:2] < MIN_PYTHON:
         problems.append("Python %s is too old: 3.10 or newer is needed (3.11 or 3.12 for the MicroPython "

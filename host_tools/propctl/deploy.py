@@ -366,7 +366,7 @@ def confirm_running(port: str, prop: str, timeout: float = 45.0, say=_say) -> di
         errors = [str(e) for e in info.get("config_errors") or []]
         mode = info.get("mode")
         if mode == "safe":
-            advice = {}
+            advice: dict = {}
             try:
                 with LinkClient.open(port) as client:
                     advice = client.request("why", timeout=2.0) or {}
@@ -504,7 +504,7 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
     except Exception as exc:
         raise DeployError("no REPL on %s: %s (is it a MicroPython board? is another program "
                           "using the port?)" % (port, exc)) from None
-    summary = {"copied": [], "removed": [], "skipped": [], "config": None, "hello": None}
+    summary: dict = {"copied": [], "removed": [], "skipped": [], "config": None, "hello": None}
     try:
         if kind == "firmware":
             check_board(files, board, say)

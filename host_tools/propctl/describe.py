@@ -126,7 +126,8 @@ CLOCK = {
 # --- fuse box ----------------------------------------------------------------
 
 def _fusebox_scored(d: dict) -> str:
-    points = d.get("points") if isinstance(d.get("points"), dict) else {}
+    raw = d.get("points")
+    points: dict = raw if isinstance(raw, dict) else {}
     gained = ["seat %s +%s" % (_number(_int_key(seat)), _raw(points[seat]))
               for seat in sorted(points, key=str) if points[seat]]
     scores = _list(d.get("scores"))
@@ -185,7 +186,8 @@ def _kick_count(d: dict) -> str:
     words = {"go": "GO", "end": "one thousand three: time is up"}
     if step == "beep":
         words["beep"] = "one thousand %s" % {1: "one", 2: "two"}.get(_int(d.get("beat")), _raw(d.get("beat")))
-    return "kick count: %s (%s ms)" % (words.get(step, _raw(step)), _raw(d.get("at_ms")))
+    said = words.get(step) if isinstance(step, str) else None
+    return "kick count: %s (%s ms)" % (said or _raw(step), _raw(d.get("at_ms")))
 
 
 FOOTBALL = {
