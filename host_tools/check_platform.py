@@ -33,15 +33,15 @@ def venv_python_version(venv: str):
         return (0, 0)  # broken (its Python was removed or upgraded): recreate it
 
 
-def wasm_micropython():
+def wasm_micropython(command=None):
     """The WebAssembly MicroPython under node, for machines without the unix-port wheel.
 
-    The hook for the WebAssembly leg (helper `wasm`): returns the command that
-    stands in for `micropython` (runs a script like the unix port), or None
-    while that leg is not set up here. `make sim` then passes it on as
-    MICROPYTHON.
+    The hook for the WebAssembly leg: `make ... MICROPYTHON_WASM=CMD` (or the
+    environment variable) names a program that runs scripts like the unix
+    port's `micropython`; the Makefile then uses it as MICROPYTHON. Returns
+    it if it can be run here, else None.
     """
-    command = os.environ.get("MICROPYTHON_WASM")
+    command = command or os.environ.get("MICROPYTHON_WASM")
     if command and shutil.which(command.split()[0]):
         return command
     return None
@@ -89,11 +89,12 @@ def main(argv=None) -> int:
     parser.add_argument("--micropython-given", action="store_true",
                         help="MICROPYTHON=... was passed to make: no wheel needed")
     parser.add_argument("--fix-venv", action="store_true", help="remove a .venv made by another Python")
+    parser.add_argument("--wasm", help="the WebAssembly MicroPython command (MICROPYTHON_WASM)")
     args = parser.parse_args(argv)
     venv_version = venv_python_version(args.venv)
     problems, notes = diagnose(platform.system(), platform.machine(), sys.version_info[:2],
                                args.micropython_given, venv_version, os.path.basename(sys.executable),
-                               wasm_micropython())
+                               wasm_micropython(args.wasm))
     for note in notes:
         print("note: " + note)
     if problems:
