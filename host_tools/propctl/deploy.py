@@ -408,9 +408,11 @@ def _not_running(what: str, faults: list, errors: list, fix: str) -> str:
 # What each board profile's MicroPython says it runs on (os.uname().machine, e.g.
 # "Raspberry Pi Pico with RP2040"): a word it must contain, and words that mean another board.
 BOARD_MACHINES = {
-    "pico": ("RP2040", {"Pico W": "a Pico W: the pico profile's LED pin (GPIO 25) belongs to its Wi-Fi "
-                                  "chip there, so it needs its own profile",
-                        "RP2350": "a Pico 2 (RP2350): flash the RPI_PICO build on a Pico (RP2040)"}),
+    "pico": ("RP2040", {"Pico W": "a Pico W: deploy with --board pico_w (its LED hangs on the Wi-Fi "
+                                  "chip, and GPIO 25 selects that chip)",
+                        "RP2350": "a Pico 2 (RP2350): deploy with --board pico2"}),
+    "pico_w": ("Pico W", {"RP2350": "a Pico 2 W (RP2350): no profile for it yet"}),
+    "pico2": ("RP2350", {" W ": "a Pico 2 W: its LED hangs on the Wi-Fi chip; no profile for it yet"}),
     "esp32": ("ESP32", {}),
 }
 # The oldest MicroPython that loads the .mpy files deploy writes (format 6, bytecode only).
