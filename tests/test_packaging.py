@@ -20,4 +20,4 @@ def test_every_package_is_listed_for_installation():
             relative = init.parent.relative_to(base).parts
             found.add(".".join((name,) + relative))
     # propctl/vboard is data for the MicroPython side, not a package: no __init__.py there.
-    assert found | {FIRMWARE_PACKAGE} == listed, "packages missing from pyproject: %s" % sorted(found - listed)
+    assert found | {FIRMWARE_PACKAGE} == listed, "not in pyproject: %s" % sorted(found - listed)
