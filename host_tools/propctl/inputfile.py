@@ -1,0 +1,64 @@
+"""Read a file a user named: only regular files, and never more than a limit.
+
+A FIFO would block the read forever and /dev/zero never ends, and for both
+os.path.getsize says 0; so the file is opened without blocking, checked with
+fstat, and the read itself stops one byte past the limit.
+"""
+import os
+import stat
+from typing import BinaryIO
+
+
+class InputFileError(Exception):
+    """The file cannot be used; str() is the reason, to follow the file name."""
+
+
+def open_regular(path) -> BinaryIO:
+    """`path` opened for binary reading; InputFileError unless it is a regular file."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise InputFileError("cannot be read: %s" % (exc.strerror or exc)) from None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise InputFileError("cannot be read: %s" % (exc.strerror or exc)) from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise InputFileError("is %s, not a regular file" % _what(mode))
+    return os.fdopen(fd, "rb")
+
+
+def read_regular(path, limit: int) -> bytes:
+    """The bytes of the regular file `path`; InputFileError if it is something else,
+    larger than `limit` bytes, or cannot be read."""
+    with open_regular(path) as stream:
+        try:
+            data = stream.read(limit + 1)
+        except OSError as exc:
+            raise InputFileError("cannot be read: %s" % (exc.strerror or exc)) from None
+    if len(data) > limit:
+        raise InputFileError("is larger than %s" % _size(limit))
+    return data
+
+
+def _what(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
+def _size(limit: int) -> str:
+    if limit >= 1024 * 1024 and limit % (1024 * 1024) == 0:
+        return "%d MB" % (limit // (1024 * 1024))
+    if limit >= 1024 and limit % 1024 == 0:
+        return "%d KB" % (limit // 1024)
+    return "%d bytes" % limit
