@@ -8,6 +8,8 @@ import os
 import stat
 from typing import BinaryIO
 
+_CHUNK = 1024 * 1024
+
 
 class InputFileError(Exception):
     """The file cannot be used; str() is the reason, to follow the file name."""
@@ -36,12 +38,22 @@ def read_regular(path, limit: int) -> bytes:
     larger than `limit` bytes, or cannot be read."""
     with open_regular(path) as stream:
         try:
-            data = stream.read(limit + 1)
+            # The size fstat reports is only a hint (the file may grow): it saves
+            # allocating `limit` bytes up front; the loop stops one byte past it.
+            want = min(limit + 1, os.fstat(stream.fileno()).st_size + 1)
+            pieces = [stream.read(want)]
+            total = len(pieces[0])
+            while total == want or (len(pieces) > 1 and total <= limit):
+                piece = stream.read(min(_CHUNK, limit + 1 - total))
+                if not piece:
+                    break
+                pieces.append(piece)
+                total += len(piece)
         except OSError as exc:
             raise InputFileError("cannot be read: %s" % (exc.strerror or exc)) from None
-    if len(data) > limit:
+    if total > limit:
         raise InputFileError("is larger than %s" % _size(limit))
-    return data
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
 
 def _what(mode: int) -> str:

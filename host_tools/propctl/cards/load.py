@@ -5,11 +5,10 @@ Nothing here knows a card kind's fields: `load_deck` asks the kind module
 """
 import array
 import csv
-import io
 import json
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -293,7 +292,7 @@ def _decode(f, data):
 
 
 def _read_csv(f, text, forced):
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.reader(_lines(text), strict=True)
     header, header_line = None, 0
     try:
         while True:
@@ -315,6 +314,17 @@ def _read_csv(f, text, forced):
                   "text with commas or quotes inside double quotes" % exc)
     if header is None:
         f.problem(None, None, "has no header row; allowed: a first row naming the columns")
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of `text` with their ends, one at a time, as a file opened with
+    newline="" gives them (io.StringIO would hold four bytes per character)."""
+    for match in _LINE.finditer(text):
+        if match.end() > match.start():
+            yield match.group()
 
 
 def _csv_header(f, header, line, forced) -> bool:
