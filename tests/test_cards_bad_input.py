@@ -13,7 +13,7 @@ from test_cards_cli import GOOD_ROW, HEADER, SAMPLE
 
 from cardpack.question import Question, QuestionCard
 from cardpack.taskcard import TaskCard
-from propctl.atomic import remove_stale_temps, temp_name, write_atomic
+from propctl import atomic
 from propctl.cards import container, load, questions, taskcards
 from propctl.cards.container import build_pack
 from propctl.cli import main
@@ -226,15 +226,15 @@ def test_only_temp_files_of_dead_writers_are_removed(tmp_path):
     finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                               capture_output=True, text=True, check=True)
     dead = int(finished.stdout)
-    stale = Path(temp_name(target, dead, "ab12cd"))
-    ours = Path(temp_name(target, os.getpid(), "ef34ab"))
-    alive = Path(temp_name(target, os.getppid(), "0a0b0c"))
+    stale = Path(atomic.temp_name(target, dead, "ab12cd"))
+    ours = Path(atomic.temp_name(target, os.getpid(), "ef34ab"))
+    alive = Path(atomic.temp_name(target, os.getppid(), "0a0b0c"))
     other = tmp_path / ("other.json.propctl-%d-ab12cd.tmp" % dead)
     legacy_old, legacy_new = tmp_path / ".game.json.k3j9x_2a.tmp", tmp_path / ".game.json.zz9x8y7w.tmp"
     for path in (stale, ours, alive, other, legacy_old, legacy_new):
         path.write_bytes(b"half")
     os.utime(legacy_old, (1, 1))
-    assert sorted(remove_stale_temps(target)) == sorted([stale.name, legacy_old.name])
+    assert sorted(atomic.remove_stale_temps(target)) == sorted([stale.name, legacy_old.name])
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [ours.name, alive.name, other.name, legacy_new.name])
 
@@ -246,7 +246,7 @@ def test_packs_and_saves_honour_the_umask(tmp_path, capsys, umask, mode):
     old = os.umask(umask)
     try:
         assert run(capsys, "cards", "pack", str(SAMPLE), "-o", str(tmp_path / "deck.bin"), "-q")[0] == 0
-        write_atomic(tmp_path / "save.json", b"{}")  # what both game masters save with
+        atomic.write_atomic(tmp_path / "save.json", b"{}")  # what both game masters save with
     finally:
         os.umask(old)
     assert (tmp_path / "deck.bin").stat().st_mode & 0o777 == mode
