@@ -9,7 +9,7 @@ import os
 import re
 import secrets
 import time
-from typing import Iterable, Union
+from typing import Iterable, List, Union
 
 TEMP_MARK = ".propctl-"
 TEMP_SUFFIX = ".tmp"
@@ -53,7 +53,7 @@ def remove_stale_temps(path) -> list:
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     prefix = os.path.basename(path) + TEMP_MARK
-    removed = []
+    removed: List[str] = []
     try:
         names = os.listdir(folder)
     except OSError:

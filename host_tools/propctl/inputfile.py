@@ -4,9 +4,10 @@ A FIFO would block the read forever and /dev/zero never ends, and for both
 os.path.getsize says 0; so the file is opened without blocking, checked with
 fstat, and the read itself stops one byte past the limit.
 """
+import json
 import os
 import stat
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 _CHUNK = 1024 * 1024
 
@@ -54,6 +55,19 @@ def read_regular(path, limit: int) -> bytes:
     if total > limit:
         raise InputFileError("is larger than %s" % _size(limit))
     return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
+def read_json(path, limit: int) -> Any:
+    """The JSON value in the regular file `path` (UTF-8); InputFileError saying what is wrong."""
+    data = read_regular(path, limit)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputFileError("is not UTF-8 text (byte %d)" % (exc.start + 1)) from None
+    except RecursionError:
+        raise InputFileError("is not valid JSON (nested too deeply)") from None
+    except ValueError as exc:
+        raise InputFileError("is not valid JSON (%s)" % exc) from None
 
 
 def _what(mode: int) -> str:

@@ -374,6 +374,7 @@ def _read_json(f, text, forced):
         f.problem(line, None, "is not valid JSON (%s); allowed: {\"kind\": ..., \"cards\": [...]}"
                   % getattr(exc, "msg", "too deeply nested"))
         return
+    cards: Any
     if isinstance(document, list):
         cards, named = document, None
     elif isinstance(document, dict):
@@ -426,8 +427,8 @@ def _element_lines(text) -> list:
     """
     decoder = json.JSONDecoder()
 
-    def skip(i):
-        return _SPACE.match(text, i).end()
+    def skip(i: int) -> int:
+        return _SPACE.match(text, i).end()  # type: ignore[union-attr]  # "*" always matches
 
     def array(i):
         starts = []

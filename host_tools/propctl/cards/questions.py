@@ -24,6 +24,7 @@ as JSON numbers of at most 15 significant digits (read back by their shortest
 form, which is what was written). "," also works as the decimal mark.
 """
 import re
+from typing import Any, Dict, List, Union
 
 from cardpack.question import (  # noqa: F401
     FRAMES,
@@ -202,11 +203,11 @@ def _scale(value, label, fmt, problem):
     if len(cells) // 2 > MAX_RANGES:
         problem(label, "has %d ranges; allowed: at most %d" % (len(cells) // 2, MAX_RANGES))
         return None
-    scale = []
+    scale: List[Union[str, int]] = []
     for i, cell in enumerate(cells):
         where = "%s[%d]" % (label, i)
         if i % 2:
-            points = cell
+            points: Any = cell
             if isinstance(points, str) and re.fullmatch(r"\s*\d{1,2}\s*", points):
                 points = int(points)
             if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= TOP:
@@ -277,12 +278,12 @@ def _json_number(text):
 
 def to_json(card: QuestionCard) -> dict:
     """The card in the JSON file format."""
-    out = {"id": card.id}
+    out: Dict[str, Any] = {"id": card.id}
     for frame in FRAMES:
         out[frame] = {}
         for colour in COLOURS:
             q = card.question(frame, colour)
-            entry = {"text": q.text}
+            entry: Dict[str, Any] = {"text": q.text}
             if q.unit:
                 entry["unit"] = q.unit
             entry["scale"] = [v if i % 2 else _json_number(v) for i, v in enumerate(q.scale)]
@@ -290,19 +291,6 @@ def to_json(card: QuestionCard) -> dict:
             entry["source"] = q.source
             out[frame][colour] = entry
     return out
-
-
-def to_csv_row(card: QuestionCard) -> dict:
-    """The card as one CSV row (column -> cell), the scale written as on the card."""
-    row = {"id": card.id}
-    for (frame, colour), q in zip(SLOTS, card.questions):
-        prefix = "%s_%s_" % (frame, colour)
-        row[prefix + "text"] = q.text
-        row[prefix + "unit"] = q.unit
-        row[prefix + "scale"] = " | ".join(str(v) for v in q.scale)
-        row[prefix + "answer"] = q.answer
-        row[prefix + "source"] = q.source
-    return row
 
 
 def _json_type(value) -> str:

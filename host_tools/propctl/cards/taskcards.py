@@ -13,6 +13,7 @@ In the files the bolt is the window number 1..8 as people count the windows
 import json
 import re
 import struct
+from typing import Dict
 
 from cardpack.taskcard import CATEGORIES, KIND, VERSION, WINDOWS, TaskCard  # noqa: F401 (VERSION: kind interface)
 from cardpack.taskcard import decode as decode_record
@@ -125,7 +126,7 @@ def _statements(fields, fmt, problem):
                     % (len(text.encode()), MAX_STATEMENT_BYTES))
             return None
         out.append(text)
-    seen = {}
+    seen: Dict[str, str] = {}
     for label, text in zip(labels, out):
         if text.lower() in seen:
             problem(label, "repeats %s; allowed: %d different statements" % (seen[text.lower()], WINDOWS))
