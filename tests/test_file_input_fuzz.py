@@ -25,7 +25,8 @@ IN_PROCESS = settings(max_examples=60, suppress_health_check=QUIET)
 # Each example of these starts a process (the sim also a MicroPython board): fewer.
 SUBPROCESS = settings(max_examples=25, suppress_health_check=QUIET)
 
-json_leaf = st.none() | st.booleans() | st.integers(-5, 10**12) | st.floats(allow_nan=False) | st.text(max_size=8)
+json_leaf = (st.none() | st.booleans() | st.integers(-5, 10**12) | st.floats(allow_nan=False)
+             | st.text(max_size=8))
 json_value = st.recursive(json_leaf, lambda inner: st.lists(inner, max_size=4)
                           | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=8)
 
