@@ -20,7 +20,7 @@ from propctl.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 PROPCTL = [str(Path(sys.executable).with_name("propctl"))]
-SAMPLE_QUESTIONS = ROOT / "host_tools/propctl/data/decks/questions.json"
+SAMPLE_QUESTIONS = ROOT / "host_tools/propctl/data/decks/questions.en.json"
 STATEMENTS = ["a", "b", "c", "d", "e", "f", "g", "h"]
 
 
@@ -102,7 +102,7 @@ def test_control_characters_in_a_csv_deck_are_file_line_problems(tmp_path, capsy
 
 def test_show_never_prints_raw_control_characters(tmp_path, capsys):
     # A pack written by something else (or an older propctl) may hold them.
-    card = TaskCard("C-1", 0, "clear\x1b[2J\x07?", ["s\t%d" % i for i in range(8)], 3)
+    card = TaskCard("C-1", "sci\x07ence", "clear\x1b[2J\x07?", ["s\t%d" % i for i in range(8)], 3)
     path = tmp_path / "control.bin"
     path.write_bytes(build_pack(taskcards.CODE, taskcards.VERSION, [taskcards.encode(card)]))
     for argv in ([], ["C-1"], ["--json"], ["C-1", "--json"]):
@@ -128,14 +128,28 @@ def test_check_reports_the_card_count_limit_that_pack_enforces(tmp_path, capsys,
 
 
 def test_check_reports_a_card_too_large_for_a_pack_at_its_line(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(container, "MAX_RECORD_SIZE", 60)
+    monkeypatch.setattr(container, "MAX_RECORD_SIZE", 80)  # GOOD_ROW packs into 71 bytes
     path = tmp_path / "long.csv"
-    long_row = "T-2,science,%s,a,b,c,d,e,f,g,h,1,\n" % ("Which one is the longest? " * 2)
+    long_row = "T-2,science,%s,a,b,c,d,e,f,g,h,1,\n" % ("Which one is the longest? " * 3)
     path.write_text(HEADER + GOOD_ROW + long_row, encoding="utf-8")
     code, out, _ = run(capsys, "cards", "check", str(path))
     assert code == 1
-    assert out.startswith("%s:3: card T-2, packs into" % path) and "at most 60 bytes per card" in out
+    assert out.startswith("%s:3: card T-2, packs into" % path) and "at most 80 bytes per card" in out
     assert len(out.strip().splitlines()) == 1
+
+
+def test_cards_kept_as_records_keep_what_the_pack_leaves_out(tmp_path):
+    # Sources and as-of dates are not packed, yet the content checks read them from deck.cards.
+    path = tmp_path / "two.csv"
+    undated = GOOD_ROW.replace("T-1", "T-2").replace(",arithmetic,2025", ",,")
+    path.write_text(HEADER + GOOD_ROW + undated, encoding="utf-8")
+    deck = load.load_deck([path])
+    assert not deck.problems, deck.problems
+    assert [(c.source, c.as_of) for c in deck.cards] == [("arithmetic", "2025"), ("", "")]
+    assert deck.records == [taskcards.encode(c) for c in deck.cards]
+    shipped = load.load_deck([SAMPLE_QUESTIONS])
+    first = json.loads(SAMPLE_QUESTIONS.read_text(encoding="utf-8"))["cards"][0]
+    assert shipped.cards[0].question("violet", "salmon").as_of == first["violet"]["salmon"]["as_of"]
 
 
 def test_loading_a_deck_holds_a_few_times_its_size_not_one_dict_per_row(tmp_path):
@@ -296,7 +310,10 @@ def test_show_into_head_gives_no_broken_pipe_traceback(tmp_path, capsys):
     rows = "".join("B-%d,science,Which are even?,2,4,6,8,10,12,14,15,8,\n" % i for i in range(3000))
     deck = tmp_path / "big.csv"
     deck.write_text(HEADER + rows, encoding="utf-8")
-    assert run(capsys, "cards", "pack", str(deck), "-o", str(tmp_path / "big.bin"), "-q")[0] == 0
+    # 3000 alike cards are no deck to play (the content checks refuse them); here they are input.
+    loaded = load.load_deck([deck])
+    assert not loaded.problems
+    (tmp_path / "big.bin").write_bytes(build_pack(taskcards.CODE, taskcards.VERSION, loaded.records))
     shown = subprocess.Popen(PROPCTL + ["cards", "show", str(tmp_path / "big.bin")],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     errors = []

@@ -5,6 +5,8 @@ both games) and a board's config.json (sim --config). Whatever the file holds: n
 traceback, exit 0 (the file is fine) or 1/2 with a message naming the file, and
 no file left behind.
 """
+import csv
+import io
 import json
 import subprocess
 import sys
@@ -14,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from propctl.cards import questions
+from propctl.cards.load import load_deck
 from propctl.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,12 +102,41 @@ def in_process(capsys, *argv):
 
 # -- decks and packs (in process) ------------------------------------------------
 
+# Every shipped deck, and the English questions written as CSV (no CSV question deck ships).
+DECK_NAMES = ["taskcards.en.csv", "taskcards.de.csv", "questions.en.json", "questions.de.json",
+              "questions.en.csv"]
+
+
+@pytest.fixture(scope="module")
+def valid_decks():
+    made = {}
+    for name in DECK_NAMES:
+        if (DECKS / name).exists():
+            made[name] = (DECKS / name).read_bytes()
+    cards = load_deck([DECKS / "questions.en.json"]).cards
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=questions.COLUMNS[:-1], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(questions.to_csv_row(card) for card in cards)
+    made["questions.en.csv"] = text.getvalue().encode()
+    assert sorted(made) == sorted(DECK_NAMES)
+    return made
+
+
+def test_the_valid_decks_are_clean(tmp_path, capsys, valid_decks):
+    # So a damaged copy that is refused was refused for the damage.
+    for name, data in valid_decks.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        code, out, err = in_process(capsys, "cards", "check", path)
+        assert code == 0, out + err
+
 @IN_PROCESS
-@given(data=st.data(), deck=st.sampled_from(["taskcards.csv", "questions.json", "questions.csv"]))
-def test_check_and_pack_answer_any_deck_clearly(tmp_path_factory, capsys, data, deck):
+@given(data=st.data(), deck=st.sampled_from(DECK_NAMES))
+def test_check_and_pack_answer_any_deck_clearly(tmp_path_factory, capsys, valid_decks, data, deck):
     folder = tmp_path_factory.mktemp("deck")
     path = folder / deck
-    path.write_bytes(hostile(data, (DECKS / deck).read_bytes()))
+    path.write_bytes(hostile(data, valid_decks[deck]))
     code, out, err = in_process(capsys, "cards", "check", path)
     assert_clear_answer(code, out, err, path)
     pack_code, out, err = in_process(capsys, "cards", "pack", path, "-o", folder / "deck.bin", "-q")
@@ -116,7 +149,7 @@ def test_check_and_pack_answer_any_deck_clearly(tmp_path_factory, capsys, data, 
 def packs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("packs")
     made = {}
-    for deck in ("taskcards.csv", "questions.json"):
+    for deck in ("taskcards.en.csv", "questions.en.json"):
         out = folder / (deck.split(".")[0] + ".bin")
         assert main(["cards", "pack", str(DECKS / deck), "-o", str(out), "-q"]) == 0
         made[deck] = out.read_bytes()
@@ -124,7 +157,7 @@ def packs(tmp_path_factory):
 
 
 @IN_PROCESS
-@given(data=st.data(), deck=st.sampled_from(["taskcards.csv", "questions.json"]))
+@given(data=st.data(), deck=st.sampled_from(["taskcards.en.csv", "questions.en.json"]))
 def test_show_answers_any_pack_clearly(tmp_path_factory, capsys, packs, data, deck):
     folder = tmp_path_factory.mktemp("show")
     path = folder / "deck.bin"
@@ -147,7 +180,7 @@ def saves(tmp_path_factory):
     folder = tmp_path_factory.mktemp("saves")
     made = {}
     code, _, err = run_propctl(["play", "pimaldaumen", "--players", "Ann,Bo", "--seed", "1",
-                                "--deck", DECKS / "questions.json", "--save", "pm.json"], folder, "240\n")
+                                "--deck", DECKS / "questions.en.json", "--save", "pm.json"], folder, "240\n")
     assert code == 0, err
     made["pimaldaumen"] = (folder / "pm.json").read_bytes()
     code, _, err = run_propctl(["play", "fingerfootball", "--names", "Red,Blue", "--seed", "9",

@@ -5,12 +5,15 @@ import json
 import os
 import re
 import sys
+from typing import List
 
 from cardpack import Pack, PackError
 from propctl.atomic import write_atomic
-from propctl.cards import kinds
+from propctl.cards import kinds, quality
+from propctl.cards import lang as langs
 from propctl.cards.container import pack_chunks
-from propctl.cards.load import Deck, load_deck
+from propctl.cards.load import Problem, load_deck
+from propctl.cards.select import Selection, one_deck, select
 from propctl.inputfile import InputFileError, open_regular
 
 # Decks at least this big report progress while packing.
@@ -18,15 +21,20 @@ PROGRESS_FROM = 1000
 
 EPILOG = """\
 examples:
-  propctl cards check host_tools/propctl/data/decks/taskcards.csv
-  propctl cards check extra.json more.csv            # several files form one deck
-  propctl cards pack host_tools/propctl/data/decks/taskcards.csv -o taskcards.bin
+  propctl cards check --lang de                      # the shipped German decks
+  propctl cards check mydeck.en.csv extra.en.json    # several files form one deck per kind
+  propctl cards pack --lang de -o taskcards.bin      # the shipped German task cards
+  propctl cards pack mydeck.en.csv -o taskcards.bin
   propctl cards show taskcards.bin                   # list every card
   propctl cards show taskcards.bin GEO-01            # print one card, bolt marked
+  propctl cards show --lang en GEO-01                # a card of the shipped English deck
 
 The kind of cards comes from the CSV header or the JSON "kind" key; --kind
-overrides it. Exit codes: 0 fine, 1 problems found (nothing written),
-2 bad command line. README.md, section "Card decks", describes the formats.
+overrides it. A file's name may say its language (deck.de.csv); a deck and a
+pack hold one language. `check` and `pack` also judge the content (wording,
+order of statements, sources, scales, facts used twice: propctl.cards.quality).
+Exit codes: 0 fine, 1 problems found (nothing written), 2 bad command line.
+README.md, section "Card decks", describes the formats.
 """
 
 
@@ -60,11 +68,14 @@ def register(subparsers) -> None:
 
     check = sub.add_parser(
         "check", help="report every problem in card files",
-        description="Read the files as one deck and report every problem: file, line, card, "
-                    "field, what is wrong and what is allowed. Exit 1 if any, 0 if clean.",
+        description="Read the files as one deck per kind (no files: the shipped decks of --lang) "
+                    "and report every problem, content included: file, line, card, field, what is "
+                    "wrong and what is allowed. Exit 1 if any, 0 if clean.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    check.add_argument("files", nargs="+", metavar="FILE", help="CSV or JSON card files")
+    check.add_argument("files", nargs="*", metavar="FILE",
+                       help="CSV or JSON card files (none: the decks shipped with propctl)")
     check.add_argument("--kind", choices=kinds.names(), help=kind_help)
+    langs.add_argument(check, "the decks")
     check.set_defaults(func=run_check)
 
     pack = sub.add_parser(
@@ -72,9 +83,12 @@ def register(subparsers) -> None:
         description="Check the files and, only if they are clean, write the binary pack "
                     "atomically (a failure leaves no file and no half file).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    pack.add_argument("files", nargs="+", metavar="FILE", help="CSV or JSON card files")
+    pack.add_argument("files", nargs="*", metavar="FILE",
+                      help="CSV or JSON card files of one kind (none: the shipped task cards, "
+                           "or with --kind questions the shipped questions)")
     pack.add_argument("-o", "--output", required=True, metavar="DECK.bin", help="the pack to write")
     pack.add_argument("--kind", choices=kinds.names(), help=kind_help)
+    langs.add_argument(pack, "the deck")
     pack.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
     pack.set_defaults(func=run_pack)
 
@@ -82,9 +96,14 @@ def register(subparsers) -> None:
         "show", help="print a card (or list all) from a pack",
         description="Verify a pack and print the card with the given id, or list every card.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    show.add_argument("pack", metavar="DECK.bin", help="a pack written by `propctl cards pack`")
+    show.add_argument("pack", nargs="?", metavar="DECK.bin",
+                      help="a pack written by `propctl cards pack` (with --lang: leave out to show "
+                           "the shipped deck)")
     show.add_argument("id", nargs="?", metavar="ID", help="the card id; leave out to list all cards")
     show.add_argument("--json", action="store_true", help="print in the JSON file format")
+    show.add_argument("--kind", choices=kinds.names(), default="taskcards",
+                      help="with --lang: which shipped deck (default: taskcards)")
+    langs.add_argument(show, "the shipped deck to show instead of a pack")
     show.set_defaults(func=run_show)
 
     parser.set_defaults(func=lambda args: _usage(parser))
@@ -95,23 +114,37 @@ def _usage(parser) -> int:
     return 2
 
 
-def _report(deck: Deck) -> int:
-    for problem in deck.problems:
+def _report(problems: List[Problem]) -> int:
+    for problem in problems:
         print(problem)
-    if deck.problems:
-        print("%d problem%s found" % (len(deck.problems), "" if len(deck.problems) == 1 else "s"),
+    if problems:
+        print("%d problem%s found" % (len(problems), "" if len(problems) == 1 else "s"),
               file=sys.stderr)
         return 1
     return 0
 
 
+def _judged(selection: Selection) -> List[Problem]:
+    """All problems of a selection: reading (every limit `pack` enforces included),
+    language, then content (if it could be read)."""
+    problems = list(selection.problems)
+    for deck in selection.decks:
+        problems.extend(deck.problems)
+    if not problems:
+        problems.extend(quality.check(selection.decks, selection.lang))
+    return problems
+
+
 @_quiet_on_broken_pipe
 def run_check(args) -> int:
     """`propctl cards check`: every problem, including every limit `pack` enforces."""
-    deck = load_deck(args.files, args.kind)
-    if _report(deck) or deck.kind is None:
+    selection = select(args.files, args.kind, args.lang)
+    if _report(_judged(selection)) or any(deck.kind is None for deck in selection.decks):
         return 1
-    print("%d %s: no problems" % (len(deck.records), deck.kind.TITLE))
+    for deck in selection.decks:
+        assert deck.kind is not None
+        print("%d %s%s: no problems" % (len(deck.records), deck.kind.TITLE,
+                                        " (%s)" % selection.lang if selection.lang else ""))
     return 0
 
 
@@ -123,8 +156,9 @@ def run_pack(args) -> int:
         print("-o %s would overwrite a card file you are packing; choose another name" % args.output,
               file=sys.stderr)
         return 2
-    deck = load_deck(args.files, args.kind)
-    if _report(deck) or deck.kind is None:
+    selection = select(args.files, args.kind or (None if args.files else "taskcards"), args.lang)
+    deck = one_deck(selection)
+    if _report(_judged(selection) or deck.problems) or deck.kind is None:
         print("nothing written", file=sys.stderr)
         return 1
     kind, total = deck.kind, len(deck.records)
@@ -162,6 +196,11 @@ def _safe(text: str) -> str:
 @_quiet_on_broken_pipe
 def run_show(args) -> int:
     """`propctl cards show`."""
+    if args.lang and (args.pack is None or (args.id is None and not os.path.exists(args.pack))):
+        return _show_shipped(args, args.pack)
+    if args.pack is None:
+        print("show needs a pack file, or --lang for the shipped deck", file=sys.stderr)
+        return 2
     try:
         with open_regular(args.pack) as stream:
             pack = Pack(stream)
@@ -193,6 +232,26 @@ def run_show(args) -> int:
             return 0
     print("%s: no card with id %s (%d cards; `propctl cards show %s` lists them)"
           % (args.pack, _safe(repr(args.id)), len(cards), args.pack), file=sys.stderr)
+    return 1
+
+
+def _show_shipped(args, card_id) -> int:
+    deck = load_deck([str(langs.shipped(args.kind, args.lang))], args.kind)
+    kind = deck.kind
+    if _report(deck.problems) or kind is None:
+        return 1
+    for card in deck.cards:
+        if card_id is None:
+            print(_safe("  ".join(kind.describe(card).splitlines()[:2]) if not args.json
+                        else json.dumps(kind.to_json(card), ensure_ascii=False)))
+        elif kind.key(card) == card_id:
+            print(_safe(json.dumps(kind.to_json(card), ensure_ascii=False, indent=2) if args.json
+                        else kind.describe(card)))
+            return 0
+    if card_id is None:
+        return 0
+    print("the shipped %s deck has no card with id %s" % (args.lang, _safe(repr(card_id))),
+          file=sys.stderr)
     return 1
 
 

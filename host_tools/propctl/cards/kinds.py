@@ -17,6 +17,9 @@ A kind module propctl.cards.NAME provides:
                           (decode is the board-side decoder from cardpack.*)
     describe(card)        multi-line text for `propctl cards show`
     to_json(card)         the card as a JSON object in the file format
+    unpacked(card)        the card's texts the pack does not hold (sources,
+                          as-of dates) as a tuple of str, for the content checks
+    with_unpacked(card, texts)  a decoded card with those texts put back
 """
 import importlib
 from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, cast
@@ -54,6 +57,10 @@ class CardKind(Protocol):
     def describe(self, card: Any) -> str: ...
 
     def to_json(self, card: Any) -> dict: ...
+
+    def unpacked(self, card: Any) -> Sequence[str]: ...
+
+    def with_unpacked(self, card: Any, texts: Sequence[str]) -> Any: ...
 
 
 def all_kinds() -> List[CardKind]:

@@ -8,7 +8,7 @@ import csv
 import json
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -84,18 +84,37 @@ class Deck:
     """The cards of one or more files, their kind module and every problem.
 
     A deck keeps each card as its pack record (`records`): small enough for a
-    million cards; `cards` decodes them when asked.
+    million cards; `cards` decodes them when asked. What a record does not hold
+    but the content checks read (sources, as-of dates) is kept beside it in
+    `unpacked`, UTF-8 with the texts split by US (b"" if all are empty).
     """
 
     kind: Optional[CardKind]
     records: List[bytes]
     problems: List[Problem]
     where: Places  # card index -> (file, line)
+    unpacked: List[bytes] = field(default_factory=list)
 
     @cached_property
     def cards(self) -> list:
         kind = self.kind
-        return [] if kind is None else [kind.decode(data) for data in self.records]
+        if kind is None:
+            return []
+        cards = []
+        for i, data in enumerate(self.records):
+            card = kind.decode(data)
+            raw = self.unpacked[i] if i < len(self.unpacked) else b""
+            # b"": all empty, which is what a decoded card without them says.
+            cards.append(kind.with_unpacked(card, raw.decode().split(_US) if raw else kind.unpacked(card)))
+        return cards
+
+
+# Splits the unpacked texts: a control character, so never inside a text that was read.
+_US = "\x1f"
+
+
+def _pack_unpacked(texts) -> bytes:
+    return _US.join(texts).encode() if any(texts) else b""
 
 
 class _Builder:
@@ -105,6 +124,7 @@ class _Builder:
         self.kind = forced
         self.problems: List[Problem] = []
         self.records: List[bytes] = []
+        self.unpacked: List[bytes] = []
         self.record_bytes = 0
         self.where = Places()
         self.first_seen: Dict[str, int] = {}  # id -> index into `where` of its first row
@@ -153,6 +173,7 @@ class _Builder:
             self.problems.append(Problem(row.file, row.line, None, problem, card=key))
             return
         self.records.append(data)
+        self.unpacked.append(_pack_unpacked(kind.unpacked(card)))
         self.record_bytes += len(data)
         self.where.append(row.file, row.line)
 
@@ -163,7 +184,7 @@ class _Builder:
         if not self.problems and not self.records:
             self.problems.append(Problem(", ".join(str(p) for p in paths), None, None,
                                          "no cards found; a deck needs at least one card"))
-        return Deck(self.kind, self.records, self.problems, self.where)
+        return Deck(self.kind, self.records, self.problems, self.where, self.unpacked)
 
 
 class _File:
