@@ -36,7 +36,7 @@ def vboard_process():
     firmware on the virtual board. A large heap: the board records every
     output change of a round.
     """
-    from propctl.sim import VBOARD_DIR
+    from propctl.sim.runner import VBOARD_DIR
     process = MicroPythonProcess(find_micropython(), heap="64M", paths=[VBOARD_DIR])
     yield process
     process.close()

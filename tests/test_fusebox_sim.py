@@ -118,3 +118,25 @@ def test_keys_drive_the_box_at_a_terminal():
             os.waitpid(pid, 0)
         except (OSError, ChildProcessError):
             pass
+
+
+def test_the_game_line_and_refusals_are_sentences():
+    commands = "select GEO-01\ngame 3\nopen 2\nreport 2\ngame x\nreport a\n"
+    done = sim("--script", "-", stdin=commands)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "game    3 players, seat 1 starts" in out
+    assert "scores seat 1: 0, seat 2: 1, seat 3: 0 points" in out
+    assert "refused: the number of players is a whole number, not 'x'" in out
+    assert "refused: report lists the seats that showed the bolt, counted from 1" in out
+    game_line = [line for line in out.splitlines() if line.startswith("  game: ")][-1]
+    assert "chooses the next window" in game_line and "still in the round: seat" in game_line
+    said = [line for line in out.splitlines() if " s  " in line or line.startswith("  game: ")]
+    for raw in ("None", "[", "{", "invalid syntax"):  # the box drawing has brackets; the sentences not
+        assert not [line for line in said if raw in line], raw
+
+
+def test_an_unknown_set_key_is_an_error():
+    done = sim("--set", "fusebox.input=mcp23017", "--script", "-", stdin="")
+    assert done.returncode == 2
+    assert "fusebox.input is not a setting" in done.stderr and "inputs" in done.stderr

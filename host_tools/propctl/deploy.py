@@ -384,7 +384,7 @@ def register(subparsers) -> None:
                     "transport, only the files that changed (the board keeps a record of hashes in "
                     "/.deploy.json). Writes config.json (prop, board, --set values), clears safe mode, "
                     "resets the board and waits for its hello. Works the same against the virtual "
-                    "board of `propctl sim clock --serve`.",
+                    "board of `propctl sim serve`.",
         epilog="Examples:\n"
                "  propctl deploy --port /dev/ttyACM0 --prop clock --board pico\n"
                "  propctl deploy --port /dev/ttyUSB0 --prop clock --board esp32 --set clock.chime=solenoid\n"

@@ -13,21 +13,34 @@ import sys
 import tempfile
 from pathlib import Path
 
-from propctl.sim import REPO_FIRMWARE_LIB, VBOARD_DIR, find_micropython, interactive_default, runner_env
+from propctl.sim.runner import (
+    PROPCTL_DIR,
+    VBOARD_DIR,
+    SimError,
+    check_sets,
+    fields_text,
+    parse_sets,
+    records,
+    runner_env,
+    setup,
+)
 
-SAMPLE_DECK = Path(__file__).resolve().parent / "data" / "decks" / "taskcards.csv"
+SAMPLE_DECK = PROPCTL_DIR / "data" / "decks" / "taskcards.csv"
 KEYS = {"n": "next", "p": "prev", "b": "bolt", "w": "wait 1000", "x": "state"}
 HELP = ("keys: 1-8 open/close a window   n/p next/previous card   b bolt button   w wait 1 s\n"
         "      g new game   r report discs   s select a card by id   c sensor chatter   q quit")
 
+# Seats on the link count from this number (vboard/run_fusebox.py); people count them from 1.
+LINK_FIRST_SEAT = 0
+
 
 def add_arguments(parser) -> None:
-    """The fusebox options of `propctl sim`."""
+    """The fuse box's own options of `propctl sim fusebox`."""
     parser.add_argument("--pack", metavar="FILE",
-                        help="fusebox: the card pack (.bin), or a deck (.csv/.json) packed on the fly; "
+                        help="the card pack (.bin), or a deck (.csv/.json) packed on the fly; "
                              "'none' for manual mode (default: the sample deck)")
     parser.add_argument("--script", metavar="FILE",
-                        help="fusebox: commands to play, one per line (open 3, next, select GEO-01, game 4, "
+                        help="commands to play, one per line (open 3, next, select GEO-01, game 4, "
                              "report 1,2, bolt, wait 500, ...); '-' reads them from stdin")
 
 
@@ -53,19 +66,52 @@ def overrides_from(args, pack) -> dict:
     data = {}
     if args.config:
         data = json.loads(Path(args.config).read_text(encoding="utf-8"))
-    for item in args.set or []:
-        key, _, raw = item.partition("=")
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw  # a bare word such as mcp23017
-        section, _, sub = key.partition(".")
-        if sub:
-            data.setdefault(section, {})[sub] = value
+    for key, value in parse_sets(args.set).items():
+        if isinstance(value, dict) and isinstance(data.get(key), dict):
+            data[key].update(value)
         else:
             data[key] = value
     data.setdefault("fusebox", {})["pack"] = pack or ""
     return data
+
+
+# --- seats: people count them from 1 ------------------------------------------
+
+def seat_text(link_seat) -> str:
+    """A seat as people number them."""
+    return "seat %d" % (int(link_seat) - LINK_FIRST_SEAT + 1)
+
+
+def seats_text(link_seats) -> str:
+    """"nobody", "seat 2", "seats 1 and 3", "seats 1, 2 and 4"."""
+    numbers = [str(int(s) - LINK_FIRST_SEAT + 1) for s in sorted(link_seats, key=int)]
+    if not numbers:
+        return "nobody"
+    if len(numbers) == 1:
+        return "seat " + numbers[0]
+    return "seats %s and %s" % (", ".join(numbers[:-1]), numbers[-1])
+
+
+def scores_text(scores) -> str:
+    """The game's scores as "seat 1: 0, seat 2: 3 points" (the link lists them by seat)."""
+    return ", ".join("%s: %d" % (seat_text(i + LINK_FIRST_SEAT), points)
+                     for i, points in enumerate(scores)) + " points"
+
+
+def to_link(command: str) -> str:
+    """A typed command with its seats (report 1,3) renumbered for the link; ValueError if not seats."""
+    words = command.split()
+    if not words or words[0] != "report" or len(words) < 2:
+        return command
+    seats = []
+    for word in words[1].split(","):
+        if word in ("", "-"):
+            continue
+        if not word.isdigit() or int(word) < 1:
+            raise ValueError("report lists the seats that showed the bolt, counted from 1, e.g. report 1,3;"
+                             " not %r" % word)
+        seats.append(str(int(word) - 1 + LINK_FIRST_SEAT))
+    return "report " + ",".join(seats)
 
 
 # --- drawing ----------------------------------------------------------------
@@ -79,14 +125,15 @@ def describe(record: dict) -> str:
     if kind == "reply":
         ok = record["ok"]
         if record["cmd"] == "report_choices":
-            pts = ", ".join("seat %s +%d" % (s, p) for s, p in sorted(ok["points"].items())) or "no points"
+            pts = ", ".join("%s +%d" % (seat_text(s), p) for s, p in sorted(ok["points"].items(),
+                                                                               key=lambda i: int(i[0])))
             text = "result  window %d %s: %s; scores %s%s" % (
-                ok["window"] + 1, "BOLT" if ok["bolt"] else "safe", pts, ok["scores"],
-                ", round over" if ok["round_over"] else "")
+                ok["window"] + 1, "BOLT" if ok["bolt"] else "safe", pts or "no points",
+                scores_text(ok["scores"]), "; the round is over" if ok["round_over"] else "")
         elif record["cmd"] == "new_game":
-            text = "game    %d players, seat %d starts" % (ok["players"], ok["starter"])
+            text = "game    %d players, %s starts" % (ok["players"], seat_text(ok["starter"]))
         else:
-            text = "%s ok" % record["cmd"]
+            text = "%s done" % record["cmd"].replace("_", " ")
         return "%7.2f s  %s" % (t, text)
     name = record.get("event", "?")
     if name == "window":
@@ -110,9 +157,21 @@ def describe(record: dict) -> str:
     elif name == "scored":
         return ""  # the reply line says it
     else:
-        rest = {k: v for k, v in record.items() if k not in ("type", "event", "t")}
-        text = "%s %s" % (name, json.dumps(rest, sort_keys=True))
+        text = "%s: %s" % (name.replace("_", " "), fields_text(record))
     return "%7.2f s  %s" % (t, text)
+
+
+def game_text(game: dict) -> str:
+    """The game line under the box: scores, who chooses, who is still in the round."""
+    parts = [scores_text(game["scores"])]
+    if game["over"]:
+        parts.append("GAME OVER, won by %s" % seats_text(game.get("winners") or []))
+    elif game["chooser"] is None:
+        parts.append("no round going: put a card in")
+    else:
+        parts.append("%s chooses the next window" % seat_text(game["chooser"]))
+        parts.append("still in the round: %s" % seats_text(game["in_round"]))
+    return "; ".join(parts)
 
 
 def draw_box(status: dict) -> list:
@@ -143,8 +202,7 @@ def draw_box(status: dict) -> list:
     lines.append("  %s   state %s   board time %.2f s" % (lamps, status["state"], status["t"] / 1000))
     game = status.get("game")
     if game:
-        lines.append("  game: scores %s   chooser seat %s   still in %s%s" % (
-            game["scores"], game["chooser"], game["in_round"], "   GAME OVER" if game["over"] else ""))
+        lines.append("  game: " + game_text(game))
     if status["to_report"] and status.get("game"):
         waiting = ", ".join(str(w + 1) for w in status["to_report"])
         lines.append("  waiting for the discs of window %s (r)" % waiting)
@@ -154,26 +212,30 @@ def draw_box(status: dict) -> list:
 class Runner:
     """The MicroPython side: send a command, collect lines up to its status."""
 
-    def __init__(self, overrides: dict, firmware_lib: Path) -> None:
-        command = [find_micropython(), str(VBOARD_DIR / "run_fusebox.py"), json.dumps(overrides)]
+    def __init__(self, overrides: dict, micropython: str, firmware_lib: Path) -> None:
+        command = [micropython, str(VBOARD_DIR / "run_fusebox.py"), json.dumps(overrides)]
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
+        self.last_status = None  # the box as last reported
 
     def read_until_status(self) -> tuple:
         """(lines before the status, the status) or (lines, None) when the runner ended."""
-        lines = []
-        for raw in self.proc.stdout:
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                lines.append({"type": "refused", "error": raw.rstrip()})
-                continue
+        lines: list = []
+        assert self.proc.stdout is not None
+        for record in records(self.proc.stdout, lambda raw: lines.append({"type": "refused", "error": raw})):
             if record.get("type") == "status":
+                self.last_status = record
                 return lines, record
             lines.append(record)
         return lines, None
 
     def send(self, command: str) -> tuple:
+        """Send one typed command; a command the host can tell is wrong comes back refused."""
+        try:
+            command = to_link(command)
+        except ValueError as exc:
+            return [{"type": "refused", "error": str(exc)}], self.last_status
+        assert self.proc.stdin is not None
         self.proc.stdin.write(command + "\n")
         self.proc.stdin.flush()
         return self.read_until_status()
@@ -284,27 +346,33 @@ def run_interactive(runner: Runner, out) -> int:
 
 
 def run(args) -> int:
-    """`propctl sim fusebox`."""
-    firmware_lib = Path(args.firmware) if args.firmware else REPO_FIRMWARE_LIB
-    if not (firmware_lib / "props" / "fusebox.py").exists():
-        print("propctl sim: no fuse-box firmware at %s" % firmware_lib, file=sys.stderr)
-        return 1
-    script = getattr(args, "script", None)
-    interactive = interactive_default() if args.non_interactive is None else not args.non_interactive
-    if script:
-        interactive = False
+    """`propctl sim fusebox`: scripted or from the keyboard; 0 unless the runner failed."""
+    script = args.script
+    interactive = args.interactive and not script
+    try:
+        micropython, firmware_lib = setup(args.firmware, "fusebox")
+        check_sets(parse_sets(args.set), micropython, firmware_lib)
+    except SimError as exc:
+        print("propctl sim fusebox: %s" % exc, file=sys.stderr)
+        return exc.code
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            pack = prepare_pack(getattr(args, "pack", None), Path(tmp))
+            pack = prepare_pack(args.pack, Path(tmp))
             overrides = overrides_from(args, pack)
-            runner = Runner(overrides, firmware_lib)
-        except (ValueError, OSError, FileNotFoundError) as exc:
+            runner = Runner(overrides, micropython, firmware_lib)
+        except (ValueError, OSError) as exc:
             print("propctl sim fusebox: %s" % exc, file=sys.stderr)
             return 1
         if interactive:
             return run_interactive(runner, sys.stdout)
         if script and script != "-":
-            commands = Path(script).read_text(encoding="utf-8").splitlines()
+            try:
+                commands = Path(script).read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError) as exc:
+                runner.close()
+                print("propctl sim fusebox: --script %s cannot be read: %s"
+                      % (script, getattr(exc, "strerror", None) or exc), file=sys.stderr)
+                return 1
         else:
             commands = sys.stdin.read().splitlines() if not sys.stdin.isatty() else []
         code = run_scripted(runner, commands, sys.stdout)
