@@ -4,6 +4,7 @@ Exit codes: 0 success, 1 the work found problems (bad cards, failed deploy),
 2 the command line itself was wrong.
 """
 import argparse
+import os
 import sys
 
 from propctl import __version__, deploy, monitor, play, ports
@@ -40,6 +41,21 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Whoever read the output stopped (`| head`): end quietly, as command-line tools do.
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush finds no broken pipe."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 if __name__ == "__main__":
