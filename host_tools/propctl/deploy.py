@@ -293,7 +293,7 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
     except Exception as exc:
         raise DeployError("no REPL on %s: %s (is it a MicroPython board? is another program "
                           "using the port?)" % (port, exc)) from None
-    summary = {"copied": [], "removed": [], "skipped": [], "config": None, "hello": None}
+    summary: dict = {"copied": [], "removed": [], "skipped": [], "config": None, "hello": None}
     try:
         manifest = read_manifest(files)
         sizes = files.sizes(sorted(local) + source_twins(local))

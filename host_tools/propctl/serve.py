@@ -16,6 +16,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import Optional
 
 from propctl.sim.runner import VBOARD_DIR, find_micropython
 from propctl.vserial import VirtualSerial
@@ -39,10 +40,10 @@ class VirtualBoard:
         self.boots = 0
         self.exit_codes: list = []
         self._log = log or (lambda message: None)
-        self._proc = None
+        self._proc: Optional[subprocess.Popen] = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._thread = None
+        self._thread: Optional[threading.Thread] = None
 
     def _env(self) -> dict:
         env = dict(os.environ)

@@ -160,7 +160,7 @@ def load(path) -> FingerFootball:
     """A saved game; Unusable says why a file cannot be used."""
     data = SAVE_FILE.read(path)
     try:
-        game = FingerFootball.restore(data.get("game"))
+        game = FingerFootball.restore(data["game"])
         for name in game.settings["names"]:
             checked_text(name, "a team name")
     except (KeyError, TypeError, IndexError, ValueError) as exc:

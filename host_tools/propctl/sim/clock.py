@@ -115,7 +115,8 @@ class Screen:
     def __init__(self, out) -> None:
         self.block = InPlace(out)
         self.events: list = []
-        self.frame = {"angle_mdeg": 0, "state": "idle", "direction": 0, "left_ms": 0, "round": 0, "t": 0}
+        self.frame: dict = {"angle_mdeg": 0, "state": "idle", "direction": 0, "left_ms": 0, "round": 0,
+                            "t": 0}
 
     def event(self, line: str) -> None:
         self.events.append(line)

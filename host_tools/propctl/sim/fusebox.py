@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Optional
 
 from propctl.sim.runner import (
     PROPCTL_DIR,
@@ -216,7 +217,7 @@ class Runner:
         command = [micropython, str(VBOARD_DIR / "run_fusebox.py"), json.dumps(overrides)]
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
-        self.last_status = None  # the box as last reported
+        self.last_status: Optional[dict] = None  # the box as last reported
 
     def read_until_status(self) -> tuple:
         """(lines before the status, the status) or (lines, None) when the runner ended."""
@@ -243,7 +244,8 @@ class Runner:
     def close(self) -> int:
         if self.proc.poll() is None:
             try:
-                self.proc.stdin.close()
+                if self.proc.stdin is not None:
+                    self.proc.stdin.close()
             except OSError:
                 pass
             try:
