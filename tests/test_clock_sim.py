@@ -120,3 +120,16 @@ def test_sim_without_a_prop_says_what_to_name():
     result = subprocess.run(PROPCTL + ["sim"], capture_output=True, text=True, cwd=str(ROOT), timeout=60)
     assert result.returncode == 2
     assert "name a prop to simulate" in result.stderr
+
+
+def test_a_config_file_that_cannot_be_used_is_said_not_crashed(tmp_path):
+    cases = {"missing.json": (None, 1, "cannot be read"), "bad.json": ("{nope", 1, "is not a JSON file"),
+             "list.json": ("[1]", 1, "must hold a JSON object"),
+             "section.json": ('{"clock": 5}', 2, "clock is a section, not a value")}
+    for name, (text, code, words) in cases.items():
+        path = tmp_path / name
+        if text is not None:
+            path.write_text(text)
+        result = sim("--seed", "1", "--config", str(path))
+        assert result.returncode == code, (name, result.stdout[-300:], result.stderr[-300:])
+        assert words in result.stderr and "Traceback" not in result.stderr + result.stdout

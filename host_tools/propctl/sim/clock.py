@@ -14,8 +14,9 @@ from propctl.sim.runner import (
     VBOARD_DIR,
     InPlace,
     SimError,
-    check_sets,
+    check_settings,
     fields_text,
+    load_config,
     parse_sets,
     records,
     runner_env,
@@ -152,7 +153,7 @@ def run(args) -> int:
     """`propctl sim clock`: one or more rounds; 0 when every round ended with the chime."""
     try:
         micropython, firmware_lib = setup(args.firmware, "clock")
-        check_sets(parse_sets(args.set), micropython, firmware_lib)
+        check_settings(parse_sets(args.set), load_config(args.config), micropython, firmware_lib)
     except SimError as exc:
         print("propctl sim clock: %s" % exc, file=sys.stderr)
         return exc.code

@@ -14,7 +14,7 @@ from propctl.sim.runner import (
     VBOARD_DIR,
     InPlace,
     SimError,
-    check_sets,
+    check_settings,
     fields_text,
     parse_sets,
     records,
@@ -108,7 +108,7 @@ def run(args) -> int:
     """Play and draw one demo game; 0 when the game reached its final whistle."""
     try:
         micropython, firmware_lib = setup(args.firmware, "football")
-        check_sets(parse_sets(args.set), micropython, firmware_lib)
+        check_settings(parse_sets(args.set), {}, micropython, firmware_lib)
     except SimError as exc:
         print("propctl sim football: %s" % exc, file=sys.stderr)
         return exc.code

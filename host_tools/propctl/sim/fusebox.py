@@ -18,8 +18,9 @@ from propctl.sim.runner import (
     PROPCTL_DIR,
     VBOARD_DIR,
     SimError,
-    check_sets,
+    check_settings,
     fields_text,
+    load_config,
     parse_sets,
     records,
     runner_env,
@@ -62,14 +63,12 @@ def prepare_pack(choice, workdir: Path):
     return str(path.resolve())
 
 
-def overrides_from(args, pack) -> dict:
-    """The board's config: --config file, then every --set, then the pack."""
-    data = {}
-    if args.config:
-        data = json.loads(Path(args.config).read_text(encoding="utf-8"))
-    for key, value in parse_sets(args.set).items():
+def overrides_from(config: dict, sets: dict, pack) -> dict:
+    """The board's config: the --config file's object, then every --set, then the pack."""
+    data = dict(config)
+    for key, value in sets.items():
         if isinstance(value, dict) and isinstance(data.get(key), dict):
-            data[key].update(value)
+            data[key] = dict(data[key], **value)
         else:
             data[key] = value
     data.setdefault("fusebox", {})["pack"] = pack or ""
@@ -353,14 +352,15 @@ def run(args) -> int:
     interactive = args.interactive and not script
     try:
         micropython, firmware_lib = setup(args.firmware, "fusebox")
-        check_sets(parse_sets(args.set), micropython, firmware_lib)
+        config = load_config(args.config)
+        check_settings(parse_sets(args.set), config, micropython, firmware_lib)
     except SimError as exc:
         print("propctl sim fusebox: %s" % exc, file=sys.stderr)
         return exc.code
     with tempfile.TemporaryDirectory() as tmp:
         try:
             pack = prepare_pack(args.pack, Path(tmp))
-            overrides = overrides_from(args, pack)
+            overrides = overrides_from(config, parse_sets(args.set), pack)
             runner = Runner(overrides, micropython, firmware_lib)
         except (ValueError, OSError) as exc:
             print("propctl sim fusebox: %s" % exc, file=sys.stderr)

@@ -117,11 +117,31 @@ def unknown_keys(overrides: dict, defaults: dict) -> list:
     return problems
 
 
-def check_sets(overrides: dict, micropython: str, firmware_lib: Path) -> None:
-    """SimError (exit 2) naming every --set key the firmware does not know."""
-    problems = unknown_keys(overrides, firmware_defaults(micropython, firmware_lib))
+def check_settings(sets: dict, config: dict, micropython: str, firmware_lib: Path) -> None:
+    """SimError (exit 2) naming every --set key the firmware does not know, and any section of
+    --config that is not an object (unknown keys in the file only warn, as on a board)."""
+    defaults = firmware_defaults(micropython, firmware_lib)
+    problems = unknown_keys(sets, defaults)
     if problems:
         raise SimError("--set: " + "; ".join(problems), 2)
+    problems = [p for p in unknown_keys(config, defaults) if " is a section, " in p]
+    if problems:
+        raise SimError("--config: " + "; ".join(problems), 2)
+
+
+def load_config(path: Optional[str]) -> dict:
+    """The --config file's object ({} without one); SimError when it cannot be used."""
+    if not path:
+        return {}
+    try:
+        data = json.loads(Path(path).read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise SimError("--config %s cannot be read: %s" % (path, exc.strerror or exc)) from None
+    except ValueError as exc:  # JSON or UTF-8
+        raise SimError("--config %s is not a JSON file: %s" % (path, exc)) from None
+    if not isinstance(data, dict):
+        raise SimError("--config %s must hold a JSON object {...}" % path)
+    return data
 
 
 def parse_sets(items: Optional[list]) -> dict:
