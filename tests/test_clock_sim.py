@@ -133,3 +133,18 @@ def test_a_config_file_that_cannot_be_used_is_said_not_crashed(tmp_path):
         result = sim("--seed", "1", "--config", str(path))
         assert result.returncode == code, (name, result.stdout[-300:], result.stderr[-300:])
         assert words in result.stderr and "Traceback" not in result.stderr + result.stdout
+
+
+def test_serve_as_a_sub_command_and_as_the_old_option(tmp_path):
+    import signal
+    for argv in (["sim", "serve"], ["sim", "--serve"]):
+        flash = tmp_path / argv[-1].strip("-")
+        proc = subprocess.Popen(PROPCTL + argv + ["--flash", str(flash)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=str(ROOT))
+        try:
+            first = proc.stdout.readline()
+            assert first.startswith("virtual board on /dev/"), first + proc.stderr.read()
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=30)
+        assert proc.returncode == 0 and flash.is_dir()

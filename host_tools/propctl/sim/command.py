@@ -88,6 +88,8 @@ def register(subparsers) -> None:
     p = props.add_parser("fusebox", help="the fuse box: keys 1-8 open windows, or a script",
                          description="The fuse-box firmware on the virtual board, played from the "
                                      "keyboard (keys 1-8 open and close windows) or from a script.")
+    p.epilog = fusebox.HELP + "\nscript lines: " + fusebox.SCRIPT_HELP
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     _common(p)
     fusebox.add_arguments(p)
     p.set_defaults(func=_runs(fusebox))

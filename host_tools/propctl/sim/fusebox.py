@@ -32,6 +32,9 @@ KEYS = {"n": "next", "p": "prev", "b": "bolt", "w": "wait 1000", "x": "state"}
 HELP = ("keys: 1-8 open/close a window   n/p next/previous card   b bolt button   w wait 1 s\n"
         "      g new game   r report discs   s select a card by id   c sensor chatter   q quit")
 
+SCRIPT_HELP = ("open N, close N, toggle N (windows 1-8), next, prev, bolt, select ID, game N (players),\n"
+               "  report S,S (the seats, counted from 1, that showed the bolt), chatter N, wait MS, state")
+
 # Seats on the link count from this number (vboard/run_fusebox.py); people count them from 1.
 LINK_FIRST_SEAT = 0
 
