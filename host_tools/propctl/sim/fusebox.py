@@ -33,10 +33,10 @@ HELP = ("keys: 1-8 open/close a window   n/p next/previous card   b bolt button 
         "      g new game   r report discs   s select a card by id   c sensor chatter   q quit")
 
 SCRIPT_HELP = ("open N, close N, toggle N (windows 1-8), next, prev, bolt, select ID, game N (players),\n"
-               "  report S,S (the seats, counted from 1, that showed the bolt), chatter N, wait MS, state")
+               "  report P,P (the players, counted from 1, who showed the bolt), chatter N, wait MS, state")
 
-# Seats on the link count from this number (vboard/run_fusebox.py); people count them from 1.
-LINK_FIRST_SEAT = 0
+# The link numbers windows and players from this (vboard/run_fusebox.py); people count from 1.
+LINK_COUNTS_FROM = 0
 
 
 def add_arguments(parser) -> None:
@@ -78,43 +78,51 @@ def overrides_from(config: dict, sets: dict, pack) -> dict:
     return data
 
 
-# --- seats: people count them from 1 ------------------------------------------
+# --- windows and players as people count them: from 1 ---------------------------
 
-def seat_text(link_seat) -> str:
-    """A seat as people number them."""
-    return "seat %d" % (int(link_seat) - LINK_FIRST_SEAT + 1)
+def person(link_number) -> int:
+    """A window's or player's number as people count (1-8, 1-n), from the link's number."""
+    return int(link_number) - LINK_COUNTS_FROM + 1
 
 
-def seats_text(link_seats) -> str:
-    """"nobody", "seat 2", "seats 1 and 3", "seats 1, 2 and 4"."""
-    numbers = [str(int(s) - LINK_FIRST_SEAT + 1) for s in sorted(link_seats, key=int)]
+def on_link(number: int) -> int:
+    """A window's or player's number on the link, from the one people use."""
+    return number - 1 + LINK_COUNTS_FROM
+
+
+def player_text(link_player) -> str:
+    return "player %d" % person(link_player)
+
+
+def players_text(link_players) -> str:
+    """"nobody", "player 2", "players 1 and 3", "players 1, 2 and 4"."""
+    numbers = [str(person(s)) for s in sorted(link_players, key=int)]
     if not numbers:
         return "nobody"
     if len(numbers) == 1:
-        return "seat " + numbers[0]
-    return "seats %s and %s" % (", ".join(numbers[:-1]), numbers[-1])
+        return "player " + numbers[0]
+    return "players %s and %s" % (", ".join(numbers[:-1]), numbers[-1])
 
 
 def scores_text(scores) -> str:
-    """The game's scores as "seat 1: 0, seat 2: 3 points" (the link lists them by seat)."""
-    return ", ".join("%s: %d" % (seat_text(i + LINK_FIRST_SEAT), points)
-                     for i, points in enumerate(scores)) + " points"
+    """The game's scores as "player 1: 0, player 2: 3 points" (the link lists them in player order)."""
+    return ", ".join("player %d: %d" % (i + 1, points) for i, points in enumerate(scores)) + " points"
 
 
 def to_link(command: str) -> str:
-    """A typed command with its seats (report 1,3) renumbered for the link; ValueError if not seats."""
+    """A typed command with its players (report 1,3) numbered for the link; ValueError if not players."""
     words = command.split()
     if not words or words[0] != "report" or len(words) < 2:
         return command
-    seats = []
+    players = []
     for word in words[1].split(","):
         if word in ("", "-"):
             continue
         if not word.isdigit() or int(word) < 1:
-            raise ValueError("report lists the seats that showed the bolt, counted from 1, e.g. report 1,3;"
+            raise ValueError("report lists the players who showed the bolt, counted from 1, e.g. report 1,3;"
                              " not %r" % word)
-        seats.append(str(int(word) - 1 + LINK_FIRST_SEAT))
-    return "report " + ",".join(seats)
+        players.append(str(on_link(int(word))))
+    return "report " + ",".join(players)
 
 
 # --- drawing ----------------------------------------------------------------
@@ -128,30 +136,31 @@ def describe(record: dict) -> str:
     if kind == "reply":
         ok = record["ok"]
         if record["cmd"] == "report_choices":
-            pts = ", ".join("%s +%d" % (seat_text(s), p) for s, p in sorted(ok["points"].items(),
+            pts = ", ".join("%s +%d" % (player_text(s), p) for s, p in sorted(ok["points"].items(),
                                                                                key=lambda i: int(i[0])))
             text = "result  window %d %s: %s; scores %s%s" % (
-                ok["window"] + 1, "BOLT" if ok["bolt"] else "safe", pts or "no points",
+                person(ok["window"]), "BOLT" if ok["bolt"] else "safe", pts or "no points",
                 scores_text(ok["scores"]), "; the round is over" if ok["round_over"] else "")
         elif record["cmd"] == "new_game":
-            text = "game    %d players, %s starts" % (ok["players"], seat_text(ok["starter"]))
+            text = "game    %d players, %s starts" % (ok["players"], player_text(ok["starter"]))
         else:
             text = "%s done" % record["cmd"].replace("_", " ")
         return "%7.2f s  %s" % (t, text)
     name = record.get("event", "?")
     if name == "window":
-        text = "window %d %s" % (record["window"] + 1, "opened" if record["open"] else "closed")
+        text = "window %d %s" % (person(record["window"]), "opened" if record["open"] else "closed")
     elif name == "card":
         text = "card    %s in the box%s" % (record["id"] or "(manual mode: unknown card)",
                                            ", an unfinished round dropped" if record["dropped_round"] else "")
     elif name == "safe":
-        text = "safe    window %d: click, green light (%d open)" % (record["window"] + 1, record["opened"])
+        text = "safe    window %d: click, green light (%d open)" % (
+            person(record["window"]), record["opened"])
     elif name == "fuse_blown":
-        text = "FUSE BLOWN at window %d: buzzer, red light" % (record["window"] + 1)
+        text = "FUSE BLOWN at window %d: buzzer, red light" % person(record["window"])
     elif name == "windows_not_closed":
-        text = "close every window first: open %s" % ", ".join(str(w + 1) for w in record["windows"])
+        text = "close every window first: open %s" % ", ".join(str(person(w)) for w in record["windows"])
     elif name == "sensor_fault":
-        text = "sensor fault: window %d %s" % (record["window"] + 1, record["fault"].replace("_", " "))
+        text = "sensor fault: window %d %s" % (person(record["window"]), record["fault"].replace("_", " "))
     elif name == "mode":
         text = "mode    %s%s" % (record["mode"], " (%d cards)" % record["cards"] if record["mode"] == "pack"
                                  else ": " + record["why"])
@@ -168,12 +177,12 @@ def game_text(game: dict) -> str:
     """The game line under the box: scores, who chooses, who is still in the round."""
     parts = [scores_text(game["scores"])]
     if game["over"]:
-        parts.append("GAME OVER, won by %s" % seats_text(game.get("winners") or []))
+        parts.append("GAME OVER, won by %s" % players_text(game.get("winners") or []))
     elif game["chooser"] is None:
         parts.append("no round going: put a card in")
     else:
-        parts.append("%s chooses the next window" % seat_text(game["chooser"]))
-        parts.append("still in the round: %s" % seats_text(game["in_round"]))
+        parts.append("%s chooses the next window" % player_text(game["chooser"]))
+        parts.append("still in the round: %s" % players_text(game["in_round"]))
     return "; ".join(parts)
 
 
@@ -190,15 +199,16 @@ def draw_box(status: dict) -> list:
     if status.get("text"):
         lines.append("  %s [%s]" % (status["text"], status.get("category", "")))
     statements = status.get("statements") or [""] * 8
-    for w in range(8):
+    for window in range(1, 9):  # as printed on the box
+        w = on_link(window)
         if w in status["open"]:
-            inside = statements[w] or "(open)"
+            inside = statements[window - 1] or "(open)"
             if status.get("bolt_seen") == w:
                 inside = "/!\\ " + inside + " /!\\"
         else:
             inside = "#" * 32
         faulty = "  sensor fault" if w in status["faulty"] else ""
-        lines.append("  %d [%-32s]%s" % (w + 1, inside[:32], faulty))
+        lines.append("  %d [%-32s]%s" % (window, inside[:32], faulty))
     lamps = "red %s  green %s  buzzer %s  relay %s" % (
         "ON " if status["red"] else "off", "ON " if status["green"] else "off",
         "ON " if status["sound"] else "off", "ON " if status["relay"] else "off")
@@ -207,7 +217,7 @@ def draw_box(status: dict) -> list:
     if game:
         lines.append("  game: " + game_text(game))
     if status["to_report"] and status.get("game"):
-        waiting = ", ".join(str(w + 1) for w in status["to_report"])
+        waiting = ", ".join(str(person(w)) for w in status["to_report"])
         lines.append("  waiting for the discs of window %s (r)" % waiting)
     return lines
 
@@ -333,7 +343,7 @@ def run_interactive(runner: Runner, out) -> int:
             elif key == "g":
                 command = "game " + _ask("players (2-8): ").strip()
             elif key == "r":
-                command = "report " + _ask("seats that showed the bolt, e.g. 1,3 (empty: none): ").strip()
+                command = "report " + _ask("players who showed the bolt, e.g. 1,3 (empty: none): ").strip()
             elif key == "s":
                 command = "select " + _ask("card id: ").strip()
             elif key == "c":
