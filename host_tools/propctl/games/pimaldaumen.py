@@ -8,10 +8,12 @@ are rules.pimaldaumen; this module only talks to the table and keeps files.
 import argparse
 import io
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Dict, List, Optional
 
 from cardpack import Pack, PackError
-from cardpack.question import FRAMES
+from cardpack.question import FRAMES, QuestionCard
 from cardpack.question import check_version as check_pack_version
 from cardpack.question import decode as decode_card
 from propctl.cards.load import load_deck
@@ -185,6 +187,41 @@ def load_board(path) -> dict:
     return data
 
 
+@dataclass
+class Pile:
+    """The question cards in play: their shuffled order, how many are used, the card being read."""
+
+    cards: Dict[str, QuestionCard]  # by id
+    frame: str                      # white or violet: which side's questions are read
+    order: List[str]                # card ids in draw order
+    seed: int                       # the shuffle's seed (advanced at each reshuffle)
+    drawn: int = 0                  # how many of `order` are used
+    current: Optional[str] = None   # id of the card being read, or None
+    colour: Optional[str] = None    # its colour, fixed when it was drawn
+
+    def draw(self, colour: str) -> bool:
+        """Take the next card, to be read in `colour`; True if the used-up deck was shuffled again."""
+        reshuffled = self.drawn >= len(self.order)
+        if reshuffled:
+            self.seed = (self.seed * 1103515245 + 12345) & 0xFFFFFFFF
+            Rng(self.seed).shuffle(self.order)
+            self.drawn = 0
+        self.current = self.order[self.drawn]
+        self.colour = colour
+        self.drawn += 1
+        return reshuffled
+
+    def question(self):
+        """The question in play (card and colour fixed when it was drawn)."""
+        assert self.current is not None and self.colour is not None
+        return self.cards[self.current].question(self.frame, self.colour)
+
+    def state(self) -> dict:
+        """The pile's part of a save."""
+        return {"frame": self.frame, "order": self.order, "drawn": self.drawn, "current": self.current,
+                "current_colour": self.colour, "seed": self.seed}
+
+
 class Session(Table):
     """One game at the table: the game, the names, the shuffled deck and the save file."""
 
@@ -192,20 +229,14 @@ class Session(Table):
     help_text = HELP
     keep_when_unsure = False  # a Ctrl-C at the save question keeps the last autosave
 
-    def __init__(self, game, names, cards, board_data, deck_paths, frame, order, drawn, current,
-                 current_colour, seed, save_path, ask, say) -> None:
+    def __init__(self, game: Game, names: List[str], pile: Pile, board_data: dict, deck_paths: List[str],
+                 save_path, ask, say) -> None:
         super().__init__(ask, say, save_path, SAVE_FILE)
         self.game = game
         self.names = names
-        self.cards = dict((card.id, card) for card in cards)
+        self.pile = pile
         self.board_data = board_data
         self.deck_paths = deck_paths
-        self.frame = frame
-        self.order = order          # card ids in draw order
-        self.drawn = drawn          # how many of `order` are used
-        self.current = current      # id of the card being read, or None
-        self.current_colour = current_colour  # its colour, fixed when it was drawn
-        self.seed = seed
 
     # -- starting ---------------------------------------------------------
 
@@ -226,8 +257,8 @@ class Session(Table):
         Rng(seed).shuffle(order)
         game = Game(Board(board_data), len(names), first)
         deck_paths = [str(Path(p).resolve()) for p in args.deck]
-        return cls(game, names, cards, board_data, deck_paths, args.frame, order, 0, None, None,
-                   seed, args.save or DEFAULT_SAVE, ask, say)
+        pile = Pile({card.id: card for card in cards}, args.frame, order, seed)
+        return cls(game, names, pile, board_data, deck_paths, args.save or DEFAULT_SAVE, ask, say)
 
     @classmethod
     def resume(cls, path, save_path, ask, say) -> "Session":
@@ -285,24 +316,24 @@ class Session(Table):
             raise Unusable("it has drawn %d of %d cards" % (drawn, len(order)))
         seed = item("seed", int, "seed")
         current, colour = data.get("current"), data.get("current_colour")
-        session = cls(game, names, cards, data["board"], deck, frame, order, drawn, current, colour,
-                      seed, save_path, ask, say)
+        pile = Pile({card.id: card for card in cards}, frame, order, seed, drawn, current, colour)
+        session = cls(game, names, pile, data["board"], deck, save_path, ask, say)
         session.check_card_in_play()
         return session
 
     def check_card_in_play(self) -> None:
         """Unusable unless the card being read exists and fits the question the game waits for."""
-        game = self.game
-        if self.current is None:  # the colour of the last card may stay: it is not used
+        game, pile = self.game, self.pile
+        if pile.current is None:  # the colour of the last card may stay: it is not used
             if game.phase in (GUESS, BONUS_GUESS):
                 raise Unusable("it waits for an answer but has no card in play")
             return
-        if not isinstance(self.current, str) or self.current not in self.cards:
+        if not isinstance(pile.current, str) or pile.current not in pile.cards:
             raise Unusable("the card in play is not in the deck")
-        if self.current_colour not in COLOURS:
+        if pile.colour not in COLOURS:
             raise Unusable("the card in play has no question colour")
         try:
-            scale = self.question().scale
+            scale = pile.question().scale
         except (KeyError, ValueError) as exc:
             raise Unusable("the card in play: %s" % exc) from None
         waiting = {GUESS: game.round.scale if game.round is not None else None,
@@ -315,7 +346,7 @@ class Session(Table):
     def play(self) -> int:
         """Run the game to its end; returns the exit code."""
         self.say("Pi mal Daumen: %s. %s frame questions. Type `help` at any prompt."
-                 % (", ".join(self.names), self.frame.capitalize()))
+                 % (", ".join(self.names), self.pile.frame.capitalize()))
         self.show_track()
         if self.game.phase in (GUESS, BONUS_GUESS, CHOOSE):
             self.repeat_question()
@@ -326,7 +357,9 @@ class Session(Table):
 
     def finish(self) -> None:
         self.show_track()
-        self.say("%s wins the game!" % self.names[self.game.winner])
+        winner = self.game.winner
+        assert winner is not None  # the game is over
+        self.say("%s wins the game!" % self.names[winner])
 
     def step(self) -> None:
         game = self.game
@@ -350,30 +383,20 @@ class Session(Table):
 
     def draw(self):
         """The next card's question in the current colour; reshuffles an empty deck."""
-        if self.drawn >= len(self.order):
+        if self.pile.draw(self.game.question_colour):
             self.say("(All cards are used: the deck is shuffled again.)")
-            self.seed = (self.seed * 1103515245 + 12345) & 0xFFFFFFFF
-            Rng(self.seed).shuffle(self.order)
-            self.drawn = 0
-        self.current = self.order[self.drawn]
-        self.current_colour = self.game.question_colour
-        self.drawn += 1
-        return self.question()
-
-    def question(self):
-        """The question in play (card and colour fixed when it was drawn)."""
-        return self.cards[self.current].question(self.frame, self.current_colour)
+        return self.pile.question()
 
     def read_out(self, reader: int, question) -> None:
         unit = " (%s)" % question.unit if question.unit else ""
         self.say("%s reads card %s, %s frame, %s question:"
-                 % (self.names[reader], self.current, self.frame, self.current_colour))
+                 % (self.names[reader], self.pile.current, self.pile.frame, self.pile.colour))
         self.say("    %s%s" % (question.text, unit))
 
     def repeat_question(self) -> None:
-        if self.current is not None:
+        if self.pile.current is not None:
             self.say("The open question was:")
-            self.read_out(self.game.reader, self.question())
+            self.read_out(self.game.reader, self.pile.question())
 
     def take_answer(self) -> None:
         game = self.game
@@ -396,6 +419,7 @@ class Session(Table):
 
     def take_choice(self) -> None:
         pending = self.game.pending
+        assert pending is not None  # the game waits for this choice (checked on resume too)
         name = self.names[pending["seat"]]
         options = pending["options"]
         here = self.game.positions[pending["seat"]]
@@ -456,12 +480,12 @@ class Session(Table):
                 self.reveal()
                 self.say("*** %s reaches the goal!" % self.names[event["seat"]])
         if finished:
-            self.current = None
+            self.pile.current = None
 
     def reveal(self) -> None:
-        if self.current is None:
+        if self.pile.current is None:
             return
-        question = self.question()
+        question = self.pile.question()
         unit = " %s" % question.unit if question.unit else ""
         self.say("  The exact answer: %s%s (source: %s)" % (question.answer, unit, question.source))
 
@@ -537,6 +561,7 @@ class Session(Table):
         return {"track": self.show_track}
 
     def save_body(self) -> dict:
-        return {"names": self.names, "frame": self.frame, "deck": self.deck_paths, "board": self.board_data,
-                "order": self.order, "drawn": self.drawn, "current": self.current,
-                "current_colour": self.current_colour, "seed": self.seed, "game": self.game.to_dict()}
+        body = {"names": self.names, "deck": self.deck_paths, "board": self.board_data,
+                "game": self.game.to_dict()}
+        body.update(self.pile.state())
+        return body
