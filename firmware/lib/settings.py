@@ -31,8 +31,9 @@ DEFAULTS = {
         "motor_max_permille": 1000,  # top duty, e.g. 660 for a 3 V motor on 4.5 V
         "ramp_ms": 120,           # time for a full-scale speed change
         "dwell_ms": 150,          # braked pause before any reversal
+        "stepper_steps_per_s": 300,  # int 1..1000: half-steps/s at full speed (stepper only)
         "battery_min_mv": 0,      # 0: no battery check; else refuse to start below it
-        "battery_divider": 2,     # battery voltage / ADC pin voltage
+        "battery_divider_permille": 2000,  # int 1000..20000: battery V per ADC-pin V x 1000
         "debounce_ms": 20,
         "long_press_ms": 1500,    # holding the button this long while running: emergency stop
         "watchdog_ms": 2000,      # 0: no watchdog
