@@ -13,13 +13,35 @@ export MICROPYTHON
 MP_RUN := MICROPYPATH=firmware/lib:tests/both $(MICROPYTHON)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup test test-fast lint typecheck pytest test-micropython sim sim-fusebox bench clean
+.PHONY: help setup wasm-setup test test-fast lint typecheck pytest test-micropython test-wasm sim sim-fusebox bench clean
+
+# --- the wasm32 leg: the MicroPython WebAssembly port under node ------------------
+# Its npm manifest lives in tools/wasm (the root package.json is mip's); node_modules
+# there is ignored by git. Without node the leg is skipped with a line that says so,
+# except under CI (CI set), where it must run.
+WASM_DIR := tools/wasm
+WASM_STAMP := $(WASM_DIR)/node_modules/.installed
+WASM_RUN := MICROPYPATH=firmware/lib:tests/both $(WASM_DIR)/run.mjs
+HAVE_NODE := $(shell command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && echo yes)
+WASM_SKIPPED := echo "MicroPython wasm32 leg SKIPPED: node and npm are not installed, so the 32-bit checks (31-bit small ints, as on a board) did not run. Install nodejs and npm, then make test."
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
-	@echo "  variables: MICROPYTHON=/path/to/micropython  PYTHON=python3.11"
+	@echo "  variables: MICROPYTHON=/path/to/micropython  PYTHON=python3.11  MICROPYTHON_WASM=1 (sim on wasm32)"
 
-setup: $(STAMP) ## create .venv with the pinned tools (only when they changed)
+setup: $(STAMP) wasm-setup ## create .venv with the pinned tools (only when they changed)
+
+wasm-setup: ## install the pinned MicroPython WebAssembly port into tools/wasm (when node exists)
+ifeq ($(HAVE_NODE),yes)
+wasm-setup: $(WASM_STAMP)
+else
+	@$(WASM_SKIPPED)
+	@test -z "$$CI" || { echo "error: CI must run the wasm32 leg"; exit 1; }
+endif
+
+$(WASM_STAMP): $(WASM_DIR)/package.json $(WASM_DIR)/package-lock.json
+	cd $(WASM_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 $(STAMP): requirements-dev.txt requirements-stubs.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -39,7 +61,7 @@ $(STAMP): requirements-dev.txt requirements-stubs.txt pyproject.toml
 	  exit 1; }
 	touch $@
 
-test: setup lint typecheck pytest test-micropython ## every check: ruff, mypy, pytest (CPython + differential), MicroPython-side tests
+test: setup lint typecheck pytest test-micropython test-wasm ## every check: ruff, mypy, pytest (CPython + differential on both ports), MicroPython-side tests on both ports
 	@echo "make test: all checks passed"
 
 test-fast: setup ## quick loop: pytest without the slow end-to-end tests, fewer hypothesis examples
@@ -58,8 +80,23 @@ pytest: setup ## pytest on CPython (includes differential runs in MicroPython)
 test-micropython: setup ## run tests/both/ under the MicroPython unix port
 	$(MP_RUN) tests/run_on_micropython.py tests/both
 
-sim: setup ## the ghost clock on a virtual board (SEED=n SPEED=n; event log only when not at a terminal or CI set)
-	$(BIN)/propctl sim clock $(if $(SEED),--seed $(SEED)) $(if $(SPEED),--speed $(SPEED))
+test-wasm: setup ## run tests/both/ under the MicroPython WebAssembly port (wasm32, node)
+ifeq ($(HAVE_NODE),yes)
+	@$(WASM_RUN) tests/run_on_micropython.py tests/both > $(VENV)/wasm-both.log || { cat $(VENV)/wasm-both.log; exit 1; }
+	@tail -1 $(VENV)/wasm-both.log
+else
+	@$(WASM_SKIPPED)
+	@test -z "$$CI" || { echo "error: CI must run the wasm32 leg"; exit 1; }
+endif
+
+# `make sim` runs on the unix port where it exists, else (or with MICROPYTHON_WASM=1) on the
+# WebAssembly port under node: same firmware, same virtual board.
+SIM_WASM := $(if $(MICROPYTHON_WASM),yes,$(if $(wildcard $(MICROPYTHON)),,yes))
+SIM_MICROPYTHON := $(if $(SIM_WASM),$(CURDIR)/$(WASM_DIR)/run.mjs,$(MICROPYTHON))
+
+sim: setup ## the ghost clock on a virtual board (SEED=n SPEED=n MICROPYTHON_WASM=1; event log only when not at a terminal or CI set)
+	@echo "interpreter: $(if $(SIM_WASM),MicroPython WebAssembly port (wasm32) under node,MicroPython unix port $(MICROPYTHON))"
+	MICROPYTHON=$(SIM_MICROPYTHON) $(BIN)/propctl sim clock $(if $(SEED),--seed $(SEED)) $(if $(SPEED),--speed $(SPEED))
 
 sim-fusebox: setup ## the fuse box on a virtual board: keys 1-8 open windows (PACK=file.bin|none, SCRIPT=file)
 	$(BIN)/propctl sim fusebox $(if $(PACK),--pack $(PACK)) $(if $(SCRIPT),--script $(SCRIPT))

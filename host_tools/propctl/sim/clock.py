@@ -5,11 +5,12 @@ MicroPython unix port on the fake `machine` of propctl/vboard; its JSON-lines
 output (events and hand frames, see vboard/run_prop.py) is drawn here as a
 clock face with the hand, plus the event log.
 """
+import json
 import math
 import subprocess
 import sys
-from pathlib import Path
 
+from propctl.overrides import combine, parse_sets
 from propctl.sim.runner import (
     VBOARD_DIR,
     InPlace,
@@ -17,7 +18,6 @@ from propctl.sim.runner import (
     check_settings,
     fields_text,
     load_config,
-    parse_sets,
     records,
     runner_env,
     setup,
@@ -33,17 +33,16 @@ def add_arguments(parser) -> None:
     parser.add_argument("--frame-ms", type=int, default=100, help="board ms between hand frames (100)")
 
 
-def runner_command(args, micropython: str) -> list:
-    """The micropython command line that runs the prop on the virtual board."""
+def runner_command(args, micropython: str, overrides: dict) -> list:
+    """The micropython command line that runs the prop on the virtual board with the settings
+    `overrides` (--config with every --set laid over it)."""
     command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_prop.py"), "clock",
                "--speed", str(args.speed), "--frame-ms", str(args.frame_ms),
                "--rounds", str(args.rounds)]
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
-    if args.config:
-        command += ["--config", str(Path(args.config).resolve())]
-    for item in args.set or []:
-        command += ["--set", item]
+    if overrides:
+        command += ["--overrides", json.dumps(overrides)]
     return command
 
 
@@ -153,14 +152,16 @@ def run(args) -> int:
     """`propctl sim clock`: one or more rounds; 0 when every round ended with the chime."""
     try:
         micropython, firmware_lib = setup(args.firmware, "clock")
-        check_settings(parse_sets(args.set), load_config(args.config), micropython, firmware_lib)
-    except SimError as exc:
+        config = load_config(args.config)
+        sets = parse_sets(args.set)
+        check_settings(sets, config, micropython, firmware_lib)
+    except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim clock: %s" % exc, file=sys.stderr)
-        return exc.code
+        return getattr(exc, "code", 2)
     interactive = args.interactive
     if args.speed is None:
         args.speed = 1 if interactive else 0
-    proc = subprocess.Popen(runner_command(args, micropython), stdout=subprocess.PIPE,
+    proc = subprocess.Popen(runner_command(args, micropython, combine(config, sets)), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
     screen = Screen(sys.stdout) if interactive else None
     end = None

@@ -6,17 +6,18 @@ press its buttons. What the fake OLED shows (read off its pixels) is drawn
 here with the players' presses and the box's events. Board time is paced to
 real time times --speed at a terminal; without one, the log is printed at once.
 """
+import json
 import subprocess
 import sys
 import time
 
+from propctl.overrides import parse_sets
 from propctl.sim.runner import (
     VBOARD_DIR,
     InPlace,
     SimError,
     check_settings,
     fields_text,
-    parse_sets,
     records,
     runner_env,
     setup,
@@ -30,8 +31,9 @@ def runner_command(args, micropython: str) -> list:
     """The micropython command line that plays the demo game."""
     command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_football.py"),
                "--seed", str(args.seed if args.seed is not None else int(time.time()) % 100000)]
-    for item in args.set or []:
-        command += ["--set", item]
+    overrides = parse_sets(args.set)
+    if overrides:
+        command += ["--overrides", json.dumps(overrides)]
     return command
 
 
@@ -109,9 +111,9 @@ def run(args) -> int:
     try:
         micropython, firmware_lib = setup(args.firmware, "football")
         check_settings(parse_sets(args.set), {}, micropython, firmware_lib)
-    except SimError as exc:
+    except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim football: %s" % exc, file=sys.stderr)
-        return exc.code
+        return getattr(exc, "code", 2)
     interactive = args.interactive
     speed = args.speed if args.speed is not None else (1 if interactive else 0)
     proc = subprocess.Popen(runner_command(args, micropython), stdout=subprocess.PIPE,
