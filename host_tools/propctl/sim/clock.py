@@ -10,6 +10,7 @@ import math
 import subprocess
 import sys
 
+from propctl.build import FIRMWARE_DIR
 from propctl.overrides import combine, parse_sets
 from propctl.sim.runner import (
     VBOARD_DIR,
@@ -151,7 +152,7 @@ def info_lines(record: dict, args) -> list:
 def run(args) -> int:
     """`propctl sim clock`: one or more rounds; 0 when every round ended with the chime."""
     try:
-        micropython, firmware_lib = setup(args.firmware, "clock")
+        micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "clock")
         config = load_config(args.config)
         sets = parse_sets(args.set)
         check_settings(sets, config, micropython, firmware_lib)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 
+from propctl.build import FIRMWARE_DIR
 from propctl.overrides import parse_sets
 from propctl.sim.runner import (
     VBOARD_DIR,
@@ -109,7 +110,7 @@ class Screen:
 def run(args) -> int:
     """Play and draw one demo game; 0 when the game reached its final whistle."""
     try:
-        micropython, firmware_lib = setup(args.firmware, "football")
+        micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "football")
         check_settings(parse_sets(args.set), {}, micropython, firmware_lib)
     except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim football: %s" % exc, file=sys.stderr)

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
+from propctl.build import FIRMWARE_DIR
 from propctl.cards import lang as langs
 from propctl.overrides import combine, parse_sets
 from propctl.sim.runner import (
@@ -362,7 +363,7 @@ def run(args) -> int:
     script = args.script
     interactive = args.interactive and not script
     try:
-        micropython, firmware_lib = setup(args.firmware, "fusebox")
+        micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "fusebox")
         config = load_config(args.config)
         sets = parse_sets(args.set)
         check_settings(sets, config, micropython, firmware_lib)
