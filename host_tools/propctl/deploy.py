@@ -589,7 +589,7 @@ def register(subparsers) -> None:
                     "failure, with the board's reason). Refuses an incomplete firmware tree, a board "
                     "whose MicroPython or chip does not fit --board, and a --cards file that is not a "
                     "sound card pack, before touching the board. Works the same against the virtual "
-                    "board of `propctl sim --serve`.",
+                    "board of `propctl sim serve`.",
         epilog="Examples:\n"
                "  propctl deploy --port /dev/ttyACM0 --prop clock --board pico\n"
                "  propctl deploy --port /dev/ttyUSB0 --prop clock --board esp32 --set clock.chime=solenoid\n"
