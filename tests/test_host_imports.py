@@ -100,7 +100,9 @@ def test_the_sim_runner_is_a_leaf():
     graph = import_graph()
     assert graph["propctl.inputfile"] == set()
     assert graph["propctl.sim.runner"] <= {"propctl.inputfile"}  # leaf modules only
-    assert graph["propctl.serve"] <= {"propctl.sim", "propctl.sim.runner", "propctl.vserial"}
+    assert graph["propctl.invocation"] == set()
+    assert graph["propctl.serve"] <= {"propctl.sim", "propctl.sim.runner", "propctl.vserial",
+                                      "propctl.invocation"}
 
 
 def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path):

@@ -146,7 +146,7 @@ def load_config(path: Optional[str]) -> dict:
     try:
         data = read_json(path, CONFIG_LIMIT)
     except InputFileError as exc:
-        raise SimError("--config %s" % exc) from None
+        raise SimError("--config %s %s" % (path, exc)) from None
     if not isinstance(data, dict):
         raise SimError("--config %s must hold a JSON object {...}" % path)
     return data
