@@ -9,6 +9,7 @@ firmware no longer has; write config.json (prop, board, --set values); clear
 the safe-mode count; reset; wait for the prop to say hello.
 """
 import hashlib
+import io
 import json
 import sys
 import tempfile
@@ -266,6 +267,17 @@ def wait_for_hello(port: str, timeout: float = 15.0):
     return None
 
 
+def card_destination(name: str, data: bytes) -> str:
+    """Where --cards puts a deck: a task-card pack where the fuse box reads it, anything else in cards/."""
+    from cardpack import Pack, taskcard
+    try:
+        if Pack(io.BytesIO(data)).kind == taskcard.KIND:
+            return taskcard.PACK_PATH
+    except (ValueError, OSError):  # PackError: not a pack the board could read as one
+        pass
+    return "cards/" + name
+
+
 def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run: bool = False,
            wait: bool = True, say=_say, firmware=None) -> dict:
     """Do the deploy; returns a summary dict (copied, removed, skipped, ...)."""
@@ -274,8 +286,9 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
     if cards is not None:
         kind = "cards"
         data = Path(cards).read_bytes()
-        local["cards/" + Path(cards).name] = data
-        say("card deck %s: %d bytes" % (cards, len(data)))
+        destination = card_destination(Path(cards).name, data)
+        local[destination] = data
+        say("card deck %s: %d bytes -> /%s" % (cards, len(data), destination))
     else:
         if prop not in PROPS or board not in BOARD_ARCH:
             raise DeployError("need --prop (%s) and --board (%s)" % ("|".join(PROPS), "|".join(BOARD_ARCH)))

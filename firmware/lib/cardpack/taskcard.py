@@ -20,6 +20,9 @@ from cardpack.pack import PackError
 
 KIND = "TASK"
 VERSION = 1
+# Where a board keeps its task-card pack: `propctl deploy --cards` puts a TASK
+# pack here, and the fuse box reads it from here unless fusebox.pack says otherwise.
+PACK_PATH = "cards/taskcards.bin"
 WINDOWS = 8
 CATEGORIES = ("geography", "nature", "science", "history", "language", "sport", "culture")
 """The seven task categories; a card stores the index."""

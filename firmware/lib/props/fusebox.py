@@ -618,14 +618,16 @@ def build(settings, on_event=None, machine_module=None, pack_stream=None,
     chime = PiezoChime(m.PWM(m.Pin(pins["piezo"], m.Pin.OUT, value=0), freq=1000, duty_u16=0),
                        melody=BLOWN_SOUND)
     relay = Indicator(out("relay")) if cfg["relay"] else None
-    pack, error = open_pack(cfg["pack"], pack_stream)
+    from cardpack.taskcard import PACK_PATH
+    pack_path = cfg["pack"] if cfg["pack"] is not None else PACK_PATH  # null: where deploy puts it
+    pack, error = open_pack(pack_path, pack_stream)
     store = None
     if state_path:
         from store import Store
         store = Store(state_path)
     return FuseBoxApp(windows, chime, Indicator(out("led_red")), Indicator(out("led_green")), relay,
                       watch=watch, buttons=buttons, settings=settings, on_event=on_event, pack=pack,
-                      pack_error=error, pack_path=cfg["pack"], store=store)
+                      pack_error=error, pack_path=pack_path, store=store)
 
 
 def main(settings, on_event=None) -> None:
