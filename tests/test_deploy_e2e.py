@@ -214,6 +214,7 @@ def test_three_crashed_boots_start_safe_mode_with_the_repl_free_and_deploy_recov
     with LinkClient.open(vboard.port) as client:
         why = client.request("why")
     assert why["crashes"] == 3 and "deploy" in why["fix"]
+    assert "RuntimeError: a broken prop" in why["why"]  # the crash itself is named
     # the safe mode stays put: no more resets
     time.sleep(1.0)
     settled = vboard.boots

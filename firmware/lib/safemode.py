@@ -94,7 +94,7 @@ def last_fault(fs=None) -> str:
     guard = BootGuard(fs=fs)
     try:
         with guard._fs.open(LAST_FAULT_PATH, "rb") as f:
-            return f.read(_FAULT_CHARS).decode()
+            return f.read()[:_FAULT_CHARS].decode()
     except (OSError, UnicodeError):
         return ""
 

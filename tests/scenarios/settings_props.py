@@ -77,3 +77,25 @@ def football_round(overrides):
     if bench is None:
         return {"error": error}
     return {"error": error, "errors": bench.app.config_errors, "names": bench.names()}
+
+
+def clock_from_file(path):
+    """settings.load(path) as main.py calls it, then a clock round on those settings.
+
+    Returns the load's errors, whether the loaded settings are all valid, and
+    how the round went ("error" is what load or the round raised, if anything).
+    """
+    error = None
+    errors = []
+    names = []
+    valid = False
+    try:
+        cfg, errors = settings.load(path, echo=None)
+        valid = settings.merge(cfg)[1] == []
+        bench = ClockBench(cfg)
+        bench.press(50, 100)
+        bench.run(bench.app.max_run_ms + 20000, lambda: bench.idles > 0)
+        names = bench.names()
+    except Exception as exc:
+        error = repr(exc)
+    return {"error": error, "errors": errors, "valid": valid, "names": names}
