@@ -135,7 +135,7 @@ def test_monitor_starts_a_round_and_shows_the_hand_and_the_chime(vboard, deploye
     code, out = propctl("monitor", "--port", vboard.port, "--send",
                         'report={"on_clock": [2, 1], "unused": [0, 4]}', "--timeout", "0.5")
     assert code == 0, out
-    assert "score: round won by seat 0; ghost spaces 1-0 (seat 0 +1)" in out
+    assert "score: round won by player 1; ghost spaces 1-0 (player 1 +1)" in out
 
 
 # no Ctrl-C (REPL interrupt), newline (splits lines) or CR (ignored, could leave a line empty)

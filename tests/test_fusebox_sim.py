@@ -38,7 +38,7 @@ def test_scripted_round_blows_the_fuse_at_the_bolt_window(tmp_path):
     assert "card    GEO-01 in the box" in out
     assert "safe    window %d" % safe in out
     assert "FUSE BLOWN at window %d" % bolt in out
-    assert "result  window %d safe: seat 2 +1" % safe in out
+    assert "result  window %d safe: player 2 +1" % safe in out
     assert "result  window %d BOLT" % bolt in out
     # the final drawing shows the bolt through its open window, and the red light on
     assert "/!\\" in out and "red ON" in out

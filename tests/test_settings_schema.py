@@ -24,7 +24,7 @@ import settings  # noqa: E402
 from rules.geisteruhr import DEFAULT_LIMITS  # noqa: E402
 
 S = "scenarios.settings_props:"
-FRESH_PACK_MV = 4500   # what the virtual battery reads by default: 3 x AA, fresh
+FRESH_PACK_MV = 4500   # a fresh 3 x AA pack
 
 # Values no setting accepts, or only at the edges: wrong types, huge, negative, zero.
 # Text stays below U+D800: the harness's JSON transport keeps astral characters apart.

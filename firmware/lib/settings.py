@@ -96,7 +96,7 @@ SCHEMA: dict = {
         "debounce_ms": _int(20, 1, 200),    # a sensor state counts once stable this long
         "flicker_ms": _int(1000, 500, 60000),  # never stable this long: sensor_fault "flicker"
         # open at every scan this long: sensor_fault "stuck_open" (0: off; at most a day)
-        "stuck_open_ms": _int(1800000, 10000, 86400000, off=0),
+        "stuck_open_ms": _int(1800000, 1000, 86400000, off=0),
         # the task-card pack; null: where `propctl deploy --cards` puts it
         # (cardpack.taskcard.PACK_PATH); "" or a missing/corrupt file: manual mode
         "pack": _path(255),

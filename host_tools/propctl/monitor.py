@@ -16,8 +16,9 @@ def _seconds(ms) -> str:
     return "%d.%d s" % (ms // 1000, ms % 1000 // 100) if isinstance(ms, int) else "?"
 
 
-def _seats(seats) -> str:
-    return ", ".join("seat %d" % s for s in seats) if seats else "nobody"
+def _players(players) -> str:
+    """Players as the link numbers them (1-n)."""
+    return ", ".join("player %d" % p for p in players) if players else "nobody"
 
 
 def describe_score(data: dict) -> str:
@@ -25,18 +26,18 @@ def describe_score(data: dict) -> str:
     from rules.geisteruhr import WINS_TO_END
     banked = data.get("banked") or []
     before = data.get("before") or [0] * len(banked)
-    gains = ["seat %d +%d" % (seat, banked[seat] - before[seat])
-             for seat in range(len(banked)) if seat < len(before) and banked[seat] != before[seat]]
-    text = "round won by %s; ghost spaces %s" % (_seats(data.get("round_winners")),
+    gains = ["player %d +%d" % (i + 1, banked[i] - before[i])
+             for i in range(len(banked)) if i < len(before) and banked[i] != before[i]]
+    text = "round won by %s; ghost spaces %s" % (_players(data.get("round_winners")),
                                                  "-".join(str(b) for b in banked))
     if gains:
         text += " (%s)" % ", ".join(gains)
     if data.get("over"):
-        text += "; GAME OVER: %s won" % _seats(data.get("winners"))
+        text += "; GAME OVER: %s won" % _players(data.get("winners"))
     else:
-        close = [seat for seat in range(len(banked)) if banked[seat] == WINS_TO_END - 1]
+        close = [i + 1 for i in range(len(banked)) if banked[i] == WINS_TO_END - 1]
         if close:
-            text += "; one more round win ends the game for %s" % _seats(close)
+            text += "; one more round win ends the game for %s" % _players(close)
     return text
 
 
@@ -59,8 +60,23 @@ def describe_event(name: str, data) -> str:
         return "CHIME: round %s is over, count the ghosts" % d.get("round")
     if name == "estop":
         return "emergency stop (round %s)" % d.get("round")
+    if name == "scored" and "window" in d:  # the fuse box
+        points = ", ".join("player %s +%s" % (k, v) for k, v in sorted((d.get("points") or {}).items()))
+        return "score: window %s %s, %s; scores %s" % (
+            d.get("window"), "BOLT" if d.get("bolt") else "safe", points or "no points", d.get("scores"))
     if name == "scored":
         return "score: " + describe_score(d)
+    if name == "window":  # windows 1-8 as printed on the fuse box
+        return "window %s %s" % (d.get("window"), "opened" if d.get("open") else "closed")
+    if name == "safe":
+        return "window %s is safe (%s opened this round)" % (d.get("window"), d.get("opened"))
+    if name == "fuse_blown":
+        return "FUSE BLOWN at window %s" % d.get("window")
+    if name == "windows_not_closed":
+        return "close every window first: open %s" % ", ".join(str(w) for w in d.get("windows") or [])
+    if name == "sensor_fault":
+        where = "the I2C bus" if d.get("window") == -1 else "window %s" % d.get("window")
+        return "sensor fault: %s, %s" % (where, d.get("fault"))
     if name == "safe_mode":
         return "SAFE MODE: %s. %s" % (d.get("why"), d.get("fix"))
     if name == "maintenance":

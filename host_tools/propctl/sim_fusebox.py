@@ -79,29 +79,31 @@ def describe(record: dict) -> str:
     if kind == "reply":
         ok = record["ok"]
         if record["cmd"] == "report_choices":
-            pts = ", ".join("seat %s +%d" % (s, p) for s, p in sorted(ok["points"].items())) or "no points"
+            points = sorted(ok["points"].items(), key=lambda kv: int(kv[0]))
+            pts = ", ".join("player %s +%d" % (s, p) for s, p in points) or "no points"
             text = "result  window %d %s: %s; scores %s%s" % (
-                ok["window"] + 1, "BOLT" if ok["bolt"] else "safe", pts, ok["scores"],
+                ok["window"], "BOLT" if ok["bolt"] else "safe", pts, ok["scores"],
                 ", round over" if ok["round_over"] else "")
         elif record["cmd"] == "new_game":
-            text = "game    %d players, seat %d starts" % (ok["players"], ok["starter"])
+            text = "game    %d players, player %d starts" % (ok["players"], ok["starter"])
         else:
             text = "%s ok" % record["cmd"]
         return "%7.2f s  %s" % (t, text)
     name = record.get("event", "?")
     if name == "window":
-        text = "window %d %s" % (record["window"] + 1, "opened" if record["open"] else "closed")
+        text = "window %d %s" % (record["window"], "opened" if record["open"] else "closed")
     elif name == "card":
         text = "card    %s in the box%s" % (record["id"] or "(manual mode: unknown card)",
                                            ", an unfinished round dropped" if record["dropped_round"] else "")
     elif name == "safe":
-        text = "safe    window %d: click, green light (%d open)" % (record["window"] + 1, record["opened"])
+        text = "safe    window %d: click, green light (%d open)" % (record["window"], record["opened"])
     elif name == "fuse_blown":
-        text = "FUSE BLOWN at window %d: buzzer, red light" % (record["window"] + 1)
+        text = "FUSE BLOWN at window %d: buzzer, red light" % record["window"]
     elif name == "windows_not_closed":
-        text = "close every window first: open %s" % ", ".join(str(w + 1) for w in record["windows"])
+        text = "close every window first: open %s" % ", ".join(str(w) for w in record["windows"])
     elif name == "sensor_fault":
-        text = "sensor fault: window %d %s" % (record["window"] + 1, record["fault"].replace("_", " "))
+        where = "window %d" % record["window"] if record["window"] > 0 else "the I2C bus"
+        text = "sensor fault: %s %s" % (where, record["fault"].replace("_", " "))
     elif name == "mode":
         text = "mode    %s%s" % (record["mode"], " (%d cards)" % record["cards"] if record["mode"] == "pack"
                                  else ": " + record["why"])
@@ -128,25 +130,25 @@ def draw_box(status: dict) -> list:
     if status.get("text"):
         lines.append("  %s [%s]" % (status["text"], status.get("category", "")))
     statements = status.get("statements") or [""] * 8
-    for w in range(8):
+    for w in range(1, 9):  # windows 1-8, as the link numbers them
         if w in status["open"]:
-            inside = statements[w] or "(open)"
+            inside = statements[w - 1] or "(open)"
             if status.get("bolt_seen") == w:
                 inside = "/!\\ " + inside + " /!\\"
         else:
             inside = "#" * 32
         faulty = "  sensor fault" if w in status["faulty"] else ""
-        lines.append("  %d [%-32s]%s" % (w + 1, inside[:32], faulty))
+        lines.append("  %d [%-32s]%s" % (w, inside[:32], faulty))
     lamps = "red %s  green %s  buzzer %s  relay %s" % (
         "ON " if status["red"] else "off", "ON " if status["green"] else "off",
         "ON " if status["sound"] else "off", "ON " if status["relay"] else "off")
     lines.append("  %s   state %s   board time %.2f s" % (lamps, status["state"], status["t"] / 1000))
     game = status.get("game")
     if game:
-        lines.append("  game: scores %s   chooser seat %s   still in %s%s" % (
+        lines.append("  game: scores %s   chooser player %s   still in %s%s" % (
             game["scores"], game["chooser"], game["in_round"], "   GAME OVER" if game["over"] else ""))
     if status["to_report"] and status.get("game"):
-        waiting = ", ".join(str(w + 1) for w in status["to_report"])
+        waiting = ", ".join(str(w) for w in status["to_report"])
         lines.append("  waiting for the discs of window %s (r)" % waiting)
     return lines
 
@@ -267,7 +269,7 @@ def run_interactive(runner: Runner, out) -> int:
             elif key == "g":
                 command = "game " + _ask("players (2-8): ").strip()
             elif key == "r":
-                command = "report " + _ask("seats that showed the bolt, e.g. 1,3 (empty: none): ").strip()
+                command = "report " + _ask("players who showed the bolt, e.g. 1,3 (empty: none): ").strip()
             elif key == "s":
                 command = "select " + _ask("card id: ").strip()
             elif key == "c":

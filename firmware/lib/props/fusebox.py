@@ -23,8 +23,9 @@ Commands for the link: select_card(card), next_card(), prev_card(), bolt(),
 new_game(players), report_choices(away), state(). Events to
 `on_event(name, fields)`: window, card, safe, fuse_blown, windows_not_closed,
 sensor_fault (window -1, fault "i2c": the MCP23017 stopped answering), mode,
-pack_error, scored. Windows are 0..7 (top first) in
-commands and events, as in rules.fingerweg. The fields dicts of the tick's
+pack_error, scored. On the link (commands, replies, events) windows are
+1..8 (top first, as printed on the box) and players 1..n; rules.fingerweg
+counts both from 0 inside, and this module converts at the edge. The fields dicts of the tick's
 events are allocated once and reused: copy them to keep them.
 
 The game (rules.fingerweg.Game, started with new_game) gets one round per
@@ -73,6 +74,28 @@ def _blinks(n: int) -> tuple:
 def print_event(name: str, fields: dict) -> None:
     """The default event sink: one line on the console."""
     print("fusebox:", name, fields)
+
+
+def _number(index):
+    """A rules-core index (from 0) as people count it (from 1); None stays None."""
+    return None if index is None else index + 1
+
+
+def _numbers(indices) -> list:
+    return [i + 1 for i in indices]
+
+
+def _for_people(result: dict) -> dict:
+    """An Opening.as_dict() with windows 1-8 and players 1-n, as the link shows them."""
+    points = {}
+    for seat in result["points"]:
+        points[str(int(seat) + 1)] = result["points"][seat]
+    result["window"] += 1
+    result["chooser"] += 1
+    result["opened"] = _numbers(result["opened"])
+    result["away"] = _numbers(result["away"])
+    result["points"] = points
+    return result
 
 
 def open_pack(path: str, stream=None) -> tuple:
@@ -244,7 +267,7 @@ class FuseBoxApp:
         windows = [w for w in range(WINDOWS) if self._open & (1 << w)]
         self._red.start(self._now, self._blink_patterns[windows[0]])
         self._chime.start(self._now, WRONG)
-        self._emit("windows_not_closed", {"windows": windows, "card": self._card_id})
+        self._emit("windows_not_closed", {"windows": _numbers(windows), "card": self._card_id})
 
     def _accept(self, now: int) -> None:
         """All windows are shut: the chosen card (or, in manual mode, a fresh round) is in play."""
@@ -325,7 +348,7 @@ class FuseBoxApp:
         return self.snapshot()
 
     def new_game(self, players: int) -> dict:
-        """Forget the old game; start one for `players` (2-8), seat 0 holding the start card."""
+        """Forget the old game; start one for `players` (2-8), player 1 holding the start card."""
         game = Game(players)  # ValueError for a bad count, before anything changes
         self.game = game
         if self.state == ROUND and self._round_bits == 0:
@@ -335,9 +358,10 @@ class FuseBoxApp:
         return self.game_state()
 
     def report_choices(self, away) -> dict:
-        """The discs for the oldest opened window not yet reported: `away` = seats that showed the bolt.
+        """The discs for the oldest opened window not yet reported: `away` = players (1-n) showing the bolt.
 
-        Returns the rules core's result (rules.fingerweg.Opening.as_dict) and the scores.
+        Returns the rules core's result (rules.fingerweg.Opening.as_dict) and
+        the scores, with windows 1-8 and players 1-n (the core counts from 0).
         """
         if self.game is None:
             raise ValueError("no game going: send new_game first")
@@ -349,7 +373,12 @@ class FuseBoxApp:
             game = self._manual_game(window)
         if not game.round_active:
             raise ValueError("this round of the game is over: insert the next card")
-        result = game.open_window(window, list(away)).as_dict()
+        seats = []
+        for player in away:
+            if type(player) is not int or not 1 <= player <= game.players:
+                raise ValueError("players are numbered 1 to %d, not %r" % (game.players, player))
+            seats.append(player - 1)
+        result = _for_people(game.open_window(window, seats).as_dict())
         self.game = game
         self._report_head = (self._report_head + 1) % WINDOWS
         self._report_len -= 1
@@ -382,10 +411,10 @@ class FuseBoxApp:
         game = self.game
         if game is None:
             return None
-        return {"players": game.players, "scores": game.scores, "starter": game.starter,
-                "chooser": game.chooser, "in_round": list(game.in_round),
-                "opened": list(game.opened), "round_active": game.round_active,
-                "rounds_played": game.rounds_played, "over": game.over, "winners": game.winners}
+        return {"players": game.players, "scores": game.scores, "starter": _number(game.starter),
+                "chooser": _number(game.chooser), "in_round": _numbers(game.in_round),
+                "opened": _numbers(game.opened), "round_active": game.round_active,
+                "rounds_played": game.rounds_played, "over": game.over, "winners": _numbers(game.winners)}
 
     def snapshot(self) -> dict:
         """The box for the host link (allocates; not for ticks)."""
@@ -396,9 +425,9 @@ class FuseBoxApp:
         return {
             "mode": self.mode, "state": self.state, "card": self._card_id,
             "index": self._card_index, "cards": len(self.pack) if self.pack is not None else 0,
-            "pending": self._pending, "open": [w for w in range(WINDOWS) if self._open & (1 << w)],
-            "opened": self._opened, "to_report": reports,
-            "faulty": [w for w in range(WINDOWS) if faulty & (1 << w)],
+            "pending": self._pending, "open": [w + 1 for w in range(WINDOWS) if self._open & (1 << w)],
+            "opened": self._opened, "to_report": _numbers(reports),
+            "faulty": [w + 1 for w in range(WINDOWS) if faulty & (1 << w)],
             "pack_error": self.pack_error,
         }
 
@@ -512,7 +541,7 @@ class FuseBoxApp:
         else:
             self._open &= ~bit
         f = self._f_window
-        f["window"] = index
+        f["window"] = index + 1  # windows 1-8 on the link, as printed on the box
         f["open"] = is_open
         f["opened"] = self._opened
         self._emit("window", f)
@@ -525,7 +554,7 @@ class FuseBoxApp:
                 self._chime.start(now, CLICK)
                 self._green.start(now, SAFE_FLASH)
                 f = self._f_safe
-                f["window"] = index
+                f["window"] = index + 1
                 f["opened"] = self._opened
                 self._emit("safe", f)
         elif not is_open and self._open == 0:
@@ -548,13 +577,13 @@ class FuseBoxApp:
         if self._relay is not None:
             self._relay.start(now, self._relay_pattern)
         f = self._f_blown
-        f["window"] = window
+        f["window"] = window + 1
         f["opened"] = self._opened
         self._emit("fuse_blown", f)
 
     def _on_fault(self, event: int, now: int) -> None:
         f = self._f_fault
-        f["window"] = fault_index(event)
+        f["window"] = fault_index(event) + 1
         f["fault"] = FAULT_NAMES[fault_kind(event)]
         if self.state != BLOWN:
             self._red.start(now, Indicator.FAULT)
