@@ -99,3 +99,18 @@ def clock_from_file(path):
     except Exception as exc:
         error = repr(exc)
     return {"error": error, "errors": errors, "valid": valid, "names": names}
+
+
+def fusebox_in(flash_dir):
+    """The fuse box built with config.json's defaults, in `flash_dir` as the board's root."""
+    import os
+    here = os.getcwd()
+    os.chdir(flash_dir)
+    try:
+        cfg, errors = settings.load(echo=None)
+        bench = FuseBoxBench(cfg)   # cfg holds fusebox.pack (null: the standard place)
+        bench.run(100)
+        return {"errors": errors, "mode": bench.app.mode, "pack": cfg["fusebox"]["pack"],
+                "path": bench.app.pack_path, "names": bench.names()}
+    finally:
+        os.chdir(here)
