@@ -1,4 +1,4 @@
-"""One place for the fuse box's card pack: deploy --cards puts a task-card pack where the firmware reads it."""
+"""One place for the fuse box's card pack: deploy --cards puts a task-card pack where the box reads it."""
 from pathlib import Path
 
 from cardpack import taskcard
