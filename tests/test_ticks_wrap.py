@@ -81,6 +81,12 @@ def test_relay_pulse_across_the_wrap(vboard_process):
     assert base["relay"] == [[0, "22", 0], [320, "22", 1], [2320, "22", 0]]
 
 
+def test_fusebox_sensor_fault_timers_across_the_wrap(vboard_process):
+    base = _same_wherever_the_wrap_falls(vboard_process, "fusebox_sensor_faults", (150, 1000, 1150, 2000, 2150))
+    faults = [e[2:] for e in base["events"] if e[0] == "sensor_fault"]
+    assert faults == [[3, "flicker"], [7, "stuck_open"]]
+
+
 def test_football_kick_count_across_the_wrap(vboard_process):
     wraps = (300, 1269, 1500, 2500, 3269, 3275)
     base = _same_wherever_the_wrap_falls(vboard_process, "football_kick", wraps, 3)

@@ -110,3 +110,15 @@ def tick_arithmetic():
     top = TICKS_PERIOD - 1
     return {"period": TICKS_PERIOD, "add": ticks_add(top, 1), "back": ticks_add(0, -1),
             "diff": ticks_diff(5, top), "diff_back": ticks_diff(top, 5)}
+
+
+def fusebox_sensor_faults(wrap_at_ms):
+    """Window 7 stays open (stuck_open after 2 s), window 3 chatters (flicker after 1 s)."""
+    bench = FuseBoxBench({"fusebox": {"stuck_open_ms": 2000}}, start_ms=_start(wrap_at_ms))
+    bench.window(6, True, 100)
+    i = 0
+    while i < 300:
+        bench.raw(2, i % 2, 100 + 7 * i)
+        i += 1
+    bench.run(4000)
+    return {"events": _events(bench, ("event", "t", "window", "fault")), "red": bench.log_of("led_red")}
