@@ -82,7 +82,8 @@ def test_relay_pulse_across_the_wrap(vboard_process):
 
 
 def test_fusebox_sensor_fault_timers_across_the_wrap(vboard_process):
-    base = _same_wherever_the_wrap_falls(vboard_process, "fusebox_sensor_faults", (150, 1000, 1150, 2000, 2150))
+    wraps = (150, 1000, 1150, 2000, 2150)
+    base = _same_wherever_the_wrap_falls(vboard_process, "fusebox_sensor_faults", wraps)
     faults = [e[2:] for e in base["events"] if e[0] == "sensor_fault"]
     assert faults == [[3, "flicker"], [7, "stuck_open"]]
 
