@@ -66,10 +66,10 @@ class BootGuard:
         """The prop runs: this boot did not crash (an earlier crash's note is no longer news)."""
         if self.count():
             self._write(0)
-            try:
-                self._fs.remove(LAST_FAULT_PATH)
-            except OSError:
-                pass
+        try:
+            self._fs.remove(LAST_FAULT_PATH)
+        except OSError:
+            pass
 
     def clear(self) -> None:
         """Leave safe mode at the next boot."""

@@ -24,7 +24,8 @@ DEFAULT_PATH = "config.json"
 # A real config is a few hundred bytes; a larger file is refused unread
 # (a board has ~200 KB of heap, and json would need several times the text).
 MAX_FILE_BYTES = 8192
-_WATCHDOG_MAX_MS = 8000   # the longest any board profile accepts (boards.py wdt_max_ms)
+# the longest watchdog any board profile accepts (each board then caps it to its own)
+_WATCHDOG_MAX_MS = max(PROFILES[name]["limits"]["wdt_max_ms"] for name in PROFILES)
 _SEED_MAX = 0xFFFFFFFF
 
 
