@@ -4,8 +4,9 @@ Runs under the MicroPython unix port (and CPython). The fake machine.py in
 this folder asks `vboard.current()` for the board; tests and the sim runner
 make a fresh one with `vboard.new_board(...)` before building any firmware.
 
-    board = vboard.new_board(start_ms=0, capacity=100000)
+    board = vboard.new_board(start_ms=0, capacity=100000)   # start_ms: the ticks value at power-up
     board.clock.advance(10)            # virtual time; board.clock.elapsed = ms since start
+                                       # (ticks wrap at 2^30 as on a board: see time.py here)
     board.clock.run_real(speed)        # or follow real time, `speed` times faster
     board.set_input(14, 0)             # force an input pin (0 = pressed, to GND); clear_input(14)
     board.press(14, at_ms=500, hold_ms=100)   # scheduled; applied by apply_inputs() / run()
