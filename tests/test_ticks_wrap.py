@@ -103,3 +103,19 @@ def test_watchdog_fed_across_the_wrap_never_fires(vboard_process, wrap_at_ms):
 @pytest.mark.parametrize("wrap_at_ms", [0, 50, 100, 101])
 def test_watchdog_not_fed_fires_on_time_across_the_wrap(vboard_process, wrap_at_ms):
     assert vboard_process.call(W + "watchdog", wrap_at_ms, 0, 100, 1000) == {"fired_at": 101, "resets": 1}
+
+
+def test_a_whole_process_can_start_its_counter_just_before_the_wrap():
+    # e.g. VBOARD_TICKS_START=-2000 propctl sim --serve: the served board wraps 2 s after boot
+    import subprocess
+
+    from micropython_harness import find_micropython, micropython_env
+    from propctl.sim import VBOARD_DIR
+    env = micropython_env(VBOARD_DIR)
+    env["VBOARD_TICKS_START"] = "-50"
+    code = ("import time\nt0 = time.ticks_ms()\ntime.sleep_ms(120)\nt1 = time.ticks_ms()\n"
+            "print(t0, t1, time.ticks_diff(t1, t0))\n")
+    out = subprocess.run([find_micropython(), "-c", code], env=env, capture_output=True, text=True,
+                         timeout=30).stdout.split()
+    t0, t1, diff = (int(x) for x in out)
+    assert 2**30 - 50 <= t0 < 2**30 and t1 < 1000 and 110 <= diff < 1000
