@@ -110,6 +110,7 @@ def test_a_whole_process_can_start_its_counter_just_before_the_wrap():
     import subprocess
 
     from micropython_harness import find_micropython, micropython_env
+
     from propctl.sim import VBOARD_DIR
     env = micropython_env(VBOARD_DIR)
     env["VBOARD_TICKS_START"] = "-50"
