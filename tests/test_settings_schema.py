@@ -93,6 +93,7 @@ def check_clock_round(trace, merged):
 @example(values={"ramp_ms": 0, "motor_max_permille": 0, "dwell_ms": 99999999999999999999})
 @example(values={"motor_max_permille": 5000, "max_run_ms": 0, "watchdog_ms": 1, "debounce_ms": 10**9})
 @example(values={"motor": "stepper", "dwell_ms": 600000})
+@example(values={"debounce_ms": 50})   # the longest debounce still takes a 100 ms press
 @example(values={"motor": "stepper", "dwell_ms": 2000, "ramp_ms": 5000, "long_press_ms": 300})
 def test_any_clock_setting_is_accepted_and_runs_or_is_refused_by_name(vboard_process, values):
     merged, errors = check_merge("clock", values)

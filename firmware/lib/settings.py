@@ -82,7 +82,8 @@ SCHEMA: dict = {
         "dwell_ms": _int(150, 50, 2000),
         "battery_min_mv": _int(0, 1000, 12000, off=0),  # 0: no battery check
         "battery_divider": _int(2, 1, 10),  # battery voltage / ADC pin voltage
-        "debounce_ms": _int(20, 1, 200),
+        # a button bounces for ~10 ms; a debounce near a press's length would swallow presses
+        "debounce_ms": _int(20, 1, 50),
         "long_press_ms": _int(1500, 300, 10000),  # held this long while running: emergency stop
         "watchdog_ms": _int(2000, 500, _WATCHDOG_MAX_MS, off=0),  # 0: no watchdog
         "limits": _object({}),              # overrides for rules.geisteruhr.DEFAULT_LIMITS
@@ -109,7 +110,7 @@ SCHEMA: dict = {
         "display": _choice("oled", ("oled", "leds")),  # SSD1306 on I2C, or LEDs
         "oled_height": _choice(32, (32, 64)),           # rows
         "oled_address": _choice(0x3C, (0x3C, 0x3D)),
-        "debounce_ms": _int(20, 1, 200),
+        "debounce_ms": _int(20, 1, 50),     # as the clock's button
         "long_press_ms": _int(1500, 300, 10000),  # holding ROLL after the final whistle: new game
         "seed": _seed(),                    # null: fresh entropy for each new game
         "plays_per_quarter": _int(20, 1, 99),
