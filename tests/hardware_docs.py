@@ -8,9 +8,12 @@ from micropython_harness import FIRMWARE_LIB
 sys.path.insert(0, str(FIRMWARE_LIB))  # boards.py is plain Python, importable here too
 
 import boards  # noqa: E402
+import settings  # noqa: E402,F401  (for the tests: the firmware's settings)
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
-BOARD_COLUMNS = {"pico": "Pico GPIO", "esp32": "ESP32 GPIO"}
+# board with its own columns in every wiring table: (GPIO column, header pin column)
+BOARD_COLUMNS = {"pico": ("Pico GPIO", "Pico pin"), "esp32": ("ESP32 GPIO", "ESP32 pin")}
+WIRED_AS = {"Pico columns": "pico", "ESP32 columns": "esp32"}
 
 
 def table_rows(text: str, first_header: str) -> list:
@@ -26,16 +29,56 @@ def table_rows(text: str, first_header: str) -> list:
     return rows
 
 
+def board_variants() -> dict:
+    """{profile: (base board, name, {signal: pin})} from the boards table in hardware/README.md."""
+    variants = {}
+    for row in table_rows((HARDWARE / "README.md").read_text(encoding="utf-8"), "profile"):
+        changes = {}
+        for signal, pin in re.findall(r'`(\w+)` is `"?(\w+)"?`', row["differences"]):
+            changes[signal] = int(pin) if pin.isdigit() else pin
+        variants[row["profile"].strip("`")] = (WIRED_AS[row["wired as"]], row["board"], changes)
+    return variants
+
+
 def wiring_table(text: str) -> dict:
-    """{board: {signal: pin}} from the `| signal | Pico GPIO | ESP32 GPIO | ...` table ("-": not wired)."""
+    """{board: {signal: pin}} from the `| signal | Pico GPIO | Pico pin | ESP32 GPIO | ...` table.
+
+    "-" in a GPIO column: not wired on that board. Boards wired like another
+    one (hardware/README.md, "Boards") get its column with their differences.
+    """
     table: dict = {board: {} for board in BOARD_COLUMNS}
     for row in table_rows(text, "signal"):
         signal = row["signal"].strip("`")
-        for board, column in BOARD_COLUMNS.items():
+        for board, (column, _) in BOARD_COLUMNS.items():
             if row[column] not in ("", "-"):
                 assert signal not in table[board], "%s listed twice" % signal
                 table[board][signal] = int(row[column])
+    for board, (base, _, changes) in board_variants().items():
+        if board not in BOARD_COLUMNS:
+            pins = dict(table[base])
+            for signal, pin in changes.items():
+                if signal in pins:
+                    pins[signal] = pin
+            table[board] = pins
     return table
+
+
+def header_cells(text: str) -> dict:
+    """{board: {signal: cell}} of the physical-pin columns of the wiring table (wired signals only)."""
+    cells: dict = {board: {} for board in BOARD_COLUMNS}
+    for row in table_rows(text, "signal"):
+        for board, (gpio, pin) in BOARD_COLUMNS.items():
+            if row[gpio] not in ("", "-"):
+                cells[board][row["signal"].strip("`")] = row[pin]
+    return cells
+
+
+def check_header_pins(text: str, prop: str) -> None:
+    """Every physical-pin cell of the wiring table is where the board's header has that GPIO."""
+    for board, cells in header_cells(text).items():
+        pins = boards.profile(board, prop)
+        for signal, cell in cells.items():
+            assert cell == boards.header_pin(board, pins[signal]), (board, signal, cell)
 
 
 def picture_pins(svg: str) -> dict:
@@ -46,6 +89,19 @@ def picture_pins(svg: str) -> dict:
         assert signal not in found, "%s labelled twice" % signal
         found[signal] = int(a_pin or b_pin)
     return found
+
+
+def check_picture_header_pins(svg: str, prop: str) -> None:
+    """Every labelled GPIO in the picture also names its Pico pin, "(pin N)", and the right one."""
+    labels = re.findall(r">(?:GP(\d+) (\w+)|(\w+) GP(\d+))([^<]*)<", svg)
+    assert labels
+    for a_pin, a_sig, b_sig, b_pin, rest in labels:
+        gpio = int(a_pin or b_pin)
+        where = boards.header_pin("pico", gpio)
+        if where == "-":
+            assert "on board" in rest, (gpio, rest)
+        else:
+            assert " (pin %s)" % where in rest, (a_sig or b_sig, gpio, rest)
 
 
 def profile_pins(board: str, prop: str) -> dict:

@@ -1,8 +1,16 @@
 """hardware/fusebox/ (wiring table, MCP23017 table, picture) says what the firmware's board profiles say."""
 import re
 
-import settings  # noqa: E402  (firmware/lib is on the path through hardware_docs)
-from hardware_docs import HARDWARE, boards, picture_pins, table_rows, wiring_table
+from hardware_docs import (
+    HARDWARE,
+    boards,
+    check_header_pins,
+    check_picture_header_pins,
+    picture_pins,
+    settings,
+    table_rows,
+    wiring_table,
+)
 
 DOCS = HARDWARE / "fusebox"
 
@@ -32,17 +40,26 @@ def test_esp32_buttons_on_input_only_pins_are_documented_with_pull_ups():
             assert "10k pull-up to 3V3" in rows[signal]["connects to"], signal
 
 
-def test_mcp23017_table_maps_gpa0_to_window_1_in_order():
-    rows = table_rows(readme(), "MCP23017 pin")
+def mcp23017_table_windows() -> dict:
+    """{expander pin 0..15 (GPA0-7, GPB0-7): window 1..8} from the MCP23017 table, chip pins checked."""
     windows = {}
-    for row in rows:
-        found = re.fullmatch(r"GPA(\d) \(pin (\d+)\)", row["MCP23017 pin"])
+    for row in table_rows(readme(), "MCP23017 pin"):
+        found = re.fullmatch(r"GP([AB])(\d) \(pin (\d+)\)", row["MCP23017 pin"])
         if found:
-            bit, chip_pin = int(found.group(1)), int(found.group(2))
-            assert chip_pin == 21 + bit  # GPA0..7 are pins 21..28 of the DIP/SOIC package
-            windows[bit] = int(re.search(r"window (\d)", row["connects to"]).group(1))
-    # the firmware reads GPIOA as bits 0-7 = windows 1-8 (top first)
-    assert windows == {bit: bit + 1 for bit in range(8)}
+            port, bit, chip_pin = found.group(1), int(found.group(2)), int(found.group(3))
+            # DIP/SOIC package: GPB0..7 are pins 1..8, GPA0..7 are pins 21..28
+            assert chip_pin == (21 if port == "A" else 1) + bit, row
+            window = re.search(r"window (\d)", row["connects to"]).group(1)
+            windows[bit + (8 if port == "B" else 0)] = int(window)
+    return windows
+
+
+def test_mcp23017_table_is_the_firmwares_mapping(vboard_process):
+    # The firmware's own mapping (drivers.switches.mcp23017_pin, run on MicroPython) decides.
+    pins = vboard_process.call("scenarios.fusebox_vboard:mcp23017_windows")
+    firmware = {pin: int(window) for window, pin in pins.items()}
+    assert mcp23017_table_windows() == firmware
+    assert 7 not in firmware and 15 not in firmware  # GPA7/GPB7 are output-only
     address = settings.DEFAULTS["fusebox"]["mcp_address"]
     assert "0x%02x" % address in readme() and '"mcp_address": %d' % address in readme()
 
@@ -56,3 +73,30 @@ def test_the_check_can_fail():
     # One pin changed in the doc no longer equals the profile.
     text = readme().replace("| `led_red` | 13 |", "| `led_red` | 12 |")
     assert wiring_table(text)["pico"]["led_red"] == 12 != boards.profile("pico", "fusebox")["led_red"]
+
+
+def test_physical_pin_column_is_where_each_gpio_sits_on_the_header():
+    check_header_pins(readme(), "fusebox")
+
+
+def test_physical_pin_check_can_fail():
+    text = readme()
+    gpio = boards.profile("pico", "fusebox")["piezo"]
+    wrong = text.replace("| `piezo` | %d | %s |" % (gpio, boards.header_pin("pico", gpio)),
+                         "| `piezo` | %d | 99 |" % gpio)
+    assert wrong != text
+    try:
+        check_header_pins(wrong, "fusebox")
+    except AssertionError:
+        return
+    raise AssertionError("a wrong physical pin went unnoticed")
+
+
+def test_picture_labels_name_the_physical_pins():
+    svg = (DOCS / "wiring.svg").read_text(encoding="utf-8")
+    check_picture_header_pins(svg, "fusebox")
+    try:
+        check_picture_header_pins(svg.replace(" (pin 20)", " (pin 21)"), "fusebox")  # the piezo's pin, wrong
+    except AssertionError:
+        return
+    raise AssertionError("a wrong pin number in the picture went unnoticed")

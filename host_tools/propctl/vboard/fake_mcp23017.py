@@ -7,8 +7,13 @@
 
 Registers as after power-on with IOCON.BANK = 0 (A/B pairs side by side);
 a multi-byte access moves on to the next register, as the chip's address
-pointer does. Modelled: IODIR, IPOL, GPPU, GPIO (reads the pin levels, with
-IPOL applied), OLAT. Others read and write as plain memory.
+pointer does. Modelled: IODIR (an output pin reads its OLAT bit), IPOL,
+GPPU, GPIO (reads the pin levels, with IPOL applied), OLAT. Others read and
+write as plain memory.
+
+GPA7 and GPB7 (pins 7 and 15) are output-only in Microchip's datasheet
+(DS20001952 rev D: a changing input there can corrupt SDA during a read), so
+drive() refuses them: wiring a sensor there is a wiring error.
 """
 
 IODIRA = 0x00
@@ -33,7 +38,10 @@ class FakeMcp23017:
         return self.regs[reg] | (self.regs[reg + 1] << 8)
 
     def drive(self, pin: int, level: int) -> None:
-        """Something outside holds pin 0..15 at `level`."""
+        """Something outside holds pin 0..15 at `level` (ValueError for GPA7/GPB7)."""
+        if pin == 7 or pin == 15:
+            raise ValueError("MCP23017 %s is output-only: no sensor may drive it"
+                             % ("GPA7" if pin == 7 else "GPB7"))
         bit = 1 << pin
         self.driven |= bit
         self.levels = (self.levels | bit) if level else (self.levels & ~bit)
@@ -43,9 +51,12 @@ class FakeMcp23017:
         self.driven &= ~(1 << pin)
 
     def pins(self) -> int:
-        """What the 16 pins read: driven level, else the pull-up if enabled, else 0."""
+        """What the 16 pins read: an output its OLAT bit; an input the driven level,
+        else the pull-up if enabled, else 0."""
         pulled = self._pair(GPPUA)
-        return ((self.levels & self.driven) | (pulled & ~self.driven)) & 0xFFFF
+        inputs = self._pair(IODIRA)
+        outside = (self.levels & self.driven) | (pulled & ~self.driven)
+        return ((outside & inputs) | (self._pair(OLATA) & ~inputs)) & 0xFFFF
 
     def _read(self, reg: int) -> int:
         if reg == GPIOA or reg == GPIOA + 1:  # no tuple: scans run with the heap locked

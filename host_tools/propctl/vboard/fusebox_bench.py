@@ -8,12 +8,14 @@
     bench.level("led_red"), bench.sounding()
 
 The sensors are wired as the board profile says: on GPIOs, or on a
-FakeMcp23017 when settings choose "mcp23017". Runs under MicroPython with
+FakeMcp23017 when settings choose "mcp23017" (window i on the expander pin
+the firmware reads as input i, drivers.switches.mcp23017_pin). Runs under MicroPython with
 this folder before firmware/lib on MICROPYPATH.
 """
 import boards
 import settings as settings_module
 import vboard
+from drivers.switches import mcp23017_pin
 from fake_mcp23017 import FakeMcp23017
 from props import fusebox as fusebox_prop
 
@@ -44,6 +46,7 @@ class FuseBoxBench:
         self._script: list = []   # [elapsed_ms, window, level], sorted
         self._next = 0            # first entry of _script not applied yet
         self._window_pins = [self.pins["window%d" % (i + 1)] for i in range(8)]  # no formatting per scan
+        self._chip_pins = [mcp23017_pin(i) for i in range(8)]
         i = 0
         while i < 8:
             self._set_raw(i, self._level(i in open_at_start))
@@ -58,7 +61,7 @@ class FuseBoxBench:
 
     def _set_raw(self, window: int, level: int) -> None:
         if self.chip is not None:
-            self.chip.drive(window, level)
+            self.chip.drive(self._chip_pins[window], level)
         else:
             self.board.set_input(self._window_pins[window], level)
 

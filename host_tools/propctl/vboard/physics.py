@@ -157,13 +157,18 @@ class HBridgeHand(_Hand):
             self._drive(0, 0, t)
 
 
-class StepperHand(_Hand):
-    """A 28BYJ-48 (4096 half-steps per turn) turning the hand directly."""
+# 28BYJ-48 half-steps per output turn: 64 per motor turn x the gear train
+# 32/9 x 22/11 x 26/9 x 31/10 (63.684:1) = 1650688/405, about 4075.77.
+TURN_NUM = 1650688
+TURN_DEN = 405
 
-    def __init__(self, board, pins, steps_per_turn: int = 4096, dwell_ms: int = 150) -> None:
+
+class StepperHand(_Hand):
+    """A 28BYJ-48 (TURN_NUM / TURN_DEN half-steps per turn) turning the hand directly."""
+
+    def __init__(self, board, pins, dwell_ms: int = 150) -> None:
         super().__init__(board, dwell_ms)
         self._sigs = [board.signal(str(p)) for p in pins]
-        self.steps_per_turn = steps_per_turn
         self.pattern = 0
         self.position = 0
         self.skipped = 0           # coil patterns that are not one half-step on
@@ -173,8 +178,10 @@ class StepperHand(_Hand):
         board.watch(self._changed)
 
     def angle_mdeg(self) -> int:
+        """position x 360000 / (TURN_NUM / TURN_DEN), floored, with every product below 2^30."""
         self._evaluate()
-        return self.position * 360000 // self.steps_per_turn
+        turns, rest = divmod(self.position * TURN_DEN, TURN_NUM)  # rest < TURN_NUM = 64 x 25792
+        return turns * 360000 + rest // 25792 * 5625 + rest % 25792 * 5625 // 25792
 
     def settle(self) -> None:
         """Take in the coil writes of the latest instant."""

@@ -1,0 +1,64 @@
+"""hardware/README.md's boards table says what boards.PROFILES and boards.VARIANTS say."""
+import re
+
+from hardware_docs import BOARD_COLUMNS, HARDWARE, board_variants, boards, table_rows
+
+
+def rows() -> dict:
+    text = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    return {row["profile"].strip("`"): row for row in table_rows(text, "profile")}
+
+
+def test_every_profile_is_in_the_boards_table_with_its_name():
+    table = rows()
+    assert set(table) == set(boards.PROFILES)
+    for board, row in table.items():
+        assert row["board"] == boards.PROFILES[board]["name"], board
+
+
+def test_variants_are_documented_with_their_differences():
+    docs = board_variants()
+    for board, (base, _, changes) in docs.items():
+        if board in BOARD_COLUMNS:
+            assert base == board and changes == {}, board
+        else:
+            assert boards.VARIANTS[board][0] == base and boards.VARIANTS[board][2] == changes, board
+    assert set(boards.VARIANTS) == set(docs) - set(BOARD_COLUMNS)
+
+
+def test_limits_columns_are_the_profiles_limits():
+    for board, row in rows().items():
+        limits = boards.limits(board)
+        assert row["watchdog max"] == "%d ms" % limits["wdt_max_ms"], board
+        assert row["motor PWM"] == "%d Hz" % limits["pwm_motor_hz"], board
+        if limits["adc_read_uv"]:
+            assert row["battery ADC"].startswith("read_uv"), board
+        else:
+            assert row["battery ADC"] == "read_u16, %d mV full scale" % limits["adc_full_mv"], board
+
+
+def test_pico_w_led_is_the_wireless_chips_and_every_other_pin_the_picos():
+    for prop in ("clock", "football"):
+        pico = dict(boards.profile("pico", prop))
+        pico_w = dict(boards.profile("pico_w", prop))
+        assert pico_w["led"] == "LED" and pico["led"] == 25
+        del pico_w["led"], pico["led"]
+        assert pico_w == pico
+
+
+def test_header_maps_put_each_gpio_on_one_pin():
+    # Pico: 40 pins, 8 of them GND and 7 power/control, so 26 GPIOs on the header.
+    pico = boards.PROFILES["pico"]["header"]
+    assert len(pico) == 26 and len(set(pico.values())) == 26
+    assert set(pico.values()).isdisjoint({3, 8, 13, 18, 23, 28, 33, 38, 30, 35, 36, 37, 39, 40})
+    esp = boards.PROFILES["esp32"]["header"]
+    assert len(set(esp.values())) == len(esp)
+    assert all(re.fullmatch(r"J[13]-(\d+)", where) for where in esp.values())
+    # no GPIO on a DevKitC power or ground pin (J1-1 3V3, J1-2 EN, J1-14 GND, J1-19 5V, J3-1/J3-7 GND)
+    assert set(esp.values()).isdisjoint({"J1-1", "J1-2", "J1-14", "J1-19", "J3-1", "J3-7"})
+
+
+def test_every_profile_can_be_deployed():
+    # propctl deploy compiles for the board's architecture: a profile without one cannot be chosen.
+    from propctl.build import BOARD_ARCH
+    assert set(BOARD_ARCH) == set(boards.PROFILES)
