@@ -15,7 +15,7 @@ from propctl.cards.load import load_deck
 from propctl.sim import REPO_FIRMWARE_LIB
 
 S = "scenarios.fusebox_vboard:"
-DECK = REPO_FIRMWARE_LIB.parents[1] / "host_tools" / "propctl" / "data" / "decks" / "taskcards.csv"
+DECK = REPO_FIRMWARE_LIB.parents[1] / "host_tools" / "propctl" / "data" / "decks" / "taskcards.en.csv"
 DEBOUNCE = 20
 SCAN = 5
 
@@ -277,6 +277,24 @@ def test_choices_reported_give_the_rules_result(vboard_process, pack_path):
     assert result["snapshot"]["game"]["rounds_played"] == 1
 
 
+def test_a_new_card_mid_round_abandons_the_round_and_passes_the_start_card(vboard_process, pack_path):
+    # Rulebook, "New Round": every new card passes the start card; the unfinished round scores nothing
+    card, other = CARD_IDS[5], CARD_IDS[6]
+    safe = [w for w in range(8) if w != BOLTS[card]]
+    actions = [[50, "cmd", "new_game", 3], [100, "cmd", "select_card", card],
+               [400, "cmd", "report_choices", [2]], [700, "cmd", "select_card", other]]
+    moves = [[200, "open", safe[0]], [500, "close", safe[0]]]
+    result = sess(vboard_process, with_pack(pack_path), moves, actions, 1000)
+    cards = named(result, "card")
+    assert [c["id"] for c in cards] == [card, other]
+    assert [c["dropped_round"] for c in cards] == [False, True]
+    game = result["snapshot"]["game"]
+    # the start card passed from player 1 to player 2 (players count from 1 on the link)
+    assert game["rounds_played"] == 1 and game["starter"] == 2 and game["chooser"] == 2
+    assert game["round_active"] and game["in_round"] == [1, 2, 3] and game["opened"] == []
+    assert game["scores"] == [0, 1, 0]  # what the abandoned round had scored stays; nothing more
+
+
 def test_bad_choices_are_refused_and_change_nothing(vboard_process, pack_path):
     card = CARD_IDS[1]
     safe = [w for w in range(8) if w != BOLTS[card]][0]
@@ -394,8 +412,8 @@ def test_game_and_card_survive_a_restart(vboard_process, pack_path, tmp_path):
     assert [e["id"] for e in again["events"] if e["event"] == "card"] == [card]
 
 
-def test_window_scans_and_the_blown_fuse_allocate_nothing(vboard_process, pack_path):
-    assert vboard_process.call(S + "heap_lock_is_armed") is True
+def test_window_scans_and_the_blown_fuse_allocate_nothing(each_vboard_process, pack_path):
+    assert each_vboard_process.call(S + "heap_lock_is_armed") is True
     card = CARD_IDS[2]
     bolt = BOLTS[card]
     safe = [w for w in range(8) if w != bolt]
@@ -403,7 +421,7 @@ def test_window_scans_and_the_blown_fuse_allocate_nothing(vboard_process, pack_p
              [600, bolt, 1], [601, bolt, 0], [602, bolt, 1]]
     for overrides in (with_pack(pack_path, relay=True),
                       with_pack(pack_path, relay=True, inputs="mcp23017")):
-        result = vboard_process.call(S + "heap_locked_round", overrides, card, moves)
+        result = each_vboard_process.call(S + "heap_locked_round", overrides, card, moves)
         assert result["ok"], result
         assert result["state"] == "blown"
         assert result["events"] >= 6  # window x4, safe, fuse_blown were emitted under the lock

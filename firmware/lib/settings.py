@@ -19,6 +19,7 @@ booting. A new prop adds its section to SCHEMA.
 import json
 
 from boards import PROFILES
+from props import NAMES
 
 DEFAULT_PATH = "config.json"
 # A real config is a few hundred bytes; a larger file is refused unread
@@ -65,7 +66,7 @@ def _object(default):
 
 
 SCHEMA: dict = {
-    "prop": _choice("clock", ("clock", "fusebox", "football")),
+    "prop": _choice("clock", NAMES),  # props.NAMES: the one prop list
     "board": _choice("pico", tuple(sorted(PROFILES))),
     "clock": {
         # "dc" (gear motor on an H-bridge) or "stepper" (28BYJ-48 + ULN2003)

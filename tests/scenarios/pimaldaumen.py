@@ -11,7 +11,8 @@ def _decimal(rng, units, decimals):
     digits = str(abs(units))
     while len(digits) <= decimals:
         digits = "0" + digits
-    mark = "," if rng.chance(300) else "."
+    # a comma before exactly three decimals is refused as ambiguous ("1,050"), so use a dot there
+    mark = "," if rng.chance(300) and decimals != 3 else "."
     return sign + digits[:-decimals] + mark + digits[-decimals:]
 
 
@@ -44,7 +45,7 @@ def random_answer(rng, scale):
 
 def _round_trip(game, board):
     """Save and resume, as the game master does between sessions."""
-    return Game.from_dict(board, game.to_dict())
+    return Game.from_state(board, game.state())
 
 
 def play_game(seed, players, board_data, max_actions=4000, save_every=7):

@@ -27,7 +27,9 @@ def exact(value) -> tuple:
     """Read an int or a decimal string into (digits, decimals), exactly.
 
     Both "." and "," are decimal marks ("3,5" == "3.5"); spaces, "_" and "'"
-    may group digits. Raises ValueError with a message a player understands.
+    may group digits. A comma followed by exactly three digits ("1,050") is
+    refused as ambiguous: English writes one thousand and fifty so, German
+    means 1.05. Raises ValueError with a message a player understands.
     """
     if isinstance(value, bool):
         raise ValueError("an answer must be a number, not %r" % (value,))
@@ -46,6 +48,15 @@ def exact(value) -> tuple:
         if text[0] == "-":
             sign = -1
         text = text[1:]
+    if "," in text:
+        head, _, tail = text.rpartition(",")
+        if len(tail) == 3 and _all_digits(tail) and head.lstrip("0") != "":
+            minus = "-" if sign < 0 else ""
+            if "," in head:
+                raise ValueError("%r: type it without commas, e.g. %s%s"
+                                 % (value, minus, text.replace(",", "")))
+            raise ValueError("%r could be a thousands comma or a decimal comma: type %s%s or %s%s.%s"
+                             % (value, minus, head + tail, minus, head, tail))
     text = text.replace(",", ".")
     whole, dot, fraction = text.partition(".")
     if (not whole and not fraction) or "." in fraction or not _all_digits(whole + fraction):
@@ -186,13 +197,13 @@ class Round:
             return None
         return TOP - self.best if self.best < TOP else 0
 
-    def to_dict(self) -> dict:
-        """The round as JSON-able data (see from_dict)."""
+    def state(self) -> dict:
+        """The round as JSON-able data (see from_state)."""
         return {"scale": list(self.scale), "questioner": self.questioner,
                 "players": self.players, "answers": [a[1] for a in self.answers]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Round":
+    def from_state(cls, data: dict) -> "Round":
         """Rebuild a round by replaying its answers (so saved data is validated too)."""
         played = cls(data["scale"], data["questioner"], data["players"])
         for value in data["answers"]:
@@ -504,17 +515,17 @@ class Game:
 
     # -- saving -------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def state(self) -> dict:
         """The whole game state as JSON-able data (the board is saved separately)."""
         return {"players": self.players, "positions": list(self.positions),
                 "questioner": self.questioner, "phase": self.phase,
-                "round": self.round.to_dict() if self.round is not None else None,
+                "round": self.round.state() if self.round is not None else None,
                 "bonus_seat": self.bonus_seat, "bonus_scale": self.bonus_scale,
                 "pending": self.pending, "winner": self.winner}
 
     @classmethod
-    def from_dict(cls, board: Board, data: dict) -> "Game":
-        """Resume a game saved by to_dict; raises ValueError on inconsistent data."""
+    def from_state(cls, board: Board, data: dict) -> "Game":
+        """Resume a game saved by state(); raises ValueError on inconsistent data."""
         try:
             game = cls(board, data["players"], data["questioner"])
             positions = data["positions"]
@@ -528,7 +539,7 @@ class Game:
             if game.phase not in _WAITING:
                 raise ValueError("unknown phase %r" % (game.phase,))
             if data["round"] is not None:
-                game.round = Round.from_dict(data["round"])
+                game.round = Round.from_state(data["round"])
             game.bonus_seat = data["bonus_seat"]
             game.bonus_scale = data["bonus_scale"]
             game.pending = data["pending"]

@@ -94,9 +94,15 @@ def set_ticks_start(ms: int) -> None:
     _offset[1] = _builtin.ticks_ms()
 
 
-def _start_from_env() -> None:
+def host_env(name: str):
+    """The host's environment variable `name`, or None (also where the port has no os.getenv: wasm32)."""
     import os
-    raw = os.getenv("VBOARD_TICKS_START")
+    getenv = getattr(os, "getenv", None)
+    return getenv(name) if getenv is not None else None
+
+
+def _start_from_env() -> None:
+    raw = host_env("VBOARD_TICKS_START")
     if raw:
         set_ticks_start(int(raw))
 

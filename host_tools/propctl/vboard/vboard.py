@@ -40,8 +40,7 @@ FRESH_3XAA_MV = 4650  # three fresh alkaline AA cells, 1.55 V each
 
 
 def _battery_mv_from_env() -> int:
-    import os
-    raw = os.getenv("VBOARD_BATTERY_MV")
+    raw = time.host_env("VBOARD_BATTERY_MV")  # the virtual board's time module (vboard/time.py)
     return int(raw) if raw else FRESH_3XAA_MV
 
 
