@@ -6,7 +6,8 @@ from propctl.cards.container import build_pack
 from propctl.cards.load import load_deck
 from propctl.deploy import card_destination
 
-DECK = Path(__file__).resolve().parent.parent / "host_tools" / "propctl" / "data" / "decks" / "taskcards.en.csv"
+DECK = (Path(__file__).resolve().parent.parent / "host_tools" / "propctl" / "data"
+        / "decks" / "taskcards.en.csv")
 
 
 def packed_sample_deck() -> bytes:

@@ -25,8 +25,9 @@ new_game(players), report_choices(away), state(). Events to
 sensor_fault (window -1, fault "i2c": the MCP23017 stopped answering), mode,
 pack_error, scored. On the link (commands, replies, events) windows are
 1..8 (top first, as printed on the box) and players 1..n; rules.fingerweg
-counts both from 0 inside, and this module and props.fusebox_game convert at the edge. The fields dicts of the tick's
-events are allocated once and reused: copy them to keep them.
+counts both from 0 inside, and this module and props.fusebox_game convert at
+the edge. The fields dicts of the tick's events are allocated once and
+reused: copy them to keep them.
 
 The game (rules.fingerweg.Game, started with new_game) gets one round per
 accepted card; report_choices feeds it the discs for the oldest window not
