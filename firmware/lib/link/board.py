@@ -37,14 +37,16 @@ def identity(settings, mode: str, errors=None) -> dict:
             "mode": mode, "platform": sys.platform, "config_errors": list(errors or [])}
 
 
-def _idle_commands(link, mode: str, crashes: int) -> dict:
+def _idle_commands(link, mode: str, crashes: int, errors=()) -> dict:
     def leave():
         safemode.BootGuard().clear()
         link.event("reset", {"why": "leaving %s mode" % mode})
         _reset()
 
     def advice():
-        return safemode.advice(crashes) if mode == safemode.SAFE else {"mode": mode}
+        if mode != safemode.SAFE:
+            return {"mode": mode}
+        return safemode.advice(crashes, errors, safemode.last_fault())
     return {"leave": (leave, {}), "why": (advice, {})}
 
 
@@ -64,9 +66,9 @@ def serve_without_prop(mode: str, settings, errors, guard) -> None:
     """Safe or maintenance mode: answer the link, start nothing; Ctrl-C gives the REPL."""
     link = Link(stdio.write_line, identity(settings, mode, errors))
     crashes = guard.count()
-    link.add_commands(_idle_commands(link, mode, crashes))
+    link.add_commands(_idle_commands(link, mode, crashes, errors))
     if mode == safemode.SAFE:
-        link.event("safe_mode", safemode.advice(crashes))
+        link.event("safe_mode", safemode.advice(crashes, errors, safemode.last_fault()))
     else:
         link.event("maintenance", {"why": "deploy asked for it; no prop runs"})
     for message in errors:
@@ -83,7 +85,12 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
         link.event("fault", {"error": "this firmware has no %s prop yet" % name})
         serve_without_prop_loop(link)
         return
+    import gc
+
     from store import Store
+    # The boot's garbage (config text, settings checks) goes first, so the prop's
+    # long-lived buffers find whole free blocks instead of a fragmented heap.
+    gc.collect()
     module = __import__("props." + name, None, None, ["build"])
     app = module.build(settings, link.event, Store(STATE_DIR + module.STATE_FILE))
     link.add_commands(app.commands())
@@ -128,7 +135,9 @@ def start(mode: str, settings, errors, guard) -> None:
     except Exception as exc:
         # the app has already released the motor; say why, then start afresh
         # (three of these in a row before the prop ran stably: safe mode)
-        link.event("fault", {"error": "%s: %s" % (type(exc).__name__, exc), "action": "reset"})
+        error = "%s: %s" % (type(exc).__name__, exc)
+        link.event("fault", {"error": error, "action": "reset"})
+        safemode.note_fault(error)
         sys.print_exception(exc)  # type: ignore[attr-defined]
         time.sleep_ms(500)  # type: ignore[attr-defined]
         _reset()

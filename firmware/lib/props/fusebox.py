@@ -23,9 +23,11 @@ Commands for the link: select_card(card), next_card(), prev_card(), bolt(),
 new_game(players), report_choices(away), state(). Events to
 `on_event(name, fields)`: window, card, safe, fuse_blown, windows_not_closed,
 sensor_fault (window -1, fault "i2c": the MCP23017 stopped answering), mode,
-pack_error, scored. Windows are 0..7 (top first) in
-commands and events, as in rules.fingerweg. The fields dicts of the tick's
-events are allocated once and reused: copy them to keep them.
+pack_error, scored. On the link (commands, replies, events) windows are
+1..8 (top first, as printed on the box) and players 1..n; rules.fingerweg
+counts both from 0 inside, and this module and props.fusebox_game convert at
+the edge. The fields dicts of the tick's events are allocated once and
+reused: copy them to keep them.
 
 The game (rules.fingerweg.Game, started with new_game) gets one round per
 accepted card; report_choices feeds it the discs for the oldest window not
@@ -39,7 +41,7 @@ from drivers.sensorwatch import fault_index, fault_kind
 from drivers.switches import PRESSED, event_index, event_kind
 from micropython import const
 
-from props.fusebox_game import GameTable
+from props.fusebox_game import GameTable, as_numbers
 from rules.fingerweg import WINDOWS, Game
 
 PACK = "pack"
@@ -238,7 +240,7 @@ class FuseBoxApp:
         windows = [w for w in range(WINDOWS) if self._open & (1 << w)]
         self._red.start(self._now, self._blink_patterns[windows[0]])
         self._chime.start(self._now, WRONG)
-        self._emit("windows_not_closed", {"windows": windows, "card": self._card_id})
+        self._emit("windows_not_closed", {"windows": as_numbers(windows), "card": self._card_id})
 
     def _accept(self, now: int) -> None:
         """All windows are shut: the chosen card (or, in manual mode, a fresh round) is in play."""
@@ -299,16 +301,17 @@ class FuseBoxApp:
         return self.snapshot()
 
     def new_game(self, players: int) -> dict:
-        """Forget the old game; start one for `players` (2-8), seat 0 holding the start card."""
+        """Forget the old game; start one for `players` (2-8), player 1 holding the start card."""
         fresh_card = self.state == ROUND and self._round_bits == 0
         self.table.new_game(players, (self._bolt if self._bolt >= 0 else 0) if fresh_card else None)
         self._save()
         return self.table.summary()
 
     def report_choices(self, away) -> dict:
-        """The discs for the oldest opened window not yet reported: `away` = seats that showed the bolt.
+        """The discs for the oldest opened window not yet reported: `away` = players (1-n) showing the bolt.
 
-        Returns the rules core's result (rules.fingerweg.Opening.as_dict) and the scores.
+        Returns the rules core's result (rules.fingerweg.Opening.as_dict) and
+        the scores, with windows 1-8 and players 1-n (the core counts from 0).
         """
         result = self.table.report(away, self._bolt >= 0, self._blown_window)
         self._save()
@@ -322,9 +325,9 @@ class FuseBoxApp:
         return {
             "mode": self.mode, "state": self.state, "card": self._card_id,
             "index": self._card_index, "cards": len(self.pack) if self.pack is not None else 0,
-            "pending": self._pending, "open": [w for w in range(WINDOWS) if self._open & (1 << w)],
-            "opened": self._opened, "to_report": reports,
-            "faulty": [w for w in range(WINDOWS) if faulty & (1 << w)],
+            "pending": self._pending, "open": [w + 1 for w in range(WINDOWS) if self._open & (1 << w)],
+            "opened": self._opened, "to_report": as_numbers(reports),
+            "faulty": [w + 1 for w in range(WINDOWS) if faulty & (1 << w)],
             "pack_error": self.pack_error,
         }
 
@@ -438,7 +441,7 @@ class FuseBoxApp:
         else:
             self._open &= ~bit
         f = self._f_window
-        f["window"] = index
+        f["window"] = index + 1  # windows 1-8 on the link, as printed on the box
         f["open"] = is_open
         f["opened"] = self._opened
         self._emit("window", f)
@@ -451,7 +454,7 @@ class FuseBoxApp:
                 self._chime.start(now, CLICK)
                 self._green.start(now, SAFE_FLASH)
                 f = self._f_safe
-                f["window"] = index
+                f["window"] = index + 1
                 f["opened"] = self._opened
                 self._emit("safe", f)
         elif not is_open and self._open == 0:
@@ -469,13 +472,13 @@ class FuseBoxApp:
         if self._relay is not None:
             self._relay.start(now, self._relay_pattern)
         f = self._f_blown
-        f["window"] = window
+        f["window"] = window + 1
         f["opened"] = self._opened
         self._emit("fuse_blown", f)
 
     def _on_fault(self, event: int, now: int) -> None:
         f = self._f_fault
-        f["window"] = fault_index(event)
+        f["window"] = fault_index(event) + 1
         f["fault"] = FAULT_NAMES[fault_kind(event)]
         if self.state != BLOWN:
             self._red.start(now, Indicator.FAULT)
@@ -535,7 +538,9 @@ def build(settings, on_event=None, store=None, pack_stream=None) -> FuseBoxApp:
     chime = PiezoChime(m.PWM(m.Pin(pins["piezo"], m.Pin.OUT, value=0), freq=1000, duty_u16=0),
                        melody=BLOWN_SOUND)
     relay = Indicator(out("relay")) if cfg["relay"] else None
-    pack, error = open_pack(cfg["pack"], pack_stream)
+    from cardpack.taskcard import PACK_PATH
+    pack_path = cfg["pack"] if cfg["pack"] is not None else PACK_PATH  # null: where deploy puts it
+    pack, error = open_pack(pack_path, pack_stream)
     return FuseBoxApp(windows, chime, Indicator(out("led_red")), Indicator(out("led_green")), relay,
                       watch=watch, buttons=buttons, settings=settings, on_event=on_event, pack=pack,
-                      pack_error=error, pack_path=cfg["pack"], store=store)
+                      pack_error=error, pack_path=pack_path, store=store)

@@ -36,7 +36,7 @@ SCRIPT_HELP = ("open N, close N, toggle N (windows 1-8), next, prev, bolt, selec
                "  report P,P (the players, counted from 1, who showed the bolt), chatter N, wait MS, state")
 
 # The link numbers windows and players from this (vboard/run_fusebox.py); people count from 1.
-LINK_COUNTS_FROM = 0
+LINK_COUNTS_FROM = 1
 
 
 def add_arguments(parser) -> None:

@@ -10,7 +10,7 @@ so a session is the same every time:
     next | prev | bolt            press that button
     select ID                     link command select_card
     game N                        link command new_game (N players)
-    report [S,S,...]              link command report_choices: seats (0-based) that showed the bolt
+    report [S,S,...]              link command report_choices: players (1-n) who showed the bolt
     chatter N                     window N's sensor flickers for 1.5 s (a faulty sensor)
     wait MS                       let MS of board time pass
     state                         print the box and the game
@@ -96,7 +96,7 @@ class Session:
             if verb in ("open", "close", "toggle"):
                 window = self._window_number(arg)
                 if verb == "toggle":
-                    is_open = window not in self.app.snapshot()["open"]
+                    is_open = window + 1 not in self.app.snapshot()["open"]  # the link counts 1-8
                 else:
                     is_open = verb == "open"
                 self.move(window, is_open)
@@ -151,7 +151,7 @@ class Session:
             snap["category"] = card.category
             snap["statements"] = list(card.statements)
             # the bolt shows only through an open window, as on the real card
-            snap["bolt_seen"] = card.bolt if card.bolt in snap["open"] else None
+            snap["bolt_seen"] = card.bolt + 1 if card.bolt + 1 in snap["open"] else None  # window 1-8
         emit(snap)
 
 
