@@ -5,10 +5,10 @@
 Options:
     --seed N          fixed seed for the round (default: the config's, else entropy)
     --speed N         0: virtual time, as fast as possible (default);
-                      N >= 1: real time, N times faster, pumped by the firmware's asyncio run()
+                      N >= 1: real time, N times faster, run by the firmware's runtime.Runtime
     --frame-ms N      a hand frame every N ms of board time (default 100)
-    --config FILE     a config.json for the board (default: all defaults)
-    --set KEY=VALUE   one setting, e.g. --set clock.motor=stepper (VALUE is JSON, or a bare word)
+    --overrides JSON  the board's settings over the defaults, shaped like config.json, e.g.
+                      '{"clock": {"motor": "stepper"}, "board": "esp32"}' (checked by settings.merge)
     --press-at MS     when the start button is pressed (default 300)
     --rounds N        play N rounds, pressing the button again 2 s after each (default 1)
 
@@ -24,11 +24,12 @@ import json
 import sys
 
 from clock_bench import ClockBench
+from runtime import Runtime, watchdog
 
 
 def parse_args(argv):
-    opts = {"prop": None, "seed": None, "speed": 0, "frame_ms": 100, "config": None,
-            "set": [], "press_at": 300, "rounds": 1}
+    opts = {"prop": None, "seed": None, "speed": 0, "frame_ms": 100, "overrides": {},
+            "press_at": 300, "rounds": 1}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -43,10 +44,8 @@ def parse_args(argv):
                 opts["speed"] = int(value)
             elif arg == "--frame-ms":
                 opts["frame_ms"] = int(value)
-            elif arg == "--config":
-                opts["config"] = value
-            elif arg == "--set":
-                opts["set"].append(value)
+            elif arg == "--overrides":
+                opts["overrides"] = json.loads(value)
             elif arg == "--press-at":
                 opts["press_at"] = int(value)
             elif arg == "--rounds":
@@ -60,24 +59,15 @@ def parse_args(argv):
 
 
 def overrides_from(opts) -> dict:
-    """The config file's object with every --set applied on top."""
-    data = {}
-    if opts["config"]:
-        with open(opts["config"]) as f:
-            data = json.loads(f.read())
-    for item in opts["set"]:
-        key, _, raw = item.partition("=")
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw  # a bare word such as stepper
-        section, _, sub = key.partition(".")
-        if sub:
-            data.setdefault(section, {})[sub] = value
-        else:
-            data[key] = value
+    """The --overrides object, with --seed on top."""
+    data = opts["overrides"]
     if opts["seed"] is not None:
-        data.setdefault("clock", {})["seed"] = opts["seed"]
+        if type(data) is not dict:
+            data = {}
+        clock = data.get("clock")
+        if type(clock) is not dict:
+            clock = data["clock"] = {}
+        clock["seed"] = opts["seed"]
     return data
 
 
@@ -127,7 +117,6 @@ def run_clock(opts) -> int:
         if opts["speed"] <= 0:
             bench.run(limit, finished, frame)
         else:
-            from props.clock import run
             board.clock.run_real(opts["speed"])
 
             def until():
@@ -136,10 +125,10 @@ def run_clock(opts) -> int:
                 frame()
                 return finished() or board.clock.elapsed > limit
 
-            # Below 1 ms of real time per tick the pump only yields (a stepper
-            # at a high --speed then keeps one core busy).
-            run(app, clock=board.clock.now, period_ms=app.tick_ms // opts["speed"],
-                watchdog_ms=c["watchdog_ms"], until=until)
+            # The loop main.py runs on a board; it sleeps 1/speed of each wait
+            # (below 1 ms it only loops: a stepper at a high --speed keeps a core busy).
+            Runtime(app, clock=board.clock.now, wdt=watchdog(bench.settings, "clock"),
+                    speed=opts["speed"]).run(until)
     except Exception as exc:  # the app already emitted "fault"; report and fail
         emit({"type": "error", "t": board.clock.elapsed, "error": repr(exc)})
         return 1
