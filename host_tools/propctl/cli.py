@@ -18,6 +18,7 @@ SUBCOMMAND_MODULES = [
     "deploy",
     "monitor",
     "ports",
+    "selftest",
     "wokwi",
 ]
 
