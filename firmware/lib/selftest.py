@@ -29,7 +29,7 @@ RELAY_MS = const(1000)
 
 
 def where(board: str, gpio) -> str:
-    """A pin as the builder finds it: "GP9 (pin 12)", "GPIO 17 (J3-11)", "LED (on the board)"."""
+    """A pin as the builder finds it: "GP9 (pin 12)", "GPIO 17 (pin J3-11)", "LED (on the board)"."""
     import boards
     if type(gpio) is not int:
         return "%s (on the board)" % gpio
@@ -134,7 +134,7 @@ class SelfTest:
             if step.name == name:
                 step.start(self._now)
                 self._step = step
-                self._until = ticks_add(self._now, step.ms)
+                self._until = ticks_add(self._now, step.ms)  # type: ignore[type-var]
                 return {"ms": step.ms}
         raise ValueError("no output step %r (steps: %s)" % (name, ", ".join(s.name for s in self._steps)))
 
@@ -215,7 +215,8 @@ def _buttons(test, m, board: str, pins, labels) -> None:
     from drivers.switches import PinSource
     names = [name for name, _ in labels]
     source = PinSource([m.Pin(pins[n], m.Pin.IN, m.Pin.PULL_UP) for n in names], active_low=True)
-    test.add_inputs(source, [[n, "press the %s button" % label, where(board, pins[n])] for n, label in labels])
+    test.add_inputs(source, [[n, "press the %s button" % label, where(board, pins[n])]
+                             for n, label in labels])
 
 
 def _clock(test, settings) -> None:
@@ -230,6 +231,8 @@ def _clock(test, settings) -> None:
     def out(name):
         return m.Pin(pins[name], m.Pin.OUT, value=0)
 
+    motor: object
+    bridge: object
     if cfg["motor"] == "stepper":
         coils = [out("stepper_in1"), out("stepper_in2"), out("stepper_in3"), out("stepper_in4")]
         motor = StepperMotor(coils, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"],
@@ -299,6 +302,7 @@ def _fusebox(test, settings) -> None:
         else:
             place = where(board, pins[name])
         entries.append([name, "open window %d, then close it" % (i + 1), place])
+    source: object
     if cfg["inputs"] == "mcp23017":
         source = Mcp23017Source(m.I2C(0, sda=m.Pin(pins["i2c_sda"]), scl=m.Pin(pins["i2c_scl"])),
                                 cfg["mcp_address"], 8, active_low=True)

@@ -100,6 +100,7 @@ class VirtualPerson(Scripted):
         self._hands([])
 
     def ask(self, name: str, question: str, choices: str) -> str:
+        time.sleep(0.1)  # what the board shows is written every 20 ms: look at the end of the step
         after = self._seen()
         if name.startswith("motor_"):
             moved = after["hand_mdeg"] - self._before["hand_mdeg"]
@@ -173,7 +174,8 @@ def run_inputs(link: LinkClient, inputs: list, person, timeout: float) -> list:
             moved = ", ".join("%s's input %s" % (_label(names[i]), inputs[i][2]) for i in others)
             detail = "no change seen on %s, but %s changed" % (where, moved)
             if len(others) == 1 and names[others[0]].startswith("window") and name.startswith("window"):
-                detail += ": the wires of %s and %s are swapped at the board" % (label, _label(names[others[0]]))
+                other = _label(names[others[0]])
+                detail += ": the wires of %s and %s are swapped at the board" % (label, other)
             person.show("  %s: %s" % (label, detail))
             results.append((name, "FAIL", detail))
         else:
@@ -224,8 +226,11 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def run(args) -> int:
-    if args.vboard is not None:
+def run(args, person=None) -> int:
+    """The command; `person` replaces the one the options choose (tests)."""
+    if person is not None:
+        pass
+    elif args.vboard is not None:
         person = VirtualPerson(args.vboard)
     elif args.answers is not None:
         person = Scripted([a.strip().lower() for a in args.answers.split(",") if a.strip()])
