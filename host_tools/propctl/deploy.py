@@ -15,6 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from propctl.boardcheck import mismatch
 from propctl.build import BOARD_ARCH, FIRMWARE_DIR, PROPS, build_tree
 from propctl.overrides import combine, parse_sets
 
@@ -122,6 +123,10 @@ class BoardFiles:
                     self.transport.close()
                     raise
                 time.sleep(0.5)
+
+    def machine(self) -> str:
+        """The running MicroPython's board and chip ("Raspberry Pi Pico W with RP2040")."""
+        return self.transport.exec("import sys\nprint(sys.implementation._machine)").decode().strip()
 
     def read(self, path: str):
         """Bytes of a file, or None if it does not exist."""
@@ -282,6 +287,14 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
                           "using the port?)" % (port, exc)) from None
     summary = {"copied": [], "removed": [], "skipped": [], "config": None, "hello": None}
     try:
+        if kind == "firmware":
+            machine = files.machine()
+            problem = mismatch(board, machine)  # propctl.boardcheck: a Pico W is not a Pico
+            if problem:
+                files.remove(MAINTENANCE_FLAG)
+                files.reset_and_close()  # the board runs its program again, untouched
+                raise DeployError(problem + "; nothing was copied")
+            say("board: %s" % machine)
         manifest = read_manifest(files)
         sizes = files.sizes(sorted(local) + source_twins(local))
         copy, remove = plan(local, manifest, sizes, kind)
