@@ -13,8 +13,9 @@ The wrapper runs the prop as before and adds four link commands:
 
 Outputs go through the same drivers the props use, with the same settings:
 the motor keeps its ramp, its brake-then-dwell before a reversal and its
-release after a stop (drivers.motor), at SLOW_PERMILLE and never longer than
-the step (RUN_MS); the solenoid's pulse is capped by drivers.chime. No step
+release after a stop (drivers.motor), at the round's slowest speed
+(`speed_min` of the clock's motion limits: slower stalls a geared motor) and
+never longer than the step (RUN_MS); the solenoid's pulse is capped by drivers.chime. No step
 can run on after the link goes quiet: each ends on its own time.
 """
 from time import ticks_add, ticks_diff
@@ -22,7 +23,6 @@ from time import ticks_add, ticks_diff
 from micropython import const
 
 RUN_MS = const(2000)        # how long the motor runs each way
-SLOW_PERMILLE = const(300)  # motor speed for the test: slow, well inside every limit
 BLINKS = (300, 300, 300, 300, 300, 300)  # three blinks
 BEEPS = (880, 150, 0, 150, 880, 150, 0, 150, 880, 150)
 RELAY_MS = const(1000)
@@ -250,6 +250,11 @@ def _clock(test, settings) -> None:
         motor = HBridgeMotor(bridge, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"],
                              max_permille=cfg["motor_max_permille"])
     test.add_driver(motor, motor.release)
+    from rules.geisteruhr import DEFAULT_LIMITS, validate_limits
+    try:
+        slow = validate_limits(cfg["limits"])["speed_min"]
+    except ValueError:  # the clock reports the bad setting itself
+        slow = DEFAULT_LIMITS["speed_min"]
 
     def turn(permille):
         def start(now):
@@ -263,9 +268,9 @@ def _clock(test, settings) -> None:
     else:
         place = "AIN1 on %s, AIN2 on %s" % (where(board, pins["motor_in1"]), where(board, pins["motor_in2"]))
     test.add_output("motor_cw", "the hand should turn clockwise slowly for 2 s", RUN_MS + cfg["dwell_ms"],
-                    place, turn(SLOW_PERMILLE), motor.stop)
+                    place, turn(slow), motor.stop)
     test.add_output("motor_ccw", "the hand should turn anticlockwise slowly for 2 s",
-                    RUN_MS + cfg["dwell_ms"], place, turn(-SLOW_PERMILLE), motor.stop)
+                    RUN_MS + cfg["dwell_ms"], place, turn(-slow), motor.stop)
     if cfg["chime"] == "solenoid":
         from drivers.chime import SolenoidChime
         chime = SolenoidChime(out("solenoid"))
