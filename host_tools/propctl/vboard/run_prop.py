@@ -90,9 +90,31 @@ def run_clock(opts) -> int:
     emit({"type": "info", "prop": "clock", "board": bench.settings["board"], "motor": c["motor"],
           "bridge": c["bridge"], "chime": c["chime"], "tick_ms": app.tick_ms,
           "max_run_ms": app.max_run_ms, "errors": bench.errors + app.config_errors})
-    bench.press(opts["press_at"])
     frame_ms = opts["frame_ms"]
-    state = {"next_frame": 0, "done_at": -1, "pressed_for": 0}
+    state = {"next_frame": 0, "done_at": -1, "pressed_for": 0, "press_at": -1, "down_at": -1}
+
+    def press(at_ms):
+        if opts["speed"] <= 0:
+            bench.press(at_ms)
+        else:
+            state["press_at"] = at_ms
+
+    def hold_in_real_time():
+        # A loaded host can stall longer than a 100 ms press lasts at a high --speed: like a
+        # person, hold the button until the clock has heard it (a "button pressed" event).
+        t = board.clock.elapsed
+        if state["press_at"] >= 0 and t >= state["press_at"]:
+            board.set_input(bench.button, 0)
+            state["press_at"] = -1
+            state["down_at"] = len(bench.events)
+        elif state["down_at"] >= 0:
+            for e in bench.events[state["down_at"]:]:
+                if e["event"] == "button" and e["kind"] == "pressed":
+                    board.clear_input(bench.button)
+                    state["down_at"] = -1
+                    break
+
+    press(opts["press_at"])
 
     def frame():
         t = board.clock.elapsed
@@ -106,7 +128,7 @@ def run_clock(opts) -> int:
     def finished():
         if bench.idles > state["pressed_for"] and bench.idles < opts["rounds"]:
             state["pressed_for"] = bench.idles
-            bench.press(board.clock.elapsed + 2000)  # the winner presses for the next round
+            press(board.clock.elapsed + 2000)  # the winner presses for the next round
         if state["done_at"] < 0 and bench.idles >= opts["rounds"]:
             state["done_at"] = board.clock.elapsed
         # a little longer than the dwell, so the end line shows the motor released
@@ -120,7 +142,7 @@ def run_clock(opts) -> int:
             board.clock.run_real(opts["speed"])
 
             def until():
-                board.apply_inputs()
+                hold_in_real_time()
                 board.check_watchdog()
                 frame()
                 return finished() or board.clock.elapsed > limit
