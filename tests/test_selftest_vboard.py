@@ -39,12 +39,11 @@ class Recording(selftest.VirtualPerson):
 
     def ask(self, name, question, choices):
         answer = super().ask(name, question, choices)
-        self.seen.append((name, self._seen()))
+        self.seen.append((name, self.look()))
         return answer
 
     def done(self, name):
-        time.sleep(0.1)
-        self.seen.append((name, self._seen()))
+        self.seen.append((name, self.look()))
 
 
 def run_selftest(compiled, tmp_path, capsys, prop, world=None, board="pico", extra=None, person=None):

@@ -71,6 +71,7 @@ class VirtualPerson(Scripted):
         self.flash = Path(flash)
         self.hold_s = hold_s
         self.seq = 0
+        self.acted: list = []
         self._before: dict = {}
 
     def _seen(self) -> dict:
@@ -81,17 +82,26 @@ class VirtualPerson(Scripted):
                 time.sleep(POLL_S)
         raise LinkFailure("the virtual board shows nothing (no vboard_world.json in %s?)" % self.flash)
 
-    def _hands(self, acted: list) -> None:
+    def _hands(self, acted: list) -> dict:
+        """Set the hands and wait until the board has seen them; what it shows then."""
         self.seq += 1
+        self.acted = acted
         tmp = self.flash / "vboard_hands.json.tmp"
         tmp.write_text(json.dumps({"seq": self.seq, "acted": acted}))
         os.replace(tmp, self.flash / "vboard_hands.json")
         deadline = time.monotonic() + 5
-        while self._seen().get("seq") != self.seq and time.monotonic() < deadline:
+        seen = self._seen()
+        while seen.get("seq") != self.seq and time.monotonic() < deadline:
             time.sleep(POLL_S)
+            seen = self._seen()
+        return seen
+
+    def look(self) -> dict:
+        """What the board shows now (not an older picture: the hands' seq is bumped and awaited)."""
+        return self._hands(self.acted)
 
     def before(self, name: str) -> None:
-        self._before = self._seen()
+        self._before = self.look()
 
     def act(self, name: str, prompt: str) -> None:
         print("%s ... (the virtual person does)" % prompt, flush=True)
@@ -100,8 +110,7 @@ class VirtualPerson(Scripted):
         self._hands([])
 
     def ask(self, name: str, question: str, choices: str) -> str:
-        time.sleep(0.1)  # what the board shows is written every 20 ms: look at the end of the step
-        after = self._seen()
+        after = self.look()
         if name.startswith("motor_"):
             moved = after["hand_mdeg"] - self._before["hand_mdeg"]
             wanted = 1 if name == "motor_cw" else -1
