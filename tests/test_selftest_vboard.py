@@ -46,11 +46,12 @@ class Recording(selftest.VirtualPerson):
         self.seen.append((name, self.look()))
 
 
-def run_selftest(compiled, tmp_path, capsys, prop, world=None, board="pico", extra=None, person=None):
+def run_selftest(compiled, tmp_path, capsys, prop, world=None, board="pico", extra=None, person=None,
+                 config=None):
     """Serve a board with `prop` on `board` wired as `world` says; run the self-test. (code, out, person)"""
     flash = tmp_path / "flash"
     shutil.copytree(compiled, flash)
-    (flash / "config.json").write_text(json.dumps({"prop": prop, "board": board}))
+    (flash / "config.json").write_text(json.dumps(dict(config or {}, prop=prop, board=board)))
     (flash / "vboard_world.json").write_text(json.dumps(world or {}))
     extra = extra or {}
     with VirtualBoard(flash) as vb:
@@ -113,12 +114,12 @@ def test_reversed_motor_leads_are_named(compiled, tmp_path, capsys):
 
 
 def test_correctly_wired_fusebox_passes_every_signal(compiled, tmp_path, capsys):
-    code, out, _ = run_selftest(compiled, tmp_path, capsys, "fusebox")
+    code, out, _ = run_selftest(compiled, tmp_path, capsys, "fusebox", config={"fusebox": {"relay": True}})
     table = rows(out)
-    assert set(table) == {"led_red", "led_green", "piezo", "btn_next", "btn_prev", "btn_bolt"} | {
+    assert set(table) == {"led_red", "led_green", "piezo", "relay", "btn_next", "btn_prev", "btn_bolt"} | {
         "window %d" % n for n in range(1, 9)}, out
     assert all(result == "ok" for result, _ in table.values()), out
-    assert code == 0 and "14 signals, 0 failed" in out
+    assert code == 0 and "15 signals, 0 failed" in out
 
 
 def test_swapped_windows_and_a_dead_sensor_are_named_exactly(compiled, tmp_path, capsys):
