@@ -4,7 +4,8 @@ rules and drivers depend on nothing of ours; cardpack on rules at most; a prop o
 cardpack, the configuration (boards, settings) and its own helper modules (props.clock_game is the
 clock's), never on another prop; link and runtime reach props only through the contract (the
 package's NAMES, then build() by name), never a prop module itself. selftest (the wiring
-self-test link.board wraps around every app) imports only its selftest_steps, which builds
+self-test link.board wraps around every app) imports only its selftest_session, that only
+selftest_steps, which builds
 drivers from boards like a prop and reads the clock's motion limits from rules; neither
 imports a prop.
 """
@@ -67,6 +68,8 @@ def allowed(module: str, dep: str) -> bool:
     if own == "safemode":
         return dep == "store"
     if own == "selftest":
+        return dep == "selftest_session"
+    if own == "selftest_session":
         return dep == "selftest_steps"
     if own == "selftest_steps":
         return other in ("rules", "drivers", "boards")
