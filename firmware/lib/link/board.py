@@ -23,7 +23,6 @@ import time
 
 import props
 import safemode
-import selftest
 from runtime import Runtime, watchdog
 from version import VERSION
 
@@ -88,7 +87,8 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     from store import Store
     module = __import__("props." + name, None, None, ["build"])
     app = module.build(settings, link.event, Store(STATE_DIR + module.STATE_FILE))
-    app = selftest.wrap(app, settings, link.event)  # `propctl selftest`: the wiring, step by step
+    import selftest  # `propctl selftest`; loaded after the prop's own buffers, which need the room
+    app = selftest.wrap(app, settings, link.event)
     link.add_commands(app.commands())
 
     def maintenance():

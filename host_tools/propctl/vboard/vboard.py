@@ -215,6 +215,10 @@ def current() -> Board:
     """The current board (made on first use with a small log, e.g. for `propctl sim --serve`)."""
     if _CURRENT[0] is None:
         board = new_board(capacity=2000)
+        try:
+            open("vboard_world.json").close()  # a served board with its world (world.py)
+        except OSError:
+            return board
         import world
         board.world = world.attach(board)
     return _CURRENT[0]
