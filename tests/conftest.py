@@ -7,7 +7,12 @@ from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from micropython_harness import Differential, MicroPythonProcess, find_micropython  # noqa: E402
+from micropython_harness import (  # noqa: E402
+    Differential,
+    MicroPythonProcess,
+    find_micropython,
+    wasm_runner,
+)
 
 # Every scenario crosses a process boundary: keep hypothesis deadlines off and
 # the example counts steady so a noisy machine cannot make a test flaky.
@@ -18,14 +23,27 @@ settings.load_profile("default")
 
 @pytest.fixture(scope="session")
 def micropython_process():
-    process = MicroPythonProcess(find_micropython())
+    process = MicroPythonProcess(find_micropython(), name="MicroPython unix")
     yield process
     process.close()
 
 
 @pytest.fixture(scope="session")
-def differential(micropython_process):
-    return Differential(micropython_process)
+def wasm_process():
+    """The same scenario server on the MicroPython WebAssembly port (wasm32: 31-bit small ints)."""
+    process = MicroPythonProcess(wasm_runner(), name="MicroPython wasm32", copies_files=True)
+    yield process
+    process.close()
+
+
+@pytest.fixture(scope="session")
+def differential(micropython_process, request):
+    """CPython against the unix port and, where node is installed, the wasm32 port too."""
+    try:
+        wasm = request.getfixturevalue("wasm_process")
+    except pytest.skip.Exception:
+        return Differential(micropython_process)
+    return Differential(micropython_process, wasm)
 
 
 @pytest.fixture(scope="session")
@@ -37,6 +55,30 @@ def vboard_process():
     output change of a round.
     """
     from propctl.sim import VBOARD_DIR
-    process = MicroPythonProcess(find_micropython(), heap="64M", paths=[VBOARD_DIR])
+    process = MicroPythonProcess(find_micropython(), heap="64M", paths=[VBOARD_DIR],
+                                 name="MicroPython unix")
     yield process
     process.close()
+
+
+@pytest.fixture(scope="session")
+def wasm_vboard_process():
+    """vboard_process on the wasm32 port: the heap-lock checks with 31-bit small ints."""
+    from propctl.sim import VBOARD_DIR
+    process = MicroPythonProcess(wasm_runner(), heap="64M", paths=[VBOARD_DIR],
+                                 name="MicroPython wasm32", copies_files=True)
+    yield process
+    process.close()
+
+
+# The heap-lock checks run on both MicroPython ports: the unix port (64-bit) and
+# wasm32, whose small ints are 31 bits as on a board, so a value past 2**30 on a
+# hot path (a big int) fails there even when the 64-bit port cannot see it.
+@pytest.fixture(params=["unix", "wasm32"])
+def each_micropython_process(request):
+    return request.getfixturevalue("micropython_process" if request.param == "unix" else "wasm_process")
+
+
+@pytest.fixture(params=["unix", "wasm32"])
+def each_vboard_process(request):
+    return request.getfixturevalue("vboard_process" if request.param == "unix" else "wasm_vboard_process")

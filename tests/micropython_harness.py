@@ -1,9 +1,11 @@
 """Run scenario functions inside one long-lived MicroPython process.
 
-The same scenario module (tests/scenarios/) is imported by CPython and by the
-MicroPython unix port; `Differential.both()` runs a call on each and insists on
-identical JSON results. A MicroPython-side exception comes back as a
-`MicroPythonError` whose message is the MicroPython traceback.
+The same scenario module (tests/scenarios/) is imported by CPython, by the
+MicroPython unix port (64-bit) and by the MicroPython WebAssembly port (wasm32,
+under node: tools/wasm/run.mjs, 31-bit small ints like a board);
+`Differential.both()` runs a call on each and insists on identical JSON
+results. A MicroPython-side exception comes back as a `MicroPythonError` whose
+message is the MicroPython traceback.
 """
 import importlib
 import json
@@ -17,6 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE_LIB = ROOT / "firmware" / "lib"
 TESTS = ROOT / "tests"
+# The wasm32 leg: a `micropython`-compatible command (see its header).
+WASM_RUNNER = ROOT / "tools" / "wasm" / "run.mjs"
+WASM_PACKAGE = ROOT / "tools" / "wasm" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 
 
 class MicroPythonError(AssertionError):
@@ -40,6 +45,29 @@ def find_micropython() -> str:
         "MICROPYTHON=/path/to/micropython (looked at: %s)" % candidates)
 
 
+def find_micropython_wasm() -> str:
+    """tools/wasm/run.mjs when node and the pinned npm package are installed."""
+    if not shutil.which("node"):
+        raise MicroPythonNotFound(
+            "no node on PATH, so the MicroPython wasm32 leg cannot run (install nodejs and npm, "
+            "then `make setup`)")
+    if not (WASM_PACKAGE / "micropython.mjs").exists():
+        raise MicroPythonNotFound(
+            "the MicroPython WebAssembly port is not installed in tools/wasm: run `make setup`")
+    return str(WASM_RUNNER)
+
+
+def wasm_runner():
+    """The wasm32 leg's command, or a pytest skip that says why (a failure under CI, which must run it)."""
+    import pytest
+    try:
+        return find_micropython_wasm()
+    except MicroPythonNotFound as exc:
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the MicroPython wasm32 leg: %s" % exc)
+        pytest.skip("32-bit leg skipped: %s" % exc)
+
+
 def micropython_env(*extra_paths) -> dict:
     """Environment whose MICROPYPATH puts the firmware lib first, as on a board."""
     env = dict(os.environ)
@@ -51,8 +79,14 @@ def micropython_env(*extra_paths) -> dict:
 class MicroPythonProcess:
     """One `micropython tests/micropython_server.py` child, restarted if it dies."""
 
-    def __init__(self, executable: str, heap: str = "8M", paths=()) -> None:
+    def __init__(self, executable: str, heap: str = "8M", paths=(), name: str = "MicroPython",
+                 copies_files: bool = False) -> None:
         self.executable = executable
+        self.name = name  # names this interpreter in a differential failure
+        # The wasm32 port sees only its own in-memory filesystem: a host file named
+        # (by absolute path) in a call's arguments is copied in before the call.
+        self.copies_files = copies_files
+        self._copied = {}
         self.heap = heap
         # Extra MICROPYPATH entries ahead of tests/ and firmware/lib (e.g. the
         # virtual board, whose machine.py must shadow the built-in module).
@@ -67,11 +101,23 @@ class MicroPythonProcess:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=micropython_env(*self.paths, TESTS), cwd=str(ROOT))
         self._buffer = b""
+        self._copied = {}
 
     def call(self, target: str, *args, timeout: float = 300.0):
         if self.proc is None or self.proc.poll() is not None:
             self._start()
-        request = json.dumps({"call": target, "args": list(args)}) + "\n"
+        if self.copies_files:
+            for path in host_files_in(args):
+                stamp = os.stat(path).st_mtime_ns
+                if self._copied.get(path) != stamp:
+                    with open(path, "rb") as f:
+                        data = f.read().hex()
+                    self._send({"put": path, "hex": data}, target, timeout)
+                    self._copied[path] = stamp
+        return self._send({"call": target, "args": list(args)}, target, timeout)
+
+    def _send(self, message, target: str, timeout: float):
+        request = json.dumps(message) + "\n"
         try:
             self.proc.stdin.write(request.encode())
             self.proc.stdin.flush()
@@ -80,7 +126,7 @@ class MicroPythonProcess:
         reply = json.loads(self._read_line(target, timeout))
         if "error" in reply:
             raise MicroPythonError(
-                "%s raised under MicroPython:\n%s" % (target, reply["error"]))
+                "%s raised under %s:\n%s" % (target, self.name, reply["error"]))
         return reply["ok"]
 
     def _read_line(self, target: str, timeout: float) -> bytes:
@@ -115,6 +161,17 @@ class MicroPythonProcess:
             self.proc = None
 
 
+def host_files_in(value):
+    """Absolute paths of existing host files anywhere in a JSON-like value."""
+    if isinstance(value, str):
+        return [value] if os.path.isabs(value) and os.path.isfile(value) else []
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return [path for item in value for path in host_files_in(item)]
+    return []
+
+
 def normalise(value):
     """What a value looks like after a JSON round trip (tuples become lists)."""
     return json.loads(json.dumps(value))
@@ -126,29 +183,32 @@ def call_cpython(target: str, *args):
 
 
 class Differential:
-    """Runs the same scenario on CPython and MicroPython and compares."""
+    """Runs the same scenario on CPython and on each MicroPython process and compares."""
 
-    def __init__(self, process: MicroPythonProcess) -> None:
+    def __init__(self, process: MicroPythonProcess, *more: MicroPythonProcess) -> None:
         self.micropython = process
+        self.processes = (process,) + more
 
     def both(self, target: str, *args, timeout: float = 300.0):
+        """CPython's result, after every MicroPython process gave the same one."""
         on_cpython = normalise(call_cpython(target, *args))
-        on_micropython = self.micropython.call(target, *args, timeout=timeout)
-        if on_cpython != on_micropython:
-            raise AssertionError("%s%r differs between interpreters: %s"
-                                 % (target, args, first_difference(on_cpython, on_micropython)))
+        for process in self.processes:
+            on_micropython = process.call(target, *args, timeout=timeout)
+            if on_cpython != on_micropython:
+                raise AssertionError("%s%r differs between interpreters: %s" % (
+                    target, args, first_difference(on_cpython, on_micropython, other=process.name)))
         return on_cpython
 
 
-def first_difference(a, b, where="result") -> str:
+def first_difference(a, b, where="result", other="MicroPython") -> str:
     """A short description of where two JSON values first differ."""
     if isinstance(a, list) and isinstance(b, list):
         for i, (x, y) in enumerate(zip(a, b)):
             if x != y:
-                return first_difference(x, y, "%s[%d]" % (where, i))
-        return "%s: CPython has %d items, MicroPython %d" % (where, len(a), len(b))
+                return first_difference(x, y, "%s[%d]" % (where, i), other)
+        return "%s: CPython has %d items, %s %d" % (where, len(a), other, len(b))
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b), key=str):
             if a.get(key) != b.get(key):
-                return first_difference(a.get(key), b.get(key), "%s[%r]" % (where, key))
-    return "%s: CPython %r, MicroPython %r" % (where, a, b)
+                return first_difference(a.get(key), b.get(key), "%s[%r]" % (where, key), other)
+    return "%s: CPython %r, %s %r" % (where, a, other, b)

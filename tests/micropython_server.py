@@ -4,13 +4,30 @@ Reads one JSON request per line from stdin: {"call": "module:function", "args": 
 and writes one JSON reply per line: {"ok": result} or {"error": traceback text}.
 The CPython side is tests/micropython_harness.py. Only functions in the
 `scenarios` package may be called: the harness runs test code, nothing else.
+{"put": path, "hex": data} writes a host file into this interpreter's own
+filesystem (the wasm32 port's is in memory; see MicroPythonProcess.copies_files).
 """
 import io
 import json
 import sys
 
 
+def put(path, data):
+    import os
+    folder = ""
+    for part in path.split("/")[1:-1]:
+        folder += "/" + part
+        try:
+            os.mkdir(folder)
+        except OSError:
+            pass  # there already
+    with open(path, "wb") as f:
+        f.write(bytes.fromhex(data))
+
+
 def handle(request):
+    if "put" in request:
+        return put(request["put"], request["hex"])
     target = request["call"]
     module_name, _, function_name = target.partition(":")
     if not module_name.startswith("scenarios."):

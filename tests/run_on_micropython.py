@@ -3,7 +3,8 @@
 Usage: MICROPYPATH=firmware/lib:tests/both micropython tests/run_on_micropython.py [DIR]
 Every module test_*.py in DIR (default tests/both) is imported and each
 function named test_* is called. Prints one line per test and a closing
-'MicroPython: N passed, N failed'; exits 1 on any failure or if nothing ran.
+'MicroPython: N passed, N failed' ('MicroPython wasm32: ...' on the WebAssembly
+port); exits 1 on any failure or if nothing ran.
 """
 import os
 import sys
@@ -44,7 +45,8 @@ def run(directory):
 def main():
     directory = sys.argv[1] if len(sys.argv) > 1 else "tests/both"
     passed, failed = run(directory)
-    print("MicroPython: %d passed, %d failed" % (passed, failed))
+    label = "MicroPython wasm32" if sys.platform == "webassembly" else "MicroPython"
+    print("%s: %d passed, %d failed" % (label, passed, failed))
     if failed or not passed:
         sys.exit(1)
 

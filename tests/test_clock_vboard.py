@@ -276,9 +276,9 @@ def test_bad_limits_in_the_config_fall_back_to_the_defaults(vboard_process):
 @pytest.mark.parametrize("config", [{}, {"clock": {"motor": "stepper"}},
                                     {"clock": {"bridge": "tb6612", "chime": "solenoid"}}],
                          ids=["drv8833", "stepper", "tb6612-solenoid"])
-def test_a_whole_round_allocates_nothing_after_the_start(vboard_process, config):
-    assert vboard_process.call("scenarios.clock_vboard:heap_lock_is_armed") is True
-    result = vboard_process.call("scenarios.clock_vboard:heap_locked_round", config, 77)
+def test_a_whole_round_allocates_nothing_after_the_start(each_vboard_process, config):
+    assert each_vboard_process.call("scenarios.clock_vboard:heap_lock_is_armed") is True
+    result = each_vboard_process.call("scenarios.clock_vboard:heap_locked_round", config, 77)
     assert result["started"]
     assert result["ok"], "allocation in the control tick: " + result["where"]
     assert result["state"] == "idle" and result["completed"] == 1
@@ -286,8 +286,8 @@ def test_a_whole_round_allocates_nothing_after_the_start(vboard_process, config)
 
 
 @pytest.mark.parametrize("kind", ["switches", "drv8833", "tb6612", "stepper"])
-def test_switch_scan_and_motor_update_allocate_nothing(vboard_process, kind):
-    result = vboard_process.call("scenarios.clock_vboard:heap_locked_drivers", kind)
+def test_switch_scan_and_motor_update_allocate_nothing(each_vboard_process, kind):
+    result = each_vboard_process.call("scenarios.clock_vboard:heap_locked_drivers", kind)
     assert result["ok"], result
 
 

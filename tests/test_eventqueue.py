@@ -23,7 +23,7 @@ def test_queue_matches_a_bounded_deque_on_both_interpreters(differential, size, 
     assert peeked == [-1] + list(model) + [-1]  # oldest first, -1 outside the queue
 
 
-def test_push_and_pop_allocate_nothing(micropython_process):
-    allocated, length = micropython_process.call("scenarios.eventqueue:locked_churn", 16, 5000)
+def test_push_and_pop_allocate_nothing(each_micropython_process):
+    allocated, length = each_micropython_process.call("scenarios.eventqueue:locked_churn", 16, 5000)
     assert not allocated
     assert length == 15  # saturated: full after the two pushes, one fewer after the pop

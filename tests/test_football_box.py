@@ -101,10 +101,10 @@ def test_miss_during_the_count_is_no_good(vboard_process):
     assert trace["score"] == [0, 0]
 
 
-def test_the_count_and_idle_ticks_allocate_nothing(vboard_process):
-    assert vboard_process.call("scenarios.clock_vboard:heap_lock_is_armed") is True
+def test_the_count_and_idle_ticks_allocate_nothing(each_vboard_process):
+    assert each_vboard_process.call("scenarios.clock_vboard:heap_lock_is_armed") is True
     for step_ms in (10, 1):
-        result = vboard_process.call(S + "heap_locked_count", 7, step_ms)
+        result = each_vboard_process.call(S + "heap_locked_count", 7, step_ms)
         assert result["idle_ok"], result
         assert result["count_ok"], "allocation in the count: " + result["where"]
         assert result["events_in_lock"] == 3  # beep, beep, end emitted under the lock

@@ -15,7 +15,7 @@ from propctl.cards.load import load_deck
 from propctl.sim import REPO_FIRMWARE_LIB
 
 S = "scenarios.fusebox_vboard:"
-DECK = REPO_FIRMWARE_LIB.parents[1] / "host_tools" / "propctl" / "data" / "decks" / "taskcards.csv"
+DECK = REPO_FIRMWARE_LIB.parents[1] / "host_tools" / "propctl" / "data" / "decks" / "taskcards.en.csv"
 DEBOUNCE = 20
 SCAN = 5
 
@@ -411,8 +411,8 @@ def test_game_and_card_survive_a_restart(vboard_process, pack_path, tmp_path):
     assert [e["id"] for e in again["events"] if e["event"] == "card"] == [card]
 
 
-def test_window_scans_and_the_blown_fuse_allocate_nothing(vboard_process, pack_path):
-    assert vboard_process.call(S + "heap_lock_is_armed") is True
+def test_window_scans_and_the_blown_fuse_allocate_nothing(each_vboard_process, pack_path):
+    assert each_vboard_process.call(S + "heap_lock_is_armed") is True
     card = CARD_IDS[2]
     bolt = BOLTS[card]
     safe = [w for w in range(8) if w != bolt]
@@ -420,7 +420,7 @@ def test_window_scans_and_the_blown_fuse_allocate_nothing(vboard_process, pack_p
              [600, bolt, 1], [601, bolt, 0], [602, bolt, 1]]
     for overrides in (with_pack(pack_path, relay=True),
                       with_pack(pack_path, relay=True, inputs="mcp23017")):
-        result = vboard_process.call(S + "heap_locked_round", overrides, card, moves)
+        result = each_vboard_process.call(S + "heap_locked_round", overrides, card, moves)
         assert result["ok"], result
         assert result["state"] == "blown"
         assert result["events"] >= 6  # window x4, safe, fuse_blown were emitted under the lock

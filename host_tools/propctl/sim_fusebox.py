@@ -13,10 +13,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from propctl.cards import lang as langs
 from propctl.overrides import combine, parse_sets
 from propctl.sim import REPO_FIRMWARE_LIB, VBOARD_DIR, find_micropython, interactive_default, runner_env
 
-SAMPLE_DECK = Path(__file__).resolve().parent / "data" / "decks" / "taskcards.csv"
 KEYS = {"n": "next", "p": "prev", "b": "bolt", "w": "wait 1000", "x": "state"}
 HELP = ("keys: 1-8 open/close a window   n/p next/previous card   b bolt button   w wait 1 s\n"
         "      g new game   r report discs   s select a card by id   c sensor chatter   q quit")
@@ -26,17 +26,21 @@ def add_arguments(parser) -> None:
     """The fusebox options of `propctl sim`."""
     parser.add_argument("--pack", metavar="FILE",
                         help="fusebox: the card pack (.bin), or a deck (.csv/.json) packed on the fly; "
-                             "'none' for manual mode (default: the sample deck)")
+                             "'none' for manual mode (default: the task cards shipped in --lang)")
+    langs.add_argument(parser, "the fusebox's shipped task cards")
     parser.add_argument("--script", metavar="FILE",
                         help="fusebox: commands to play, one per line (open 3, next, select GEO-01, game 4, "
                              "report 1,2, bolt, wait 500, ...); '-' reads them from stdin")
 
 
-def prepare_pack(choice, workdir: Path):
-    """The pack file for the board: None for manual mode; decks are packed into workdir."""
+def prepare_pack(choice, workdir: Path, lang=None):
+    """The pack file for the board: None for manual mode; decks are packed into workdir.
+
+    No choice: the task cards shipped in `lang` (None: the locale's language).
+    """
     if choice == "none":
         return None
-    path = Path(choice) if choice else SAMPLE_DECK
+    path = Path(choice) if choice else langs.shipped("taskcards", lang or langs.default_lang())
     if path.suffix.lower() in (".csv", ".json"):
         from propctl.cards.container import build_pack
         from propctl.cards.load import load_deck
@@ -287,7 +291,7 @@ def run(args) -> int:
         interactive = False
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            pack = prepare_pack(getattr(args, "pack", None), Path(tmp))
+            pack = prepare_pack(getattr(args, "pack", None), Path(tmp), getattr(args, "lang", None))
             overrides = overrides_from(args, pack)
             runner = Runner(overrides, firmware_lib)
         except (ValueError, OSError, FileNotFoundError) as exc:

@@ -27,9 +27,10 @@ import json
 import sys
 from pathlib import Path
 
+from propctl.build import REPO_ROOT
 from propctl.sim import REPO_FIRMWARE_LIB
 
-REPO_HARDWARE = REPO_FIRMWARE_LIB.parents[1] / "hardware"
+REPO_HARDWARE = REPO_ROOT / "hardware"  # a clone's; an installed propctl has none (use --out)
 PROPS = ("clock", "fusebox", "football")
 
 # Boards with their own wiring columns; the Pico W and Pico 2 are wired like the Pico.
@@ -318,6 +319,10 @@ def register(subparsers) -> None:
 def run(args) -> int:
     if not (args.firmware / "boards.py").exists():
         print("propctl wokwi: no boards.py in %s (use --firmware)" % args.firmware, file=sys.stderr)
+        return 2
+    if not args.out.is_dir():
+        print("propctl wokwi: no hardware folder at %s (run it in a clone, or give --out)" % args.out,
+              file=sys.stderr)
         return 2
     changed = generate_all(load_boards(args.firmware), args.out, write=not args.check)
     for path in changed:

@@ -46,3 +46,46 @@ def interpreter_name():
 def fail_with(message):
     """Deliberately raises: proves MicroPython errors reach the test readably."""
     raise ValueError(message)
+
+
+def locked_draws(seed, count):
+    """Every kind of draw `count` times with the heap locked: [allocated?, draws done].
+
+    The moduli reach each reduction path of below() (n <= 2**14, <= 2**22, <= 2**29).
+    """
+    import micropython
+    rng = Rng(seed)
+    items = list(range(10))
+    done = 0
+    micropython.heap_lock()
+    try:
+        while done < count:
+            rng.below(6)
+            rng.between(20000, 60000)
+            rng.below(0x1FFFFFFF)
+            rng.chance(250)
+            rng.choice(items)
+            rng.shuffle(items)
+            done += 1
+    except MemoryError:
+        micropython.heap_unlock()
+        return [True, done]
+    micropython.heap_unlock()
+    return [False, done]
+
+
+def locked_next32(seed):
+    """[allocated?] for up to 100 raw 32-bit draws under the heap lock (big ints on 32 bits)."""
+    import micropython
+    rng = Rng(seed)
+    n = 0
+    micropython.heap_lock()
+    try:
+        while n < 100:
+            rng.next32()
+            n += 1
+    except MemoryError:
+        micropython.heap_unlock()
+        return [True]
+    micropython.heap_unlock()
+    return [False]

@@ -16,6 +16,7 @@ from cardpack.question import FRAMES
 from cardpack.question import check_version as check_pack_version
 from cardpack.question import decode as decode_card
 from propctl.atomic import write_atomic
+from propctl.cards import lang as langs
 from propctl.cards.load import load_deck
 from rules.pimaldaumen import (
     BONUS_GUESS,
@@ -34,7 +35,6 @@ from rules.rng import Rng
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_BOARD = DATA / "pimaldaumen_board.json"
-SAMPLE_DECK = DATA / "decks" / "questions.json"
 DEFAULT_SAVE = "pimaldaumen-save.json"
 SAVE_FORMAT = "propctl pimaldaumen save"
 SAVE_VERSION = 1
@@ -42,11 +42,15 @@ SAVE_VERSION = 1
 EPILOG = """\
 how a game goes:
   Name the players in clockwise order; the first one asks the first question
-  (or name the starter with --first). The game master then says who reads
-  which card and which colour: the colour of the field the questioner stands
-  on (salmon from the start). The others answer in turn, starting left of the
-  questioner; type each answer as a number (175, 3.5 or 3,5). Points move the
-  pieces; the track, bonus questions, minus fields and the winner are shown.
+  (or name the starter with --first). The questions come from the deck
+  shipped in --lang (de or en; default from the locale), or from --deck.
+  The game master then says who reads which card and which colour: the
+  colour of the field the questioner stands on (salmon from the start). The
+  others answer in turn, starting left of the questioner; type each answer
+  as a number (175, 3.5 or 3,5; "1,050" is refused as ambiguous: type 1050
+  or 1.05). No question is read twice in a game until every question of its
+  colour has been read. Points move the pieces; the track, bonus questions,
+  minus fields and the winner are shown.
 
 at any prompt:
   help    these commands          track   the track and every piece
@@ -55,14 +59,14 @@ at any prompt:
   every question, so even a closed terminal loses at most one question.
 
 examples:
-  propctl play pimaldaumen --players Peter,Wolfgang,Baerbel,Gaby,Annette \\
-      --deck host_tools/propctl/data/decks/questions.json
+  propctl play pimaldaumen --players Peter,Wolfgang,Baerbel,Gaby,Annette --lang de
   propctl play pimaldaumen --players Ann,Bo --deck deck.bin --frame violet --save ann-bo.json
   propctl play pimaldaumen --resume ann-bo.json
 
 The deck is a question-card file (CSV or JSON, see `propctl cards check`) or
-a pack written by `propctl cards pack`. The board defaults to a stand-in
-track (the printed board's layout is not known): see --board.
+a pack written by `propctl cards pack`. The board defaults to a STAND-IN
+track (the printed board's layout is not known; the game master says so when
+it starts): see --board.
 Exit codes: 0 game finished or saved, 1 unusable deck/board/save file,
 2 bad command line.
 """
@@ -83,13 +87,15 @@ def register(subparsers) -> None:
                         help="%d-%d names, comma-separated, in clockwise order around the table"
                              % (MIN_PLAYERS, MAX_PLAYERS))
     parser.add_argument("--deck", metavar="FILE", nargs="+",
-                        help="question cards: CSV or JSON files, or a .bin pack")
+                        help="question cards: CSV or JSON files, or a .bin pack "
+                             "(default: the deck shipped in --lang)")
     parser.add_argument("--first", metavar="NAME", help="who asks first (default: the first name)")
     parser.add_argument("--frame", choices=FRAMES, default="white",
                         help="which side's questions to read: white (first play-through, default) "
                              "or violet (for groups that know the white ones)")
     parser.add_argument("--board", metavar="FILE", default=str(DEFAULT_BOARD),
                         help="board layout as JSON (default: the stand-in board shipped with propctl)")
+    langs.add_argument(parser, "the shipped questions")
     parser.add_argument("--seed", type=int, help="shuffle the deck reproducibly with this seed")
     parser.add_argument("--save", metavar="FILE", help="where to save (default: %s, or the --resume "
                                                        "file)" % DEFAULT_SAVE)
@@ -103,9 +109,8 @@ def run(args, ask=input, say=print) -> int:
         if args.resume:
             session = Session.resume(args.resume, args.save, ask, say)
         else:
-            if not args.players or not args.deck:
-                say("error: a new game needs --players and --deck (or --resume FILE); "
-                    "the sample deck is %s" % SAMPLE_DECK)
+            if not args.players:
+                say("error: a new game needs --players (or --resume FILE)")
                 return 2
             session = Session.new(args, ask, say)
     except SetupError as exc:
@@ -169,6 +174,12 @@ def _is_pack(path: str) -> bool:
         return False
 
 
+def stand_in(board_data) -> bool:
+    """True for a board file that says it is a stand-in for the printed board."""
+    words = "%s %s" % (board_data.get("name", ""), board_data.get("note", ""))
+    return "stand-in" in words.lower()
+
+
 def load_board(path) -> dict:
     """Board data from a JSON file, validated by the rules core."""
     try:
@@ -200,6 +211,7 @@ class Session:
         self.save_path = save_path
         self.ask_raw = ask
         self.say = say
+        self.read = set()           # (card id, colour) of every question read this game
 
     # -- starting ---------------------------------------------------------
 
@@ -213,13 +225,14 @@ class Session:
                 raise SetupError("--first: %r is not one of the players (%s)"
                                  % (args.first, ", ".join(names)), 2)
             first = matches[0]
-        cards = load_cards(args.deck)
+        deck = args.deck or [str(langs.shipped("questions", langs.chosen(args)))]
+        cards = load_cards(deck)
         board_data = load_board(args.board)
         seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
         order = [card.id for card in cards]
         Rng(seed).shuffle(order)
         game = Game(Board(board_data), len(names), first)
-        deck_paths = [str(Path(p).resolve()) for p in args.deck]
+        deck_paths = [str(Path(p).resolve()) for p in deck]
         return cls(game, names, cards, board_data, deck_paths, args.frame, order, 0, None, None,
                    seed, args.save or DEFAULT_SAVE, ask, say)
 
@@ -250,6 +263,8 @@ class Session:
             session = cls(game, names, cards, data["board"], data["deck"], data["frame"],
                           list(data["order"]), int(data["drawn"]), data["current"],
                           data["current_colour"], data["seed"], save_path or path, ask, say)
+            # Saves from before "read" existed resume with no memory of read questions.
+            session.read = set((card, colour) for card, colour in data.get("read", []))
             if session.current is not None:
                 session.question()  # the card and colour in play must exist
         except (KeyError, TypeError, ValueError) as exc:
@@ -264,6 +279,10 @@ class Session:
         game = self.game
         self.say("Pi mal Daumen: %s. %s frame questions. Type `help` at any prompt."
                  % (", ".join(self.names), self.frame.capitalize()))
+        if stand_in(self.board_data):
+            self.say("Note: the board is a STAND-IN (%s): the printed board's layout is not known, "
+                     "so field colours, bonus and minus fields are our guess." % self.board_data.get(
+                         "name", "no name"))
         self.show_track()
         if game.phase in (GUESS, BONUS_GUESS, CHOOSE):
             self.repeat_question()
@@ -300,16 +319,37 @@ class Session:
             self.take_choice()
 
     def draw(self):
-        """The next card's question in the current colour; reshuffles an empty deck."""
-        if self.drawn >= len(self.order):
+        """The next card whose question in the current colour nobody has heard yet.
+
+        A card read for one colour still has its other two questions, so it
+        goes on being drawn for them; an empty deck is shuffled again. Only
+        when every question of a colour has been read do they repeat.
+        """
+        colour = self.game.question_colour
+        found = self._unread(colour)
+        if found is None:
             self.say("(All cards are used: the deck is shuffled again.)")
             self.seed = (self.seed * 1103515245 + 12345) & 0xFFFFFFFF
             Rng(self.seed).shuffle(self.order)
             self.drawn = 0
-        self.current = self.order[self.drawn]
-        self.current_colour = self.game.question_colour
+            found = self._unread(colour)
+        if found is None:
+            self.say("(Every %s question of this frame has been read: they repeat from now on.)" % colour)
+            self.read = set(item for item in self.read if item[1] != colour)
+            found = self.drawn
+        order = self.order
+        order[self.drawn], order[found] = order[found], order[self.drawn]
+        self.current = order[self.drawn]
+        self.current_colour = colour
         self.drawn += 1
+        self.read.add((self.current, colour))
         return self.question()
+
+    def _unread(self, colour):
+        for k in range(self.drawn, len(self.order)):
+            if (self.order[k], colour) not in self.read:
+                return k
+        return None
 
     def question(self):
         """The question in play (card and colour fixed when it was drawn)."""
@@ -522,6 +562,7 @@ class Session:
                 "frame": self.frame, "deck": self.deck_paths, "board": self.board_data,
                 "order": self.order, "drawn": self.drawn, "current": self.current,
                 "current_colour": self.current_colour,
+                "read": sorted([card, colour] for card, colour in self.read),
                 "seed": self.seed, "game": self.game.state()}
 
     def save(self, quiet: bool) -> bool:

@@ -30,7 +30,10 @@ class _Hand:
         self.dwell_ms = dwell_ms
         self.direction = 0
         self.velocity = 0          # millidegrees per second
-        self._acc = 0              # millidegrees x 1000 (integrated velocity x ms)
+        # Integrated velocity x ms = millidegrees x 1000, kept as whole millidegrees
+        # plus a remainder 0..999, so no product reaches 2**30 (a big int on a board).
+        self._mdeg = 0
+        self._frac = 0
         self._at = 0               # elapsed ms of the last integration
         self.forbidden = 0
         self.first_forbidden_ms = -1
@@ -43,14 +46,18 @@ class _Hand:
         self.energised = False
 
     def _integrate(self, t: int) -> None:
-        self._acc += self.velocity * (t - self._at)
+        dt = t - self._at
+        sub = self.velocity * (dt % 1000) + self._frac
+        self._mdeg += self.velocity * (dt // 1000) + sub // 1000
+        self._frac = sub % 1000
         self._at = t
 
     def angle_mdeg(self) -> int:
         """The hand angle now, in millidegrees."""
         self.board.clock.now()
-        t = self.board.clock.elapsed
-        return (self._acc + self.velocity * (t - self._at)) // 1000
+        dt = self.board.clock.elapsed - self._at
+        sub = self.velocity * (dt % 1000) + self._frac
+        return self._mdeg + self.velocity * (dt // 1000) + sub // 1000
 
     def _drive(self, direction: int, velocity: int, t: int) -> None:
         """Enter a new motion state at elapsed time t (direction 0 = standing)."""
@@ -98,6 +105,8 @@ class HBridgeHand(_Hand):
         if mode not in ("drv8833", "tb6612"):
             raise ValueError("unknown bridge %r" % mode)
         self.mode = mode
+        if not 0 < deg_per_s < 2000:
+            raise ValueError("deg_per_s is 1..1999, got %r" % (deg_per_s,))
         self.top = deg_per_s * 1000
         if mode == "drv8833":
             self._a = board.signal(str(in1) + ".duty")
@@ -143,16 +152,16 @@ class HBridgeHand(_Hand):
             if a == 0 and b == 0 or a == FULL and b == FULL:
                 self._drive(0, 0, t)
             elif b == 0:
-                self._drive(1, self.top * a // FULL, t)
+                self._drive(1, _scale(self.top, a), t)
             elif a == 0:
-                self._drive(-1, self.top * b // FULL, t)
+                self._drive(-1, _scale(self.top, b), t)
             else:
                 self._forbid(t)
                 self._drive(0, 0, t)
             return
         self.energised = a != b or (a == 1 and b == 1)
         if a != b and self.duty > 0:
-            self._drive(1 if a else -1, self.top * self.duty // FULL, t)
+            self._drive(1 if a else -1, _scale(self.top, self.duty), t)
         else:
             self._drive(0, 0, t)
 
@@ -251,3 +260,11 @@ class StepperHand(_Hand):
         self._last_dir = direction
         self._drive_end = t
         self.direction = direction
+
+
+def _scale(top: int, duty: int) -> int:
+    """top * duty // FULL for duty 0..FULL and top < 2**21, every step below 2**30."""
+    x = top * (duty >> 8)                  # < 2**21 * 2**8
+    high = x // FULL
+    return high * 256 + ((x % FULL) * 256 + top * (duty & 0xFF)) // FULL
+
