@@ -9,7 +9,7 @@ from propctl.build import REPO_ROOT
 from propctl.cli import main as propctl_main
 from propctl.deploy import DeployError, check_pack, read_cards
 
-DECK = REPO_ROOT / "host_tools" / "propctl" / "data" / "decks" / "taskcards.csv"
+DECK = REPO_ROOT / "host_tools" / "propctl" / "data" / "decks" / "taskcards.en.csv"
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def pack(tmp_path_factory):
 
 
 def test_a_sound_pack_is_named_with_its_kind_and_size(pack):
-    assert check_pack(pack, "taskcards.bin") == "TASK, 28 records"
+    assert check_pack(pack, "taskcards.bin") == "TASK, 49 records"
 
 
 @pytest.mark.parametrize("damage, reason", [

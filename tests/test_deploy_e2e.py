@@ -261,7 +261,7 @@ def test_power_cuts_during_saves_leave_the_old_or_the_new_game(vboard, deployed)
 
 def _pack(tmp_path):
     deck = tmp_path / "deck.bin"
-    code, out = propctl("cards", "pack", str(REPO_ROOT / "host_tools/propctl/data/decks/taskcards.csv"),
+    code, out = propctl("cards", "pack", str(REPO_ROOT / "host_tools/propctl/data/decks/taskcards.en.csv"),
                         "-o", str(deck))
     assert code == 0, out
     return deck
@@ -270,7 +270,7 @@ def _pack(tmp_path):
 def test_a_card_deck_is_copied_once(vboard, deployed, tmp_path):
     deck = _pack(tmp_path)
     code, out = propctl("deploy", "--port", vboard.port, "--cards", str(deck))
-    assert code == 0 and "1 to copy" in out and "TASK, 28 records" in out, out
+    assert code == 0 and "1 to copy" in out and "TASK, 49 records" in out, out
     assert (vboard.flash / "cards" / "deck.bin").read_bytes() == deck.read_bytes()
     code, out = propctl("deploy", "--port", vboard.port, "--cards", str(deck))
     assert code == 0 and "0 to copy" in out, out

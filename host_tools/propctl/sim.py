@@ -166,7 +166,35 @@ def interactive_default() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+# A config.json for a board is a few hundred bytes; this bounds what the sims read.
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+def config_problem(args):
+    """Why --config FILE cannot be used, or None. Checked here on the desktop, so the
+    MicroPython runner, which merges --set into the file's sections, never meets it."""
+    from propctl.inputfile import InputFileError, read_json
+    try:
+        data = read_json(args.config, MAX_CONFIG_BYTES)
+    except InputFileError as exc:
+        return str(exc)
+    if not isinstance(data, dict):
+        return "holds %s; allowed: a JSON object such as {\"clock\": {\"motor\": \"stepper\"}}" \
+            % type(data).__name__
+    sections = set(item.partition("=")[0].partition(".")[0] for item in args.set or [] if "." in item)
+    sections.add({"clock": "clock", "fusebox": "fusebox"}.get(args.prop or "", ""))
+    for section in sorted(sections):
+        if section in data and not isinstance(data[section], dict):
+            return "%r is %s; allowed: an object of settings, e.g. {}" % (section, json.dumps(data[section]))
+    return None
+
+
 def run(args) -> int:
+    if args.config and not args.serve:
+        problem = config_problem(args)
+        if problem is not None:
+            print("propctl sim: %s: %s" % (args.config, problem), file=sys.stderr)
+            return 1
     if args.serve:
         # imported here: propctl.serve itself imports this module
         return importlib.import_module("propctl.serve").main(args)

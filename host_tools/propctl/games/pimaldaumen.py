@@ -251,11 +251,19 @@ class Session:
                              % (path, data.get("version"), SAVE_VERSION))
         try:
             names = list(data["names"])
+            deck = data["deck"]
+            if not all(isinstance(name, str) and name for name in names):
+                raise ValueError("names must be non-empty text, not %r" % (names,))
+            if not isinstance(deck, list) or not all(isinstance(p, str) for p in deck):
+                raise ValueError("deck must be a list of file names, not %r" % (deck,))
             board = Board(data["board"])
             game = Game.from_state(board, data["game"])
             if len(names) != game.players:
                 raise ValueError("%d names for %d players" % (len(names), game.players))
-            cards = load_cards(data["deck"])
+            try:
+                cards = load_cards(deck)
+            except SetupError as exc:
+                raise ValueError(str(exc)) from None
             known = set(card.id for card in cards)
             missing = [i for i in data["order"] if i not in known]
             if missing:
