@@ -11,7 +11,8 @@ A prop this firmware does not have still boots: the link answers `hello`
 and reports a fault.
 
 The prop runs in runtime.Runtime. Besides the prop's commands the link then
-answers `maintenance` (reboot for deploy) and `mem` (heap free and used).
+answers `maintenance` (reboot for deploy), `mem` (heap free and used) and
+the wiring self-test's `selftest_*` commands (selftest.py).
 While it runs a Ctrl-C on the line is data (see link.stdio). In safe mode
 and maintenance mode no prop starts and no watchdog runs: the link answers
 `hello` (with `mode`) and Ctrl-C gives the REPL, which is what mpremote and
@@ -93,6 +94,8 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     gc.collect()
     module = __import__("props." + name, None, None, ["build"])
     app = module.build(settings, link.event, Store(STATE_DIR + module.STATE_FILE))
+    import selftest  # `propctl selftest`; loaded after the prop's own buffers, which need the room
+    app = selftest.wrap(app, settings, link.event)
     link.add_commands(app.commands())
 
     def maintenance():

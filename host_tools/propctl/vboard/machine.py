@@ -46,6 +46,8 @@ class Pin:
         if v is None:
             if self._mode == Pin.OUT and self._driven:
                 return self._level
+            if self._board.world is not None:
+                self._board.world.poll()  # a served board's switches and hand (world.py)
             forced = self._board.inputs.get(self.id)
             if forced is not None:
                 return forced

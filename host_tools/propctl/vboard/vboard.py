@@ -107,6 +107,7 @@ class Board:
         self.reset_reason = ""
         self.tripped = None    # exception raised into firmware on the next pin write (fault injection)
         self._plan = []        # scheduled input changes: [elapsed_ms, pin, level or None]
+        self.world = None      # world.World on a served board with vboard_world.json
 
     # --- signals -------------------------------------------------------
     def signal(self, name: str) -> int:
@@ -227,5 +228,11 @@ def new_board(start_ms: int = 0, capacity: int = 100000) -> Board:
 def current() -> Board:
     """The current board (made on first use with a small log, e.g. for `propctl sim --serve`)."""
     if _CURRENT[0] is None:
-        new_board(capacity=2000)
+        board = new_board(capacity=2000)
+        try:
+            open("vboard_world.json").close()  # a served board with its world (world.py)
+        except OSError:
+            return board
+        import world
+        board.world = world.attach(board)
     return _CURRENT[0]
