@@ -27,8 +27,9 @@ import json
 import sys
 from pathlib import Path
 
-from propctl.build import REPO_ROOT
-from propctl.sim import REPO_FIRMWARE_LIB
+from propctl.build import FIRMWARE_DIR, REPO_ROOT
+
+FIRMWARE_LIB = FIRMWARE_DIR / "lib"
 
 REPO_HARDWARE = REPO_ROOT / "hardware"  # a clone's; an installed propctl has none (use --out)
 PROPS = ("clock", "fusebox", "football")
@@ -165,7 +166,7 @@ NOT_DRAWN = {
 }
 
 
-def load_boards(firmware_lib: Path = REPO_FIRMWARE_LIB):
+def load_boards(firmware_lib: Path = FIRMWARE_LIB):
     """The firmware's boards.py as a module (the profiles, read from the firmware tree)."""
     spec = importlib.util.spec_from_file_location("firmware_boards", firmware_lib / "boards.py")
     module = importlib.util.module_from_spec(spec)
@@ -309,7 +310,7 @@ def register(subparsers) -> None:
                "differs from the profiles, 2 bad command line.")
     parser.add_argument("--out", type=Path, default=REPO_HARDWARE,
                         help="the hardware folder to write into (default: the clone's hardware/)")
-    parser.add_argument("--firmware", type=Path, default=REPO_FIRMWARE_LIB,
+    parser.add_argument("--firmware", type=Path, default=FIRMWARE_LIB,
                         help="firmware/lib holding boards.py (default: the clone's)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 naming every diagram that differs from the profiles")
