@@ -169,6 +169,8 @@ NOT_DRAWN = {
 def load_boards(firmware_lib: Path = FIRMWARE_LIB):
     """The firmware's boards.py as a module (the profiles, read from the firmware tree)."""
     spec = importlib.util.spec_from_file_location("firmware_boards", firmware_lib / "boards.py")
+    if spec is None or spec.loader is None:
+        raise FileNotFoundError("no boards.py in %s" % firmware_lib)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -62,9 +62,10 @@ def prepare_pack(choice, workdir: Path, lang=None):
         from propctl.cards.container import build_pack
         from propctl.cards.load import load_deck
         deck = load_deck([str(path)])
-        if deck.problems:
+        kind = deck.kind
+        if deck.problems or kind is None:
             raise ValueError("%s has problems; run `propctl cards check %s`" % (path, path))
-        data = build_pack(deck.kind.CODE, deck.kind.VERSION, [deck.kind.encode(c) for c in deck.cards])
+        data = build_pack(kind.CODE, kind.VERSION, [kind.encode(c) for c in deck.cards])
         path = workdir / "pack.bin"
         path.write_bytes(data)
     return str(path.resolve())
