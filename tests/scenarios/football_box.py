@@ -45,7 +45,13 @@ def kick_count(seed, step_ms, report, report_at_ms, via):
             bench.press("good" if report == "good" else "miss", at_ms=at - 30)  # + debounce
             bench.run(at + 200 - bench.board.clock.elapsed, step_ms=step_ms)
         else:
-            bench.run(at - bench.board.clock.elapsed, step_ms=step_ms)
+            # tick up to `at`, then stand at `at` itself: a link request comes between ticks
+            # (stepping on to the next tick would report a 2,991 ms kick at 3,000 ms)
+            whole = (at - bench.board.clock.elapsed) // step_ms * step_ms
+            bench.run(whole, step_ms=step_ms)
+            rest = at - bench.board.clock.elapsed
+            if rest > 0:
+                bench.run(1, step_ms=rest)  # the tick due before `at`; the clock then reads `at`
             try:
                 app.report("good" if report == "good" else "no_good")
             except ValueError as exc:  # the count already ended and settled the kick
