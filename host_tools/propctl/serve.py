@@ -132,6 +132,9 @@ def main(args) -> int:
         flash = tempfile.mkdtemp(prefix="vboard-flash-")
     link_path = getattr(args, "link", None)
     heap = getattr(args, "heap", None) or DEFAULT_HEAP
+    # Before the first line is printed: whoever read it may stop us at once.
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     board = VirtualBoard(Path(flash), heap=heap, link_path=link_path,
                          log=lambda m: print(m, file=sys.stderr, flush=True))
     board.start()
@@ -143,8 +146,6 @@ def main(args) -> int:
     print("in another terminal, try:\n  %s deploy --port %s --prop clock --board pico\n"
           "  %s monitor --port %s\nCtrl-C here stops the virtual board"
           % (propctl, board.port, propctl, board.port), flush=True)
-    stopped = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     try:
         while not stopped.wait(0.5):
             pass
