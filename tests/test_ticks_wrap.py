@@ -111,7 +111,7 @@ def test_a_whole_process_can_start_its_counter_just_before_the_wrap():
 
     from micropython_harness import find_micropython, micropython_env
 
-    from propctl.sim import VBOARD_DIR
+    from propctl.sim.runner import VBOARD_DIR
     env = micropython_env(VBOARD_DIR)
     env["VBOARD_TICKS_START"] = "-50"
     code = ("import time\nt0 = time.ticks_ms()\ntime.sleep_ms(120)\nt1 = time.ticks_ms()\n"

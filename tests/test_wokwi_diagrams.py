@@ -170,7 +170,7 @@ def test_check_notices_a_miswired_diagram():
 def test_a_changed_profile_makes_the_check_fail(tmp_path, capsys):
     firmware = tmp_path / "lib"
     firmware.mkdir()
-    text = (wokwi.REPO_FIRMWARE_LIB / "boards.py").read_text(encoding="utf-8")
+    text = (wokwi.FIRMWARE_LIB / "boards.py").read_text(encoding="utf-8")
     moved = text.replace('"window3": 6,', '"window3": 28,')
     assert moved != text
     (firmware / "boards.py").write_text(moved, encoding="utf-8")

@@ -122,7 +122,8 @@ def unknown_keys(overrides: dict, defaults: dict) -> list:
     return problems
 
 
-def check_settings(sets: dict, config: dict, micropython: str, firmware_lib: Path) -> None:
+def check_settings(sets: dict, config: dict, micropython: str, firmware_lib: Path,
+                   config_path: Optional[str] = None) -> None:
     """SimError (exit 2) naming every --set key the firmware does not know, and any section of
     --config that is not an object (unknown keys in the file only warn, as on a board)."""
     defaults = firmware_defaults(micropython, firmware_lib)
@@ -131,7 +132,7 @@ def check_settings(sets: dict, config: dict, micropython: str, firmware_lib: Pat
         raise SimError("--set: " + "; ".join(problems), 2)
     problems = [p for p in unknown_keys(config, defaults) if " is a section, " in p]
     if problems:
-        raise SimError("--config: " + "; ".join(problems), 2)
+        raise SimError("--config %s: %s" % (config_path, "; ".join(problems)), 2)
 
 
 # A board's config.json is a few hundred bytes; the firmware refuses more than 8 KB.
