@@ -123,7 +123,7 @@ def test_unknown_board_or_prop_is_a_clear_error():
 def test_every_prop_section_is_configurable_from_the_config_file():
     # A prop without a DEFAULTS section could not be set from config.json at all
     # (the football box once kept its own copy, and the merge called its keys unknown).
-    assert set(settings.CHOICES["prop"]) <= set(settings.DEFAULTS)
+    assert set(settings.SCHEMA["prop"][2]) <= set(settings.DEFAULTS)
     result, errors = settings.merge({"prop": "football",
                                      "football": {"display": "leds", "seed": 9, "quarters": 2}})
     assert errors == []

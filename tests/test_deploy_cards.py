@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from propctl.build import REPO_ROOT
+from propctl.cards.load import load_deck
 from propctl.cli import main as propctl_main
 from propctl.deploy import DeployError, check_pack, read_cards
 
@@ -20,7 +21,8 @@ def pack(tmp_path_factory):
 
 
 def test_a_sound_pack_is_named_with_its_kind_and_size(pack):
-    assert check_pack(pack, "taskcards.bin") == "TASK, 49 records"
+    cards = len(load_deck([str(DECK)]).cards)
+    assert cards > 1 and check_pack(pack, "taskcards.bin") == "TASK, %d records" % cards
 
 
 @pytest.mark.parametrize("damage, reason", [

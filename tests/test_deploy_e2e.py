@@ -138,7 +138,7 @@ def test_monitor_starts_a_round_and_shows_the_hand_and_the_chime(vboard, deploye
     code, out = propctl("monitor", "--port", vboard.port, "--send",
                         'report={"on_clock": [2, 1], "unused": [0, 4]}', "--timeout", "0.5")
     assert code == 0, out
-    assert "score: round won by seat 1; ghost spaces 1-0 (seat 1 +1)" in out
+    assert "score: round won by player 1; ghost spaces 1-0 (player 1 +1)" in out
 
 
 # no newline (splits lines) or CR (ignored, could leave a line empty); Ctrl-C is data to a running prop
@@ -251,6 +251,7 @@ def test_three_crashed_boots_start_safe_mode_with_the_repl_free_and_deploy_recov
     with LinkClient.open(vboard.port) as client:
         why = client.request("why")
     assert why["crashes"] == 3 and "deploy" in why["fix"]
+    assert "RuntimeError: a broken prop" in why["why"]  # the crash itself is named
     # the safe mode stays put: no more resets
     time.sleep(1.0)
     settled = vboard.boots
@@ -305,14 +306,16 @@ def test_a_card_deck_is_copied_once(vboard, deployed, tmp_path):
     deck = _pack(tmp_path)
     code, out = propctl("deploy", "--port", vboard.port, "--cards", str(deck))
     assert code == 0 and "1 to copy" in out and "TASK, 49 records" in out, out
-    assert (vboard.flash / "cards" / "deck.bin").read_bytes() == deck.read_bytes()
+    # a task-card pack goes where the fuse box reads it (cardpack.taskcard.PACK_PATH), whatever its name
+    assert "-> /cards/taskcards.bin" in out, out
+    assert (vboard.flash / "cards" / "taskcards.bin").read_bytes() == deck.read_bytes()
     code, out = propctl("deploy", "--port", vboard.port, "--cards", str(deck))
     assert code == 0 and "0 to copy" in out, out
     # the firmware's own record is untouched: the next firmware deploy copies nothing
     code, out = propctl("deploy", "--port", vboard.port, "--prop", "clock", "--board", "pico",
                         "--set", SHORT_ROUND)
     assert code == 0 and "0 to copy, " in out and "0 to remove" in out, out
-    assert (vboard.flash / "cards" / "deck.bin").exists()
+    assert (vboard.flash / "cards" / "taskcards.bin").exists()
 
 
 def test_cards_that_are_not_a_sound_pack_are_refused_before_the_board_is_touched(vboard, deployed, tmp_path):

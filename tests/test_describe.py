@@ -9,15 +9,16 @@ from propctl.describe import PROPS, describe_clock_score, describe_event
 from propctl.linkclient import LinkClient
 from propctl.monitor import Printer
 
-FUSEBOX_SCORED = {"window": 2, "chooser": 0, "bolt": False, "opened": [2], "points": {"1": 1},
+# as the board sends it: windows 1-8, players 1-n
+FUSEBOX_SCORED = {"window": 3, "chooser": 1, "bolt": False, "opened": [3], "points": {"2": 1},
                   "away": [], "round_over": False, "scores": [0, 1, 0], "game_over": False}
 
 
 def test_a_fusebox_score_is_not_read_as_a_ghost_clock_score():
     text = describe_event("fusebox", "scored", FUSEBOX_SCORED)
-    assert text == "score: window 3 was safe: seat 2 +1; scores seat 1 0, seat 2 1, seat 3 0"
+    assert text == "score: window 3 was safe: player 2 +1; scores player 1 0, player 2 1, player 3 0"
     assert "ghost" not in text
-    assert "ghost spaces" in describe_event("clock", "scored", {"round_winners": [0], "banked": [1, 0],
+    assert "ghost spaces" in describe_event("clock", "scored", {"round_winners": [1], "banked": [1, 0],
                                                                "before": [0, 0]})
 
 
@@ -27,7 +28,7 @@ def test_the_monitor_picks_the_describer_from_the_boards_hello():
     client = LinkClient(FakeSerial([board_line(1, ev="boot", data={"prop": "fusebox", "mode": "run"}),
                                     board_line(2, ev="scored", data=FUSEBOX_SCORED),
                                     board_line(3, ev="window",
-                                               data={"window": 7, "open": True, "opened": 1})]))
+                                               data={"window": 8, "open": True, "opened": 1})]))
     for line in client.lines(timeout=0.1):
         printer(line)
     text = out.getvalue()
@@ -35,16 +36,32 @@ def test_the_monitor_picks_the_describer_from_the_boards_hello():
     assert "#3 window 8 opened (1 opened this round)" in text
 
 
-def test_clock_scores_are_read_with_the_rules_core_seats_counted_from_1():
-    text = describe_clock_score({"round_winners": [2], "banked": [1, 0, 2], "before": [1, 0, 1],
+def test_clock_scores_are_read_with_the_rules_core_players_counted_from_1():
+    # the board sends players 1-n (round_winners, winners); banked has one entry per player
+    text = describe_clock_score({"round_winners": [3], "banked": [1, 0, 2], "before": [1, 0, 1],
                                  "over": False, "winners": []})
-    assert text == ("round won by seat 3; ghost spaces 1-0-2 (seat 3 +1); "
-                    "one more round win ends the game for seat 3")
-    text = describe_clock_score({"round_winners": [0, 1], "banked": [3, 3], "before": [2, 2], "over": True,
-                                 "winners": [0, 1]})
-    assert "GAME OVER: seat 1, seat 2 won" in text
+    assert text == ("round won by player 3; ghost spaces 1-0-2 (player 3 +1); "
+                    "one more round win ends the game for player 3")
+    text = describe_clock_score({"round_winners": [1, 2], "banked": [3, 3], "before": [2, 2], "over": True,
+                                 "winners": [1, 2]})
+    assert "GAME OVER: player 1, player 2 won" in text
     assert describe_clock_score({"round_winners": [], "banked": [0, 0], "before": [0, 0]}).startswith(
         "round won by nobody")
+
+
+def test_the_monitor_names_fuse_box_windows_and_players_as_printed():
+    # windows 1-8 and players 1-n come from the board as printed on the box: shown as they came
+    assert describe_event("fusebox", "window", {"window": 1, "open": True, "opened": 1}) == (
+        "window 1 opened (1 opened this round)")
+    assert describe_event("fusebox", "fuse_blown", {"window": 8, "opened": 3}) == "FUSE BLOWN at window 8"
+    assert describe_event("fusebox", "sensor_fault", {"window": -1, "fault": "i2c"}) == (
+        "sensor fault: the MCP23017 (I2C) i2c")
+    assert describe_event("fusebox", "windows_not_closed", {"windows": [1, 8]}) == (
+        "close every window first: open 1, 8")
+    text = describe_event("fusebox", "scored", {"window": 3, "bolt": False, "chooser": 1,
+                                                "points": {"2": 1, "3": 1, "10": 1}, "scores": [0, 1, 1]})
+    assert text == ("score: window 3 was safe: player 2 +1, player 3 +1, player 10 +1; "
+                    "scores player 1 0, player 2 1, player 3 1")
 
 
 def test_unknown_events_show_their_fields():

@@ -316,11 +316,13 @@ def test_bad_box_settings_fall_back_to_defaults_and_say_why(vboard_process):
                "oled_height": 48, "quarters": 3}
     result = vboard_process.call(S + "bad_settings", section)
     errors = " / ".join(result["errors"])
-    for key in ("names", "plays_per_quarter", "colour"):
+    for key in ("names", "plays_per_quarter", "colour", "oled_height", "quarters"):
         assert "football." + key in errors, errors
-    assert "128x48" in errors and "quarters must be an even number" in errors, errors
+    # settings.SCHEMA refuses them by key: a 48-row panel does not exist, halves need even quarters
+    assert "football.oled_height: 48 is not one of 32, 64" in errors, errors
+    assert "football.quarters: 3 is not one of 2, 4, 6, 8" in errors, errors
     assert result["cfg"]["seed"] == 4 and result["cfg"]["names"] == ["Home", "Away"]
-    assert result["display"] == "LedDisplay"  # a 48-row panel does not exist: LEDs instead
+    assert result["cfg"]["oled_height"] == 32 and result["display"] == "OledDisplay"
 
 
 def test_holding_roll_after_the_final_whistle_starts_a_new_game(vboard_process):

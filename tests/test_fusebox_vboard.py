@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from propctl.cards.container import build_pack
 from propctl.cards.load import load_deck
-from propctl.sim import REPO_FIRMWARE_LIB
+from propctl.sim.runner import REPO_FIRMWARE_LIB
 
 S = "scenarios.fusebox_vboard:"
 DECK = REPO_FIRMWARE_LIB.parents[1] / "host_tools" / "propctl" / "data" / "decks" / "taskcards.en.csv"
@@ -51,7 +51,7 @@ def named(result, name):
 
 
 def window_events(result):
-    return [(e["t"], e["window"], e["open"]) for e in named(result, "window")]
+    return [(e["t"], e["window"] - 1, e["open"]) for e in named(result, "window")]  # the link counts 1-8
 
 
 def last_level(log, at=None):
@@ -198,9 +198,9 @@ def test_the_fuse_blows_exactly_when_the_bolt_window_opens(vboard_process, pack_
     safe = named(result, "safe")
     if bolt in opened:
         assert len(blown) == 1
-        assert blown[0]["window"] == bolt and blown[0]["t"] == open_times[bolt]
+        assert blown[0]["window"] == bolt + 1 and blown[0]["t"] == open_times[bolt]
         before = opened[:opened.index(bolt)]
-        assert [e["window"] for e in safe] == before
+        assert [e["window"] - 1 for e in safe] == before
         assert blown[0]["opened"] == len(before) + 1
         # red light and buzzer from the blow on, and not before
         assert last_level(result["red"], blown[0]["t"] - 1) == 0
@@ -209,7 +209,7 @@ def test_the_fuse_blows_exactly_when_the_bolt_window_opens(vboard_process, pack_
         assert result["snapshot"]["state"] == "blown"
     else:
         assert blown == []
-        assert [e["window"] for e in safe] == opened
+        assert [e["window"] - 1 for e in safe] == opened
         assert last_level(result["red"]) == 0
         assert result["snapshot"]["state"] == "round"
     # each safe window: a click and a green flash at its opening
@@ -235,7 +235,7 @@ def test_a_card_waits_until_every_window_is_shut(vboard_process, pack_path):
     result = sess(vboard_process, with_pack(pack_path), [[400, "close", 2], [1100, "close", 6]],
                   [[100, "cmd", "select_card", card]], 1500, open_at_start=[2, 6])
     refused = named(result, "windows_not_closed")
-    assert len(refused) == 1 and refused[0]["windows"] == [2, 6] and refused[0]["card"] == card
+    assert len(refused) == 1 and refused[0]["windows"] == [3, 7] and refused[0]["card"] == card
     accepted = named(result, "card")
     assert len(accepted) == 1 and accepted[0]["id"] == card
     last_close = [t for t, w, o in window_events(result) if w == 6 and not o][0]
@@ -261,19 +261,19 @@ def test_choices_reported_give_the_rules_result(vboard_process, pack_path):
     bolt = BOLTS[card]
     safe = [w for w in range(8) if w != bolt]
     actions = [[50, "cmd", "new_game", 3], [100, "cmd", "select_card", card],
-               [400, "cmd", "report_choices", [1]], [700, "cmd", "report_choices", []],
+               [400, "cmd", "report_choices", [2]], [700, "cmd", "report_choices", []],
                [800, "cmd", "report_choices", []]]
     moves = [[200, "open", safe[0]], [500, "open", bolt]]
     result = sess(vboard_process, with_pack(pack_path), moves, actions, 1000)
     first, second, third = result["replies"][2:]
     # seat 0 chose window safe[0], seat 1 took fingers away: one window open, 1 point, out
-    assert first["ok"]["window"] == safe[0] and first["ok"]["bolt"] is False
-    assert first["ok"]["points"] == {"1": 1} and first["ok"]["scores"] == [0, 1, 0]
+    assert first["ok"]["window"] == safe[0] + 1 and first["ok"]["bolt"] is False
+    assert first["ok"]["points"] == {"2": 1} and first["ok"]["scores"] == [0, 1, 0]
     # seat 2 chose next, hit the bolt; nobody away: no points, round over
-    assert second["ok"]["window"] == bolt and second["ok"]["bolt"] is True
-    assert second["ok"]["chooser"] == 2 and second["ok"]["round_over"] is True
+    assert second["ok"]["window"] == bolt + 1 and second["ok"]["bolt"] is True
+    assert second["ok"]["chooser"] == 3 and second["ok"]["round_over"] is True
     assert "err" in third and "no window" in third["err"]
-    assert [e["window"] for e in named(result, "scored")] == [safe[0], bolt]
+    assert [e["window"] for e in named(result, "scored")] == [safe[0] + 1, bolt + 1]
     assert result["snapshot"]["game"]["rounds_played"] == 1
 
 
@@ -282,15 +282,16 @@ def test_a_new_card_mid_round_abandons_the_round_and_passes_the_start_card(vboar
     card, other = CARD_IDS[5], CARD_IDS[6]
     safe = [w for w in range(8) if w != BOLTS[card]]
     actions = [[50, "cmd", "new_game", 3], [100, "cmd", "select_card", card],
-               [400, "cmd", "report_choices", [1]], [700, "cmd", "select_card", other]]
+               [400, "cmd", "report_choices", [2]], [700, "cmd", "select_card", other]]
     moves = [[200, "open", safe[0]], [500, "close", safe[0]]]
     result = sess(vboard_process, with_pack(pack_path), moves, actions, 1000)
     cards = named(result, "card")
     assert [c["id"] for c in cards] == [card, other]
     assert [c["dropped_round"] for c in cards] == [False, True]
     game = result["snapshot"]["game"]
-    assert game["rounds_played"] == 1 and game["starter"] == 1 and game["chooser"] == 1
-    assert game["round_active"] and game["in_round"] == [0, 1, 2] and game["opened"] == []
+    # the start card passed from player 1 to player 2 (players count from 1 on the link)
+    assert game["rounds_played"] == 1 and game["starter"] == 2 and game["chooser"] == 2
+    assert game["round_active"] and game["in_round"] == [1, 2, 3] and game["opened"] == []
     assert game["scores"] == [0, 1, 0]  # what the abandoned round had scored stays; nothing more
 
 
@@ -298,14 +299,14 @@ def test_bad_choices_are_refused_and_change_nothing(vboard_process, pack_path):
     card = CARD_IDS[1]
     safe = [w for w in range(8) if w != BOLTS[card]][0]
     actions = [[50, "cmd", "new_game", 4], [100, "cmd", "select_card", card],
-               [400, "cmd", "report_choices", [0]], [450, "cmd", "report_choices", [7]],
-               [500, "cmd", "report_choices", [2, 3]], [550, "cmd", "select_card", "NOPE-99"],
+               [400, "cmd", "report_choices", [1]], [450, "cmd", "report_choices", [8]],
+               [500, "cmd", "report_choices", [3, 4]], [550, "cmd", "select_card", "NOPE-99"],
                [600, "cmd", "new_game", 9]]
     result = sess(vboard_process, with_pack(pack_path), [[200, "open", safe]], actions, 700)
     r = result["replies"]
     assert "chose this statement" in r[2]["err"]
-    assert "no seat 7" in r[3]["err"]
-    assert r[4]["ok"]["points"] == {"2": 1, "3": 1}
+    assert "players are numbered 1 to 4, not 8" in r[3]["err"]
+    assert r[4]["ok"]["points"] == {"3": 1, "4": 1}
     assert "no card NOPE-99" in r[5]["err"]
     assert "2 to 8 players" in r[6]["err"]
     assert result["snapshot"]["game"]["scores"] == [0, 0, 1, 1]
@@ -314,25 +315,25 @@ def test_bad_choices_are_refused_and_change_nothing(vboard_process, pack_path):
 # --- manual mode and a damaged pack ------------------------------------------
 
 def test_without_a_pack_the_bolt_button_blows_the_fuse(vboard_process):
-    actions = [[50, "cmd", "new_game", 2], [300, "press", "btn_bolt"], [500, "cmd", "report_choices", [1]],
+    actions = [[50, "cmd", "new_game", 2], [300, "press", "btn_bolt"], [500, "cmd", "report_choices", [2]],
                [600, "cmd", "next_card"]]
     result = sess(vboard_process, {}, [[200, "open", 4]], actions, 800)
     assert named(result, "mode")[0]["mode"] == "manual"
     assert named(result, "card")[0]["bolt_known"] is False
-    assert named(result, "safe") == [] and named(result, "fuse_blown")[0]["window"] == 4
+    assert named(result, "safe") == [] and named(result, "fuse_blown")[0]["window"] == 5
     scored = result["replies"][1]["ok"]
-    # seat 0 opened the bolt window; seat 1 kept fingers away: 10 points
-    assert scored["bolt"] is True and scored["points"] == {"1": 10}
+    # player 1 opened the bolt window; player 2 kept fingers away: 10 points
+    assert scored["bolt"] is True and scored["points"] == {"2": 10}
     assert "manual mode" in result["replies"][2]["err"]
     assert last_level(result["red"]) == 1
 
 
 def test_manual_mode_safe_window_scores_as_safe(vboard_process):
-    actions = [[50, "cmd", "new_game", 3], [400, "cmd", "report_choices", [2]]]
+    actions = [[50, "cmd", "new_game", 3], [400, "cmd", "report_choices", [3]]]
     # window 0: the stand-in bolt of manual mode must not make a safe window a bolt
     result = sess(vboard_process, {}, [[200, "open", 0]], actions, 500)
     scored = result["replies"][1]["ok"]
-    assert scored["bolt"] is False and scored["points"] == {"2": 1}
+    assert scored["bolt"] is False and scored["points"] == {"3": 1}
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "garbage"])
@@ -355,7 +356,7 @@ def test_a_corrupt_pack_gives_manual_mode_with_an_error_and_keeps_running(vboard
     assert "manual mode" in result["replies"][0]["err"]
     # and the box still works: window events, the bolt button, a new round once the window is shut
     assert [(w, o) for _, w, o in window_events(result)] == [(5, True), (5, False)]
-    assert named(result, "fuse_blown")[0]["window"] == 5
+    assert named(result, "fuse_blown")[0]["window"] == 6
     assert len(named(result, "card")) == 2
     assert result["snapshot"]["mode"] == "manual" and result["snapshot"]["pack_error"]
 
@@ -371,14 +372,14 @@ def test_a_missing_pack_is_manual_mode_without_an_error(vboard_process, tmp_path
 def test_a_sensor_open_for_too_long_is_reported_once(vboard_process):
     result = sess(vboard_process, {"fusebox": {"stuck_open_ms": 2000}}, [[100, "open", 6]], (), 6000)
     faults = named(result, "sensor_fault")
-    assert [(f["window"], f["fault"]) for f in faults] == [(6, "stuck_open")]
+    assert [(f["window"], f["fault"]) for f in faults] == [(7, "stuck_open")]
     assert 2100 <= faults[0]["t"] <= 2100 + SCAN
-    assert result["snapshot"]["faulty"] == [6]
+    assert result["snapshot"]["faulty"] == [7]
 
 
 def test_a_sensor_disconnected_at_power_up_is_reported(vboard_process):
     result = sess(vboard_process, {"fusebox": {"stuck_open_ms": 1000}}, (), (), 1500, open_at_start=[7])
-    assert [(f["window"], f["fault"]) for f in named(result, "sensor_fault")] == [(7, "stuck_open")]
+    assert [(f["window"], f["fault"]) for f in named(result, "sensor_fault")] == [(8, "stuck_open")]
 
 
 def test_a_flickering_sensor_is_reported(vboard_process):
@@ -386,7 +387,7 @@ def test_a_flickering_sensor_is_reported(vboard_process):
     script = [[100 + 7 * i, 2, i % 2] for i in range(300)]
     result = sess(vboard_process, {}, script, (), 2600)
     faults = named(result, "sensor_fault")
-    assert [(f["window"], f["fault"]) for f in faults] == [(2, "flicker")]
+    assert [(f["window"], f["fault"]) for f in faults] == [(3, "flicker")]
     assert 1100 <= faults[0]["t"] <= 1100 + 2 * SCAN
     # no window event while it flickers; one when it finally stays open (last edge at 2193)
     events = window_events(result)
@@ -401,7 +402,7 @@ def test_game_and_card_survive_a_restart(vboard_process, pack_path, tmp_path):
     card = CARD_IDS[7]
     safe = [w for w in range(8) if w != BOLTS[card]][0]
     actions = [[50, "cmd", "new_game", 3], [100, "cmd", "select_card", card],
-               [400, "cmd", "report_choices", [1]]]
+               [400, "cmd", "report_choices", [2]]]
     first = sess(vboard_process, with_pack(pack_path), [[200, "open", safe]], actions, 500, state_path=state)
     assert first["snapshot"]["game"]["scores"] == [0, 1, 0]
     again = vboard_process.call(S + "restart", with_pack(pack_path), state, 100)
@@ -435,7 +436,7 @@ def test_the_box_answers_the_serial_link(vboard_process, pack_path):
              '{"id": 2, "cmd": "new_game", "args": {"players": 3}}',
              '{"id": 3, "cmd": "select_card", "args": {"card": "%s"}}' % card,
              "open %d" % BOLTS[card],
-             '{"id": 4, "cmd": "report_choices", "args": {"away": [1, 2]}}',
+             '{"id": 4, "cmd": "report_choices", "args": {"away": [2, 3]}}',
              '{"id": 5, "cmd": "report_choices", "args": {"away": "all"}}',
              '{"id": 6, "cmd": "select_card", "args": {"card": "NOPE"}}',
              '{"id": 7, "cmd": "state"}']
@@ -444,7 +445,7 @@ def test_the_box_answers_the_serial_link(vboard_process, pack_path):
     assert {"select_card", "next_card", "prev_card", "bolt", "new_game", "report_choices",
             "state"} <= set(replies[1]["ok"]["caps"])
     assert replies[3]["ok"]["card"] == card
-    assert replies[4]["ok"]["bolt"] is True and replies[4]["ok"]["points"] == {"1": 10, "2": 10}
+    assert replies[4]["ok"]["bolt"] is True and replies[4]["ok"]["points"] == {"2": 10, "3": 10}
     assert replies[5]["err"] == "bad_args"
     assert replies[6]["err"] == "refused" and "no card NOPE" in replies[6]["msg"]
     assert replies[7]["ok"]["game"]["scores"] == [0, 10, 10]
@@ -460,5 +461,19 @@ def test_a_lost_mcp23017_is_reported_once_and_the_box_keeps_running(vboard_proce
     faults = [(e["t"], e["window"], e["fault"]) for e in result["events"] if e["event"] == "sensor_fault"]
     assert len(faults) == 1 and faults[0][1:] == (-1, "i2c") and 300 <= faults[0][0] <= 300 + SCAN
     opened = [(e["window"], e["open"]) for e in result["events"] if e["event"] == "window"]
-    assert opened == [(1, True), (4, True)]  # sensors read again once the chip answers
-    assert result["snapshot"]["open"] == [1, 4]
+    assert opened == [(2, True), (5, True)]  # sensors read again once the chip answers
+    assert result["snapshot"]["open"] == [2, 5]
+
+
+def test_the_link_counts_windows_1_to_8_and_players_1_to_n(vboard_process):
+    # Issue 12: the top window is window 1 on the link, as printed on the box; players are 1-n.
+    actions = [[50, "cmd", "new_game", 3], [400, "cmd", "report_choices", [2]]]
+    result = sess(vboard_process, {}, [[200, "open", 0], [300, "open", 7]], actions, 600)
+    assert [(e["window"], e["open"]) for e in named(result, "window")] == [(1, True), (8, True)]
+    assert result["snapshot"]["open"] == [1, 8] and result["snapshot"]["to_report"] == [8]
+    scored = result["replies"][1]["ok"]
+    assert scored["window"] == 1 and scored["chooser"] == 1 and scored["away"] == [2]
+    assert scored["points"] == {"2": 1} and scored["opened"] == [1]
+    game = result["snapshot"]["game"]
+    assert game["starter"] == 1 and game["players"] == 3
+    assert all(1 <= p <= 3 for p in game["in_round"]) and game["opened"] == [1]

@@ -61,3 +61,22 @@ def test_ending_maintenance_runs_the_prop_again_and_is_harmless_when_not_in_main
 def test_the_advice_says_what_happened_and_what_to_do():
     advice = safemode.advice(3)
     assert "3 boots in a row" in advice["why"] and "propctl deploy" in advice["fix"]
+
+
+def test_why_names_the_last_crash_and_the_config_problems():
+    flash = Flash({})
+    safemode.note_fault("ValueError: ramp_ms must be >= 1", fs=flash)
+    assert safemode.last_fault(fs=flash) == "ValueError: ramp_ms must be >= 1"
+    advice = safemode.advice(3, ["clock.ramp_ms: 0 is not a whole number 1..5000; using the default 120"],
+                             safemode.last_fault(fs=flash))
+    assert "ramp_ms must be >= 1" in advice["why"] and "clock.ramp_ms: 0" in advice["why"]
+    assert advice["config_errors"] and advice["fault"]
+
+
+def test_a_stable_run_forgets_the_last_crash():
+    flash = Flash({})
+    assert safemode.boot_mode(guard(flash)) == "run"
+    safemode.note_fault("OSError: 5", fs=flash)
+    guard(flash).stable()
+    assert safemode.last_fault(fs=flash) == ""
+    assert "last crash" not in safemode.advice(3)["why"]

@@ -19,6 +19,8 @@ loss finds the board in maintenance again.
 """
 LIMIT = 3
 DEFAULT_PATH = "boot_count"
+LAST_FAULT_PATH = "last_fault"   # the error that ended the last crashed boot, for `why`
+_FAULT_CHARS = 200
 MAINTENANCE_FLAG = "maintenance"
 SAFE = "safe"
 MAINTENANCE = "maintenance"
@@ -64,9 +66,13 @@ class BootGuard:
         return False
 
     def stable(self) -> None:
-        """The prop runs: this boot did not crash."""
+        """The prop runs: this boot did not crash (an earlier crash's note is no longer news)."""
         if self.count():
             self._write(0)
+        try:
+            self._fs.remove(LAST_FAULT_PATH)
+        except OSError:
+            pass
 
     def clear(self) -> None:
         """Leave safe mode at the next boot."""
@@ -76,11 +82,38 @@ class BootGuard:
             pass
 
 
-def advice(crashes: int) -> dict:
-    """The safe-mode event's fields: what happened and what to do."""
+def note_fault(text: str, fs=None) -> None:
+    """Keep the error that is about to reset the board, so safe mode can say what it was."""
+    guard = BootGuard(fs=fs)
+    try:
+        with guard._fs.open(LAST_FAULT_PATH, "wb") as f:
+            f.write(text[:_FAULT_CHARS].encode())
+    except OSError:
+        pass  # a full or broken flash: the crash count still works
+
+
+def last_fault(fs=None) -> str:
+    """The error noted by note_fault ("" if none)."""
+    guard = BootGuard(fs=fs)
+    try:
+        with guard._fs.open(LAST_FAULT_PATH, "rb") as f:
+            return f.read()[:_FAULT_CHARS].decode()
+    except (OSError, UnicodeError):
+        return ""
+
+
+def advice(crashes: int, config_errors=(), fault: str = "") -> dict:
+    """The safe-mode event's fields: what happened, what the config had wrong, and what to do."""
+    why = "the prop crashed during %d boots in a row, so it was not started" % crashes
+    if fault:
+        why += "; the last crash: " + fault
+    if config_errors:
+        why += "; config.json has problems (the defaults were used for them): " + "; ".join(config_errors)
     return {
         "crashes": crashes,
-        "why": "the prop crashed during %d boots in a row, so it was not started" % crashes,
+        "why": why,
+        "fault": fault,
+        "config_errors": list(config_errors),
         "fix": "the REPL is free: redeploy with `propctl deploy`, or clear with "
                "`import safemode; safemode.BootGuard().clear()` and reset",
     }

@@ -8,10 +8,13 @@ Top-level keys: "prop" (which app runs), "board" (which pin profile in
 boards.PROFILES), and one section per prop ("clock", "fusebox" and
 "football") whose keys override that prop's defaults one by one.
 
-A file that cannot be read as JSON, a value of the wrong type, an unknown
-choice or an unknown key gives a message in `errors` (also printed) and
-keeps the default for that key: a bad config never stops the board booting.
-A new prop adds its section to DEFAULTS (and its choices to CHOICES).
+SCHEMA is the one place that defines every setting: its default, its type
+and its range or choices. Any value outside it (wrong type, out of range,
+unknown choice, unknown key) gives a message naming the key in `errors`
+and keeps the default, so no accepted value can crash a driver. Any
+content of the file (not JSON, not UTF-8, too large, nested too deep)
+gives all defaults and one message: a bad config never stops the board
+booting. A new prop adds its section to SCHEMA.
 """
 import json
 
@@ -19,70 +22,124 @@ from boards import PROFILES
 from props import NAMES
 
 DEFAULT_PATH = "config.json"
+# A real config is a few hundred bytes; a larger file is refused unread
+# (a board has ~200 KB of heap, and json would need several times the text).
+MAX_FILE_BYTES = 8192
+# the longest watchdog any board profile accepts (each board then caps it to its own)
+_WATCHDOG_MAX_MS = max(PROFILES[name]["limits"]["wdt_max_ms"] for name in PROFILES)
+_SEED_MAX = 0xFFFFFFFF
 
-DEFAULTS = {
-    "prop": "clock",
-    "board": "pico",
+
+# Kinds of setting, each a tuple (kind, default, ...):
+def _int(default, lo, hi, off=None):
+    """An int in lo..hi; `off` (e.g. 0 for "no watchdog") is accepted besides."""
+    return ("int", default, lo, hi, off)
+
+
+def _choice(default, choices):
+    """One of a fixed set of values."""
+    return ("choice", default, choices)
+
+
+def _bool(default):
+    return ("bool", default)
+
+
+def _seed():
+    """null (fresh entropy) or an int 0..2^32-1."""
+    return ("seed", None, 0, _SEED_MAX)
+
+
+def _path(max_len):
+    """null (the prop's standard place) or a file name of printable ASCII, at most max_len characters."""
+    return ("path", None, max_len)
+
+
+def _names(default, count, max_len):
+    """`count` different non-empty printable names of at most max_len characters."""
+    return ("names", default, count, max_len)
+
+
+def _object(default):
+    """A JSON object the prop checks itself (clock.limits: the rules core validates it)."""
+    return ("object", default)
+
+
+SCHEMA: dict = {
+    "prop": _choice("clock", NAMES),  # props.NAMES: the one prop list
+    "board": _choice("pico", tuple(sorted(PROFILES))),
     "clock": {
-        "motor": "dc",            # "dc" (gear motor on an H-bridge) or "stepper" (28BYJ-48 + ULN2003)
-        "bridge": "drv8833",      # "drv8833" or "tb6612" (dc only)
-        "chime": "piezo",         # "piezo" or "solenoid"
-        "seed": None,             # None: fresh entropy every round; an int: the same round every time
-        "max_run_ms": 60000,      # lowers (never raises) the firmware's hard cap
-        "motor_max_permille": 1000,  # top duty, e.g. 660 for a 3 V motor on 4.5 V
-        "ramp_ms": 120,           # time for a full-scale speed change
-        "dwell_ms": 150,          # braked pause before any reversal
-        "stepper_steps_per_s": 300,  # int 1..1000: half-steps/s at full speed (stepper only)
-        "battery_min_mv": 0,      # 0: no battery check; else refuse to start below it
-        "battery_divider_permille": 2000,  # int 1000..20000: battery V per ADC-pin V x 1000
-        "debounce_ms": 20,
-        "long_press_ms": 1500,    # holding the button this long while running: emergency stop
-        "watchdog_ms": 2000,      # 0: no watchdog
-        "limits": {},             # overrides for rules.geisteruhr.DEFAULT_LIMITS
+        # "dc" (gear motor on an H-bridge) or "stepper" (28BYJ-48 + ULN2003)
+        "motor": _choice("dc", ("dc", "stepper")),
+        "bridge": _choice("drv8833", ("drv8833", "tb6612")),  # dc only
+        "chime": _choice("piezo", ("piezo", "solenoid")),
+        "seed": _seed(),                    # null: fresh entropy every round
+        # lowers (never raises) the firmware's 120 s hard cap; 0 is no cap, so refused
+        "max_run_ms": _int(60000, 1000, 120000),
+        "motor_max_permille": _int(1000, 100, 1000),  # top duty, e.g. 660 for a 3 V motor on 4.5 V
+        "ramp_ms": _int(120, 1, 5000),      # time for a full-scale speed change
+        # braked pause before any reversal; also how long the motor (the stepper's
+        # coils) stays energised after a stop: bounded so nothing stands powered long
+        "dwell_ms": _int(150, 50, 2000),
+        "stepper_steps_per_s": _int(300, 1, 1000),  # half-steps/s at full speed (stepper only)
+        "battery_min_mv": _int(0, 1000, 12000, off=0),  # 0: no battery check
+        "battery_divider_permille": _int(2000, 1000, 20000),  # battery V per ADC-pin V x 1000
+        # a button bounces for ~10 ms; a debounce near a press's length would swallow presses
+        "debounce_ms": _int(20, 1, 50),
+        "long_press_ms": _int(1500, 300, 10000),  # held this long while running: emergency stop
+        "watchdog_ms": _int(2000, 500, _WATCHDOG_MAX_MS, off=0),  # 0: no watchdog
+        "limits": _object({}),              # overrides for rules.geisteruhr.DEFAULT_LIMITS
     },
     "fusebox": {
-        "inputs": "gpio",         # window sensors on 8 GPIOs ("gpio") or on an MCP23017 ("mcp23017")
-        "mcp_address": 32,        # I2C address of the MCP23017 (0x20..0x27)
-        "open_when_active": False,  # False: the sensor is closed while its window is shut (reed + magnet)
-        "scan_ms": 5,             # sensor scan period
-        "debounce_ms": 20,        # a sensor state counts once stable this long
-        "flicker_ms": 1000,       # never stable this long: sensor_fault "flicker"
-        "stuck_open_ms": 1800000,  # open at every scan this long: sensor_fault "stuck_open"
-        "pack": "taskcards.bin",  # the task-card pack; "" or a missing/corrupt file: manual mode
-        "relay": False,           # also pulse the relay output when the fuse blows
-        "relay_ms": 2000,
-        "watchdog_ms": 2000,      # 0: no watchdog
+        # window sensors on 8 GPIOs ("gpio") or on an MCP23017 ("mcp23017")
+        "inputs": _choice("gpio", ("gpio", "mcp23017")),
+        "mcp_address": _int(0x20, 0x20, 0x27),  # I2C address set by A0-A2
+        # False: the sensor is closed while its window is shut (reed + magnet)
+        "open_when_active": _bool(False),
+        "scan_ms": _int(5, 1, 50),          # sensor scan period
+        "debounce_ms": _int(20, 1, 200),    # a sensor state counts once stable this long
+        "flicker_ms": _int(1000, 500, 60000),  # never stable this long: sensor_fault "flicker"
+        # open at every scan this long: sensor_fault "stuck_open" (0: off; at most a day)
+        "stuck_open_ms": _int(1800000, 1000, 86400000, off=0),
+        # the task-card pack; null: where `propctl deploy --cards` puts it
+        # (cardpack.taskcard.PACK_PATH); "" or a missing/corrupt file: manual mode
+        "pack": _path(255),
+        "relay": _bool(False),              # also pulse the relay output when the fuse blows
+        "relay_ms": _int(2000, 10, 10000),
+        "watchdog_ms": _int(2000, 500, _WATCHDOG_MAX_MS, off=0),  # 0: no watchdog
     },
     "football": {
-        "display": "oled",        # "oled" (SSD1306 on I2C) or "leds"
-        "oled_height": 32,        # 32 or 64 rows
-        "oled_address": 0x3C,
-        "debounce_ms": 20,
-        "long_press_ms": 1500,    # holding ROLL after the final whistle: new game
-        "seed": None,             # None: fresh entropy for each new game
-        "plays_per_quarter": 20,
-        "quarters": 4,
-        "names": ["Home", "Away"],
-        "watchdog_ms": 2000,      # 0: no watchdog
+        "display": _choice("oled", ("oled", "leds")),  # SSD1306 on I2C, or LEDs
+        "oled_height": _choice(32, (32, 64)),           # rows
+        "oled_address": _choice(0x3C, (0x3C, 0x3D)),
+        "debounce_ms": _int(20, 1, 50),     # as the clock's button
+        "long_press_ms": _int(1500, 300, 10000),  # holding ROLL after the final whistle: new game
+        "seed": _seed(),                    # null: fresh entropy for each new game
+        "plays_per_quarter": _int(20, 1, 99),
+        "quarters": _choice(4, (2, 4, 6, 8)),  # halves need an even number
+        "names": _names(["Home", "Away"], 2, 12),
+        "watchdog_ms": _int(2000, 500, _WATCHDOG_MAX_MS, off=0),  # 0: no watchdog
     },
 }
 
-# Keys whose value must be one of a fixed set ("section.key" for prop keys).
-CHOICES = {
-    "prop": NAMES,
-    "board": tuple(sorted(PROFILES)),
-    "clock.motor": ("dc", "stepper"),
-    "clock.bridge": ("drv8833", "tb6612"),
-    "clock.chime": ("piezo", "solenoid"),
-    "fusebox.inputs": ("gpio", "mcp23017"),
-    "football.display": ("oled", "leds"),
-}
 
-# Keys that may hold an int or null.
-OPTIONAL_INT = ("clock.seed", "football.seed")
+def _defaults(schema) -> dict:
+    out = {}
+    for key in schema:
+        spec = schema[key]
+        out[key] = _defaults(spec) if type(spec) is dict else spec[1]
+    return out
 
 
-def _show(value) -> str:
+# Every setting's default, derived from SCHEMA.
+DEFAULTS = _defaults(SCHEMA)
+
+
+def _printable(text: str) -> str:
+    return "".join(ch if " " <= ch < "\x7f" else "?" for ch in text)
+
+
+def _show(value, nested: bool = False) -> str:
     """A value as a config author wrote it (JSON spelling), short and printable."""
     if value is None:
         return "null"
@@ -91,108 +148,184 @@ def _show(value) -> str:
     if value is False:
         return "false"
     if type(value) is int:
-        return str(value)
+        text = str(value)
+        return text if len(text) <= 20 else text[:8] + "...(%d digits)" % len(text)
     if type(value) is str:
-        text = "".join(ch if " " <= ch < "\x7f" else "?" for ch in value[:30])
-        return '"' + text + ('..."' if len(value) > 30 else '"')
+        return '"' + _printable(value[:30]) + ('..."' if len(value) > 30 else '"')
     if type(value) is list:
-        return "a list"
+        if nested or len(value) > 4:
+            return "a list of %d" % len(value)
+        return "[" + ", ".join(_show(item, True) for item in value) + "]"
     if type(value) is dict:
         return "an object"
     return "a " + type(value).__name__
 
 
-def _type_ok(name: str, default, value) -> bool:
-    if name in OPTIONAL_INT:
-        return value is None or (type(value) is int)
-    if type(default) is bool:
-        return type(value) is bool
-    if type(default) is int:
-        return type(value) is int  # bool is not accepted where a number is meant
-    return type(value) is type(default)
+def _expected(spec) -> str:
+    """What a setting accepts, for a person."""
+    kind = spec[0]
+    if kind == "int":
+        text = "a whole number %d..%d" % (spec[2], spec[3])
+        return text if spec[4] is None else text + " or %d (off)" % spec[4]
+    if kind == "choice":
+        return "one of " + ", ".join(_show(c) for c in spec[2])
+    if kind == "bool":
+        return "true or false"
+    if kind == "seed":
+        return "null or a whole number 0..%d" % spec[3]
+    if kind == "path":
+        return "null or a file name of printable ASCII, at most %d characters" % spec[2]
+    if kind == "names":
+        return "a list of %d different names, 1..%d printable characters each" % (spec[2], spec[3])
+    return "an object {...}"
 
 
-def _check_value(name: str, default, value, errors: list) -> bool:
-    if not _type_ok(name, default, value):
-        errors.append("%s: expected %s, got %s; using the default %s"
-                      % (name, type(default).__name__ if default is not None else "int or null",
-                         _show(value), _show(default)))
+def _is_int(value) -> bool:
+    return type(value) is int  # bool is not accepted where a number is meant
+
+
+def _is_text(value, max_len: int, min_len: int = 0) -> bool:
+    if type(value) is not str or not min_len <= len(value) <= max_len:
         return False
-    choices = CHOICES.get(name)
-    if choices is not None and value not in choices:
-        errors.append("%s: %s is not one of %s; using the default %s"
-                      % (name, _show(value), ", ".join(choices), _show(default)))
-        return False
-    if type(value) is int and value < 0:
-        errors.append("%s: must not be negative, got %d; using the default %s"
-                      % (name, value, _show(default)))
-        return False
+    for ch in value:
+        if not " " <= ch < "\x7f":
+            return False
     return True
 
 
-def merge(overrides, defaults=None) -> tuple:
-    """(settings, errors): `overrides` (a parsed JSON object) laid over `defaults`.
+def _valid(spec, value) -> bool:
+    kind = spec[0]
+    if kind == "int":
+        return _is_int(value) and (spec[2] <= value <= spec[3] or value == spec[4])
+    if kind == "choice":
+        for choice in spec[2]:
+            if type(value) is type(choice) and value == choice:
+                return True
+        return False
+    if kind == "bool":
+        return type(value) is bool
+    if kind == "seed":
+        return value is None or (_is_int(value) and spec[2] <= value <= spec[3])
+    if kind == "path":
+        return value is None or _is_text(value, spec[2])
+    if kind == "names":
+        if type(value) is not list or len(value) != spec[2]:
+            return False
+        for i in range(len(value)):
+            if not _is_text(value[i], spec[3], 1) or value[i] in value[:i]:
+                return False
+        return True
+    return type(value) is dict
 
-    Pure: never raises for bad input, never changes its arguments.
+
+def _check_value(name: str, spec, value, errors: list) -> bool:
+    if _valid(spec, value):
+        return True
+    errors.append("%s: %s is not %s; using the default %s"
+                  % (name, _show(value), _expected(spec), _show(spec[1])))
+    return False
+
+
+def _copy(value):
+    return list(value) if type(value) is list else (dict(value) if type(value) is dict else value)
+
+
+def _fresh(schema) -> dict:
+    out = {}
+    for key in schema:
+        spec = schema[key]
+        out[key] = _fresh(spec) if type(spec) is dict else _copy(spec[1])
+    return out
+
+
+def merge(overrides, schema=None) -> tuple:
+    """(settings, errors): `overrides` (parsed JSON) checked against SCHEMA, laid over the defaults.
+
+    Pure: never raises for bad input, never changes its arguments. Each
+    error names its key ("clock.ramp_ms: ...").
     """
-    if defaults is None:
-        defaults = DEFAULTS
-    result = {}
-    for key in defaults:
-        value = defaults[key]
-        result[key] = dict(value) if type(value) is dict else value
+    if schema is None:
+        schema = SCHEMA
+    result = _fresh(schema)
     errors: list = []
     if type(overrides) is not dict:
         errors.append("the config must be a JSON object {...}, not %s; using all defaults"
-                      % type(overrides).__name__)
+                      % _show(overrides))
         return result, errors
-    for key in sorted(overrides):
+    for key in sorted(overrides, key=str):
         value = overrides[key]
-        if key not in defaults:
-            errors.append("%s: unknown key, ignored (known: %s)" % (key, ", ".join(sorted(defaults))))
+        if key not in schema:
+            errors.append("%s: unknown key, ignored (known: %s)" % (_printable(str(key)[:30]),
+                                                                    ", ".join(sorted(schema))))
             continue
-        default = defaults[key]
-        if type(default) is dict:
+        spec = schema[key]
+        if type(spec) is dict:
             if type(value) is not dict:
                 errors.append("%s: expected an object {...}, got %s; using the defaults"
                               % (key, _show(value)))
                 continue
             section = result[key]
-            for sub in sorted(value):
-                name = key + "." + sub
-                if sub not in default:
+            for sub in sorted(value, key=str):
+                name = key + "." + _printable(str(sub)[:30])
+                if sub not in spec:
                     errors.append("%s: unknown key, ignored (known: %s)"
-                                  % (name, ", ".join(sorted(default))))
-                elif _check_value(name, default[sub], value[sub], errors):
-                    section[sub] = value[sub]
-        elif _check_value(key, default, value, errors):
+                                  % (name, ", ".join(sorted(spec))))
+                elif _check_value(name, spec[sub], value[sub], errors):
+                    section[sub] = _copy(value[sub])
+        elif _check_value(key, spec, value, errors):
             result[key] = value
     return result, errors
 
 
-def parse(text: str, defaults=None) -> tuple:
-    """(settings, errors) from the text of a config file."""
+def _all_defaults(message: str, schema) -> tuple:
+    return _fresh(schema if schema is not None else SCHEMA), [message + "; using all defaults"]
+
+
+def parse(text, schema=None) -> tuple:
+    """(settings, errors) from the text (str or bytes) of a config file; never raises."""
+    if len(text) > MAX_FILE_BYTES:
+        return _all_defaults("config is %d bytes, more than the %d a config may have"
+                             % (len(text), MAX_FILE_BYTES), schema)
+    if type(text) is not str:
+        try:
+            text = bytes(text).decode()
+        except Exception:  # UnicodeError: not UTF-8
+            return _all_defaults("config is not UTF-8 text", schema)
     try:
         data = json.loads(text)
-    except ValueError as exc:
-        settings, _ = merge({}, defaults)
-        return settings, ["config is not valid JSON (%s); using all defaults" % (exc,)]
-    return merge(data, defaults)
+    except Exception as exc:  # ValueError; deep nesting: RecursionError/RuntimeError/MemoryError
+        return _all_defaults("config is not valid JSON (%s)" % _printable(str(exc)[:60]), schema)
+    return merge(data, schema)
 
 
-def load(path: str = DEFAULT_PATH, defaults=None, echo=print) -> tuple:
+def _file_size(path: str):
+    """Bytes in the file at `path`, or None if there is none (os.stat raises OSError)."""
+    import os
+    return os.stat(path)[6]
+
+
+def load(path: str = DEFAULT_PATH, schema=None, echo=print) -> tuple:
     """(settings, errors) from the file at `path`; a missing file means all defaults.
 
-    Every error is also passed to `echo` (print by default) so it shows on
-    the serial console at boot.
+    Whatever the file holds, this returns settings (the defaults where the
+    file is no use) and never raises. Every error is also passed to `echo`
+    (print by default) so it shows on the serial console at boot.
     """
     try:
-        with open(path) as f:
-            text = f.read()
+        size = _file_size(path)
     except OSError:  # no config file: the defaults are the config
-        settings, errors = merge({}, defaults)
-        return settings, errors
-    settings, errors = parse(text, defaults)
+        return _fresh(schema if schema is not None else SCHEMA), []
+    try:
+        if size > MAX_FILE_BYTES:
+            settings, errors = _all_defaults("config is %d bytes, more than the %d a config may have"
+                                             % (size, MAX_FILE_BYTES), schema)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(MAX_FILE_BYTES + 1)
+            settings, errors = parse(data, schema)
+    except Exception as exc:  # unreadable (a directory, a flash error), MemoryError, ...
+        settings, errors = _all_defaults("config cannot be read (%s: %s)"
+                                         % (type(exc).__name__, _printable(str(exc)[:60])), schema)
     if echo is not None:
         for message in errors:
             echo("config %s: %s" % (path, message))

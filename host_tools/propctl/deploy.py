@@ -323,6 +323,17 @@ def wait_for_hello(port: str, timeout: float = 15.0, on_line=None):
     return None
 
 
+def card_destination(name: str, data: bytes) -> str:
+    """Where --cards puts a deck: a task-card pack where the fuse box reads it, anything else in cards/."""
+    from cardpack import Pack, taskcard
+    try:
+        if Pack(io.BytesIO(data)).kind == taskcard.KIND:
+            return taskcard.PACK_PATH
+    except (ValueError, OSError):  # PackError: not a pack the board could read as one
+        pass
+    return "cards/" + name
+
+
 def _is_crash(line) -> bool:
     """A line that says the prop crashed (its fault event before the reset) or the board restarted."""
     if line.restarted:
@@ -464,8 +475,9 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
         kind = "cards"
         data = read_cards(cards)
         summary_text = check_pack(data, cards)
-        local["cards/" + Path(cards).name] = data
-        say("card deck %s: %d bytes, %s" % (cards, len(data), summary_text))
+        destination = card_destination(Path(cards).name, data)
+        local[destination] = data
+        say("card deck %s: %d bytes, %s -> /%s" % (cards, len(data), summary_text, destination))
     else:
         if prop not in PROPS or board not in BOARD_ARCH:
             raise DeployError("need --prop (%s) and --board (%s)" % ("|".join(PROPS), "|".join(BOARD_ARCH)))
@@ -589,7 +601,7 @@ def register(subparsers) -> None:
                     "failure, with the board's reason). Refuses an incomplete firmware tree, a board "
                     "whose MicroPython or chip does not fit --board, and a --cards file that is not a "
                     "sound card pack, before touching the board. Works the same against the virtual "
-                    "board of `propctl sim --serve`.",
+                    "board of `propctl sim serve`.",
         epilog="Examples:\n"
                "  propctl deploy --port /dev/ttyACM0 --prop clock --board pico\n"
                "  propctl deploy --port /dev/ttyUSB0 --prop clock --board esp32 --set clock.chime=solenoid\n"

@@ -4,8 +4,9 @@
 
 Used by `propctl monitor` and the sims, so the same event reads the same
 everywhere. The board's fields are never trusted: a field of an unexpected
-type is shown as it came, never a traceback. Windows and seats are counted
-from 1, as people do (the events count from 0, as the rules core does).
+type is shown as it came, never a traceback. Windows (1-8) and players
+(1-n) come from the board counted from 1, as people count and as the link
+sends them (the rules cores count from 0 inside the firmware).
 """
 import json
 
@@ -15,10 +16,10 @@ def _int(value):
     return value if type(value) is int else None
 
 
-def _number(value, base: int = 1) -> str:
-    """A 0-based index as people count (from 1), or the raw value if it is not an index."""
+def _number(value) -> str:
+    """A window or player number as the link sends it (from 1), or the raw value if it is not one."""
     n = _int(value)
-    return str(n + base) if n is not None else _raw(value)
+    return str(n) if n is not None else _raw(value)
 
 
 def _raw(value) -> str:
@@ -41,9 +42,10 @@ def _list(value) -> list:
     return value if isinstance(value, list) else []
 
 
-def _seats(seats) -> str:
-    numbers = [_number(s) for s in _list(seats)]
-    return ", ".join("seat %s" % n for n in numbers) if numbers else "nobody"
+def _players(players) -> str:
+    """Players as the link numbers them (1-n)."""
+    numbers = [_number(p) for p in _list(players)]
+    return ", ".join("player %s" % n for n in numbers) if numbers else "nobody"
 
 
 def _join(items) -> str:
@@ -88,18 +90,19 @@ def describe_clock_score(d: dict) -> str:
     from rules.geisteruhr import WINS_TO_END
     banked = [b for b in _list(d.get("banked")) if _int(b) is not None]
     before = [b for b in _list(d.get("before")) if _int(b) is not None]
-    gains = ["seat %d +%d" % (seat + 1, banked[seat] - before[seat])
-             for seat in range(len(banked)) if seat < len(before) and banked[seat] != before[seat]]
-    text = "round won by %s; ghost spaces %s" % (_seats(d.get("round_winners")),
+    # banked and before hold one entry per player, in order: entry i is player i + 1
+    gains = ["player %d +%d" % (i + 1, banked[i] - before[i])
+             for i in range(len(banked)) if i < len(before) and banked[i] != before[i]]
+    text = "round won by %s; ghost spaces %s" % (_players(d.get("round_winners")),
                                                  "-".join(str(b) for b in banked) or "?")
     if gains:
         text += " (%s)" % ", ".join(gains)
     if d.get("over"):
-        text += "; GAME OVER: %s won" % _seats(d.get("winners"))
+        text += "; GAME OVER: %s won" % _players(d.get("winners"))
     else:
-        close = [seat for seat in range(len(banked)) if banked[seat] == WINS_TO_END - 1]
+        close = [i + 1 for i in range(len(banked)) if banked[i] == WINS_TO_END - 1]
         if close:
-            text += "; one more round win ends the game for %s" % _seats(close)
+            text += "; one more round win ends the game for %s" % _players(close)
     return text
 
 
@@ -128,18 +131,24 @@ CLOCK = {
 def _fusebox_scored(d: dict) -> str:
     raw = d.get("points")
     points: dict = raw if isinstance(raw, dict) else {}
-    gained = ["seat %s +%s" % (_number(_int_key(seat)), _raw(points[seat]))
-              for seat in sorted(points, key=str) if points[seat]]
+    gained = ["player %s +%s" % (_number(_int_key(player)), _raw(points[player]))
+              for player in sorted(points, key=_order) if points[player]]
     scores = _list(d.get("scores"))
     text = "window %s was %s: %s" % (_number(d.get("window")),
                                     "the BOLT" if d.get("bolt") is True else "safe", _join(gained))
     if scores:
-        text += "; scores %s" % ", ".join("seat %d %s" % (i + 1, _raw(s)) for i, s in enumerate(scores))
+        text += "; scores %s" % ", ".join("player %d %s" % (i + 1, _raw(s)) for i, s in enumerate(scores))
     if d.get("game_over") is True:
         text += "; GAME OVER"
     elif d.get("round_over") is True:
         text += "; round over"
     return text
+
+
+def _order(key) -> tuple:
+    """Sort key for player numbers sent as text: "2" before "10"; anything else after, by its text."""
+    n = _int(_int_key(key))
+    return (0, n, "") if n is not None else (1, 0, str(key))
 
 
 def _int_key(key):

@@ -18,7 +18,7 @@ NO_BOARD_ADVICE = (
     "it has MicroPython on it (a Pico in BOOTSEL mode shows up as a USB drive named RPI-RP2, not "
     "as a serial port: copy the MicroPython .uf2 onto it first, see the README, 'Flashing a board'); "
     "on Linux your user is in the dialout group (sudo usermod -aG dialout $USER, then log in again). "
-    "No board at all? A virtual one: `propctl sim --serve`.")
+    "No board at all? A virtual one: `propctl sim serve`.")
 
 
 def candidates() -> list:
@@ -42,7 +42,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "ports", help="list serial ports that may be a prop board",
         description="List serial ports (the same listing as `mpremote devs`), likely MicroPython boards "
-                    "first. A virtual board (`propctl sim --serve`) prints its own port instead. "
+                    "first. A virtual board (`propctl sim serve`) prints its own port instead. "
                     "deploy and monitor take `--port auto` for the first likely board.")
     parser.set_defaults(func=run)
 

@@ -85,13 +85,14 @@ def test_reporting_a_round_scores_it_with_the_rules_and_saves_the_game():
     # rulebook: most ghosts on the clock wins; a draw goes to the most unused ghosts
     event, reply = ask(link, sent, "report", {"on_clock": [3, 3, 1], "unused": [2, 4, 0]})
     assert event["ev"] == "scored"
-    assert event["data"]["round_winners"] == [1] and event["data"]["before"] == [0, 0, 0]
+    # players 1-n on the link: the second player won
+    assert event["data"]["round_winners"] == [2] and event["data"]["before"] == [0, 0, 0]
     assert reply["ok"]["banked"] == [0, 1, 0] and reply["ok"]["rounds"] == 1
     assert store.saves == 2
     # a fresh boot finds the same game
     _, _, commands, _ = make(MemoryStore(store.text))
     assert commands.game_state()["banked"] == [0, 1, 0]
-    assert commands.game_state()["starter"] == 1
+    assert commands.game_state()["starter"] == 2
 
 
 def test_a_count_the_rules_refuse_changes_nothing():
@@ -121,7 +122,7 @@ def test_the_game_ends_on_a_third_banked_ghost_and_state_says_so():
     ask(link, sent, "new_game", {"players": 2})
     for _ in range(3):
         replies = ask(link, sent, "report", {"on_clock": [2, 1], "unused": [0, 0]})
-    assert replies[0]["data"]["over"] and replies[0]["data"]["winners"] == [0]
+    assert replies[0]["data"]["over"] and replies[0]["data"]["winners"] == [1]
     (reply,) = ask(link, sent, "state")
     assert reply["ok"]["game"]["over"] and reply["ok"]["game"]["banked"] == [3, 0]
     (reply,) = ask(link, sent, "report", {"on_clock": [2, 1], "unused": [0, 0]})

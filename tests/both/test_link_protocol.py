@@ -190,3 +190,32 @@ def test_the_links_own_commands_check_their_arguments_too():
     link, _, sent = make_link()
     check_error(link, sent, '{"cmd": "ping", "args": {"x": 1}}', protocol.BAD_ARGS, "unexpected")
     check_error(link, sent, '{"cmd": "hello", "args": {"protocol": "1"}}', protocol.BAD_ARGS, "integer")
+
+
+def _is_printable_ascii_line(data) -> bool:
+    if not data.endswith(b"\n"):
+        return False
+    for byte in data[:-1]:
+        if byte < 0x20 or byte > 0x7E:
+            return False
+    return True
+
+
+def test_every_line_the_board_writes_is_ascii_json_even_for_surrogates_and_emoji():
+    # A lone surrogate, a surrogate pair and plain non-ASCII, echoed back in error
+    # messages: MicroPython's json.dumps would write them raw (not UTF-8).
+    for cmd in ('"\\ud800"', '"\\udc00x"', '"\\ud83d\\ude00"', '"\\u00e9\\u20ac"'):
+        link, _, sent = make_link()
+        link.feed(('{"id": 3, "cmd": %s}\n' % cmd).encode())
+        assert len(sent) == 1
+        assert _is_printable_ascii_line(sent[0]), sent[0]
+        reply = json.loads(sent[0].decode())
+        assert reply["err"] == "unknown_command" and json.loads(cmd) in reply["msg"]
+
+
+def test_events_with_any_text_go_out_as_ascii_json():
+    link, _, sent = make_link()
+    text = json.loads('"caf\\u00e9 \\ud800 \\ud83d\\ude00 \\u0001"')
+    link.event("note", {"text": text})
+    assert _is_printable_ascii_line(sent[0]), sent[0]
+    assert json.loads(sent[0].decode())["data"]["text"] == text

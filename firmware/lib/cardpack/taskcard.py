@@ -23,6 +23,9 @@ from cardpack.pack import PackError
 
 KIND = "TASK"
 VERSION = 2
+# Where a board keeps its task-card pack: `propctl deploy --cards` puts a TASK
+# pack here, and the fuse box reads it from here unless fusebox.pack says otherwise.
+PACK_PATH = "cards/taskcards.bin"
 WINDOWS = 8
 _TEXTS = 3 + WINDOWS  # id, category, task text, the statements
 

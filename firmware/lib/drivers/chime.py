@@ -12,7 +12,7 @@ PiezoChime keeps one PWM for its whole life and silences it with duty 0
 output pin; the pulse length is capped by MAX_PULSE_MS whatever the caller
 asks, so a stuck program cannot cook the coil.
 """
-from time import ticks_diff
+from time import ticks_add, ticks_diff
 
 from micropython import const
 
@@ -60,7 +60,7 @@ class PiezoChime:
             return
         melody = self._playing
         while ticks_diff(now, self._note_at) >= melody[self._note + 1]:
-            self._note_at += melody[self._note + 1]
+            self._note_at = ticks_add(self._note_at, melody[self._note + 1])  # type: ignore[type-var]
             self._note += 2
             if self._note >= len(melody):
                 self.silence()

@@ -4,7 +4,7 @@ A pattern is a flat tuple of durations in ms, alternating on, off, on, off...
     led = Indicator(Pin(25, Pin.OUT))
     led.start(now, Indicator.LOW_BATTERY)   # then led.update(now) every tick
 """
-from time import ticks_diff
+from time import ticks_add, ticks_diff
 
 
 class Indicator:
@@ -44,7 +44,7 @@ class Indicator:
         if not self.busy:
             return
         while ticks_diff(now, self._at) >= self._pattern[self._i]:
-            self._at += self._pattern[self._i]
+            self._at = ticks_add(self._at, self._pattern[self._i])  # type: ignore[type-var]
             self._i += 1
             if self._i >= len(self._pattern):
                 self.off()

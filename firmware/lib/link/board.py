@@ -11,7 +11,8 @@ A prop this firmware does not have still boots: the link answers `hello`
 and reports a fault.
 
 The prop runs in runtime.Runtime. Besides the prop's commands the link then
-answers `maintenance` (reboot for deploy) and `mem` (heap free and used).
+answers `maintenance` (reboot for deploy), `mem` (heap free and used) and
+the wiring self-test's `selftest_*` commands (selftest.py).
 While it runs a Ctrl-C on the line is data (see link.stdio). In safe mode
 and maintenance mode no prop starts and no watchdog runs: the link answers
 `hello` (with `mode`), `why` and `leave` (back to the prop at the next boot),
@@ -38,7 +39,7 @@ def identity(settings, mode: str, errors=None) -> dict:
             "mode": mode, "platform": sys.platform, "config_errors": list(errors or [])}
 
 
-def _idle_commands(link, mode: str, crashes: int) -> dict:
+def _idle_commands(link, mode: str, crashes: int, errors=()) -> dict:
     def leave():
         safemode.BootGuard().clear()
         safemode.end_maintenance()
@@ -46,7 +47,9 @@ def _idle_commands(link, mode: str, crashes: int) -> dict:
         _reset()
 
     def advice():
-        return safemode.advice(crashes) if mode == safemode.SAFE else {"mode": mode}
+        if mode != safemode.SAFE:
+            return {"mode": mode}
+        return safemode.advice(crashes, errors, safemode.last_fault())
     return {"leave": (leave, {}), "why": (advice, {})}
 
 
@@ -66,9 +69,9 @@ def serve_without_prop(mode: str, settings, errors, guard) -> None:
     """Safe or maintenance mode: answer the link, start nothing; Ctrl-C gives the REPL."""
     link = Link(stdio.write_line, identity(settings, mode, errors))
     crashes = guard.count()
-    link.add_commands(_idle_commands(link, mode, crashes))
+    link.add_commands(_idle_commands(link, mode, crashes, errors))
     if mode == safemode.SAFE:
-        link.event("safe_mode", safemode.advice(crashes))
+        link.event("safe_mode", safemode.advice(crashes, errors, safemode.last_fault()))
     else:
         link.event("maintenance", {"why": "deploy asked for it; no prop runs"})
     for message in errors:
@@ -85,9 +88,16 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
         link.event("fault", {"error": "this firmware has no %s prop yet" % name})
         serve_without_prop_loop(link)
         return
+    import gc
+
     from store import Store
+    # The boot's garbage (config text, settings checks) goes first, so the prop's
+    # long-lived buffers find whole free blocks instead of a fragmented heap.
+    gc.collect()
     module = __import__("props." + name, None, None, ["build"])
     app = module.build(settings, link.event, Store(STATE_DIR + module.STATE_FILE))
+    import selftest  # `propctl selftest`; loaded after the prop's own buffers, which need the room
+    app = selftest.wrap(app, settings, link.event)
     link.add_commands(app.commands())
 
     def maintenance():
@@ -127,7 +137,9 @@ def start(mode: str, settings, errors, guard) -> None:
     except Exception as exc:
         # the app has already released the motor; say why, then start afresh
         # (three of these in a row before the prop ran stably: safe mode)
-        link.event("fault", {"error": "%s: %s" % (type(exc).__name__, exc), "action": "reset"})
+        error = "%s: %s" % (type(exc).__name__, exc)
+        link.event("fault", {"error": error, "action": "reset"})
+        safemode.note_fault(error)
         sys.print_exception(exc)  # type: ignore[attr-defined]
         time.sleep_ms(500)  # type: ignore[attr-defined]
         _reset()

@@ -11,6 +11,8 @@ Board -> desktop (every line carries `seq`, +1 per line, so a lost line shows):
 
 Board input is printable ASCII only (non-ASCII text travels as JSON \\u
 escapes); that keeps the parser's behaviour identical on every interpreter.
+Board output is ASCII JSON too (encode() escapes the rest), so every line
+the board writes is valid UTF-8 whatever a request or a prop put in it.
 """
 import json
 
@@ -47,9 +49,34 @@ class LinkError(Exception):
         self.request_id = request_id
 
 
+def _escape_non_ascii(text: str) -> str:
+    """JSON text with every non-ASCII character written as a \\u escape."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if code < 0x80:
+            out.append(ch)
+        elif code < 0x10000:  # a lone surrogate too: escaped, it is valid JSON and valid UTF-8
+            out.append("\\u%04x" % code)
+        else:
+            code -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)))
+    return "".join(out)
+
+
 def encode(message: dict) -> bytes:
-    """One message as a newline-terminated line."""
-    return (json.dumps(message) + "\n").encode()
+    """One message as a newline-terminated line of ASCII JSON, whatever its strings hold.
+
+    CPython's json escapes non-ASCII itself; MicroPython's writes it raw, and
+    a string holding a lone surrogate (from a request's "\\ud800") would then
+    go out as bytes that are not UTF-8. Non-ASCII can only stand inside JSON
+    strings, so escaping it there keeps the line's meaning.
+    """
+    text = json.dumps(message)
+    data = text.encode()
+    if len(data) != len(text):  # MicroPython wrote non-ASCII characters
+        data = _escape_non_ascii(text).encode()
+    return data + b"\n"
 
 
 def _printable(line) -> bool:

@@ -41,8 +41,9 @@ class ClockCommands:
         game = self.game
         if game is None:
             return None
+        # players 1-n on the link (the rules core counts from 0); banked is per player, in order
         return {"players": game.players, "banked": game.banked, "rounds": len(game.rounds),
-                "starter": game.starter, "over": game.over, "winners": game.winners}
+                "starter": game.starter + 1, "over": game.over, "winners": [p + 1 for p in game.winners]}
 
     def start_round(self, seed=None):
         """Start the hand (seed: replay a known round)."""
@@ -74,7 +75,7 @@ class ClockCommands:
         if self.app.state == "running":
             raise ValueError("count the ghosts when the hand has stopped, not while it turns")
         before = self.game.banked
-        winners = self.game.finish_round(on_clock, unused)
+        winners = [p + 1 for p in self.game.finish_round(on_clock, unused)]
         self._save()
         result = self.game_state()
         result["round_winners"] = winners

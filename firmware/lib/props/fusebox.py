@@ -23,9 +23,11 @@ Commands for the link: select_card(card), next_card(), prev_card(), bolt(),
 new_game(players), report_choices(away), state(). Events to
 `on_event(name, fields)`: window, card, safe, fuse_blown, windows_not_closed,
 sensor_fault (window -1, fault "i2c": the MCP23017 stopped answering), mode,
-pack_error, scored. Windows are 0..7 (top first) in
-commands and events, as in rules.fingerweg. The fields dicts of the tick's
-events are allocated once and reused: copy them to keep them.
+pack_error, scored. On the link (commands, replies, events) windows are
+1..8 (top first, as printed on the box) and players 1..n; rules.fingerweg
+counts both from 0 inside, and this module and props.fusebox_game convert at
+the edge. The fields dicts of the tick's events are allocated once and
+reused: copy them to keep them.
 
 The game (rules.fingerweg.Game, started with new_game) gets one round per
 accepted card; report_choices feeds it the discs for the oldest window not
@@ -101,7 +103,9 @@ def build(settings, on_event=None, store=None, pack_stream=None) -> FuseBoxApp:
     chime = PiezoChime(m.PWM(m.Pin(pins["piezo"], m.Pin.OUT, value=0), freq=1000, duty_u16=0),
                        melody=BLOWN_SOUND)
     relay = Indicator(out("relay")) if cfg["relay"] else None
-    pack, error = open_pack(cfg["pack"], pack_stream)
+    from cardpack.taskcard import PACK_PATH
+    pack_path = cfg["pack"] if cfg["pack"] is not None else PACK_PATH  # null: where deploy puts it
+    pack, error = open_pack(pack_path, pack_stream)
     return FuseBoxApp(windows, chime, Indicator(out("led_red")), Indicator(out("led_green")), relay,
                       watch=watch, buttons=buttons, settings=settings, on_event=on_event, pack=pack,
-                      pack_error=error, pack_path=cfg["pack"], store=store)
+                      pack_error=error, pack_path=pack_path, store=store)

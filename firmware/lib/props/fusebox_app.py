@@ -10,7 +10,7 @@ from drivers.sensorwatch import fault_index, fault_kind
 from drivers.switches import PRESSED, event_index, event_kind
 
 from props.fusebox_cards import CardSlot
-from props.fusebox_game import GameTable
+from props.fusebox_game import GameTable, as_numbers
 from props.fusebox_parts import (
     ACCEPT_BLINK,
     ALL_WINDOWS,
@@ -123,7 +123,7 @@ class FuseBoxApp(CardSlot):
         windows = [w for w in range(WINDOWS) if self._open & (1 << w)]
         self._red.start(self._now, self._blink_patterns[windows[0]])
         self._chime.start(self._now, WRONG)
-        self._emit("windows_not_closed", {"windows": windows, "card": self._card_id})
+        self._emit("windows_not_closed", {"windows": as_numbers(windows), "card": self._card_id})
 
     def _accept(self, now: int) -> None:
         """All windows are shut: the chosen card (or, in manual mode, a fresh round) is in play."""
@@ -152,16 +152,17 @@ class FuseBoxApp(CardSlot):
         return self.snapshot()
 
     def new_game(self, players: int) -> dict:
-        """Forget the old game; start one for `players` (2-8), seat 0 holding the start card."""
+        """Forget the old game; start one for `players` (2-8), player 1 holding the start card."""
         fresh_card = self.state == ROUND and self._round_bits == 0
         self.table.new_game(players, (self._bolt if self._bolt >= 0 else 0) if fresh_card else None)
         self._save()
         return self.table.summary()
 
     def report_choices(self, away) -> dict:
-        """The discs for the oldest opened window not yet reported: `away` = seats that showed the bolt.
+        """The discs for the oldest opened window not yet reported: `away` = players (1-n) showing the bolt.
 
-        Returns the rules core's result (rules.fingerweg.Opening.as_dict) and the scores.
+        Returns the rules core's result (rules.fingerweg.Opening.as_dict) and
+        the scores, with windows 1-8 and players 1-n (the core counts from 0).
         """
         result = self.table.report(away, self._bolt >= 0, self._blown_window)
         self._save()
@@ -175,9 +176,9 @@ class FuseBoxApp(CardSlot):
         return {
             "mode": self.mode, "state": self.state, "card": self._card_id,
             "index": self._card_index, "cards": len(self.pack) if self.pack is not None else 0,
-            "pending": self._pending, "open": [w for w in range(WINDOWS) if self._open & (1 << w)],
-            "opened": self._opened, "to_report": reports,
-            "faulty": [w for w in range(WINDOWS) if faulty & (1 << w)],
+            "pending": self._pending, "open": [w + 1 for w in range(WINDOWS) if self._open & (1 << w)],
+            "opened": self._opened, "to_report": as_numbers(reports),
+            "faulty": [w + 1 for w in range(WINDOWS) if faulty & (1 << w)],
             "pack_error": self.pack_error,
         }
 
@@ -291,7 +292,7 @@ class FuseBoxApp(CardSlot):
         else:
             self._open &= ~bit
         f = self._f_window
-        f["window"] = index
+        f["window"] = index + 1  # windows 1-8 on the link, as printed on the box
         f["open"] = is_open
         f["opened"] = self._opened
         self._emit("window", f)
@@ -304,7 +305,7 @@ class FuseBoxApp(CardSlot):
                 self._chime.start(now, CLICK)
                 self._green.start(now, SAFE_FLASH)
                 f = self._f_safe
-                f["window"] = index
+                f["window"] = index + 1
                 f["opened"] = self._opened
                 self._emit("safe", f)
         elif not is_open and self._open == 0:
@@ -322,13 +323,13 @@ class FuseBoxApp(CardSlot):
         if self._relay is not None:
             self._relay.start(now, self._relay_pattern)
         f = self._f_blown
-        f["window"] = window
+        f["window"] = window + 1
         f["opened"] = self._opened
         self._emit("fuse_blown", f)
 
     def _on_fault(self, event: int, now: int) -> None:
         f = self._f_fault
-        f["window"] = fault_index(event)
+        f["window"] = fault_index(event) + 1
         f["fault"] = FAULT_NAMES[fault_kind(event)]
         if self.state != BLOWN:
             self._red.start(now, Indicator.FAULT)

@@ -3,13 +3,38 @@
 The box sees windows open; the players' discs come over the link
 (`report_choices`). GameTable holds the rules.fingerweg.Game (None until
 `new_game`) and the windows opened but not yet reported, oldest first, and
-turns a report into the core's result. The box (props.fusebox) saves the
+turns a report into the core's result. Reports and summaries speak the
+link's numbering (windows 1-8, players 1-n); the core and `pending()` count
+from 0. The box (props.fusebox) saves the
 game with `game.state()` after every change and tells the table when a card
 is accepted and when a window opens.
 """
 from drivers.eventqueue import EventQueue
 
 from rules.fingerweg import WINDOWS, Game
+
+
+def as_number(index):
+    """A rules-core index (from 0) as people count it (from 1); None stays None."""
+    return None if index is None else index + 1
+
+
+def as_numbers(indices) -> list:
+    """Rules-core indices (from 0) as people count them (from 1)."""
+    return [i + 1 for i in indices]
+
+
+def _for_people(result: dict) -> dict:
+    """An Opening.as_dict() with windows 1-8 and players 1-n, as the link shows them."""
+    points = {}
+    for seat in result["points"]:
+        points[str(int(seat) + 1)] = result["points"][seat]
+    result["window"] += 1
+    result["chooser"] += 1
+    result["opened"] = as_numbers(result["opened"])
+    result["away"] = as_numbers(result["away"])
+    result["points"] = points
+    return result
 
 
 class GameTable:
@@ -55,6 +80,9 @@ class GameTable:
     def report(self, away, bolt_known: bool, blown_window: int) -> dict:
         """The discs for the oldest unreported window; the core's result with the scores.
 
+        `away`: the players (1-n) who showed the bolt; the result names
+        windows 1-8 and players 1-n.
+
         bolt_known False (manual mode): the bolt button's word (blown_window)
         moves the game's stand-in bolt first. ValueError, changing nothing in
         the game, for a report that cannot be.
@@ -67,23 +95,28 @@ class GameTable:
         window = self._reports.peek()
         if not game.round_active:
             raise ValueError("this round of the game is over: insert the next card")
+        seats = []
+        for player in away:
+            if type(player) is not int or not 1 <= player <= game.players:
+                raise ValueError("players are numbered 1 to %d, not %r" % (game.players, player))
+            seats.append(player - 1)
         if not bolt_known:
             _place_manual_bolt(game, window, blown_window)
-        result = game.open_window(window, list(away)).as_dict()
+        result = _for_people(game.open_window(window, seats).as_dict())
         self._reports.pop()
         result["scores"] = game.scores
         result["game_over"] = game.over
         return result
 
     def summary(self):
-        """The game as the link reports it (None: no game going)."""
+        """The game as the link reports it, players and windows from 1 (None: no game going)."""
         game = self.game
         if game is None:
             return None
-        return {"players": game.players, "scores": game.scores, "starter": game.starter,
-                "chooser": game.chooser, "in_round": list(game.in_round),
-                "opened": list(game.opened), "round_active": game.round_active,
-                "rounds_played": game.rounds_played, "over": game.over, "winners": game.winners}
+        return {"players": game.players, "scores": game.scores, "starter": as_number(game.starter),
+                "chooser": as_number(game.chooser), "in_round": as_numbers(game.in_round),
+                "opened": as_numbers(game.opened), "round_active": game.round_active,
+                "rounds_played": game.rounds_played, "over": game.over, "winners": as_numbers(game.winners)}
 
 
 def _place_manual_bolt(game, window: int, blown_window: int) -> None:

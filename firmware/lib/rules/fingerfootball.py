@@ -603,6 +603,8 @@ def _check_saved(s: dict, settings: dict) -> None:
             isinstance(row, list) and len(row) == 4 and all(_is_int(n, 0, 1 << 30) for n in row)
             for row in s["stats"])):
         broken = "scoring record"
+    elif not _score_matches_record(s["score"], s["stats"]):
+        broken = "score (it is not what the scoring record adds up to)"
     elif s["toss_winner"] not in ((None, 0, 1) if phase == "toss" else (0, 1)):
         broken = "coin toss"
     elif s["ends"] is None and phase not in ("toss", "toss_choice", "goal_choice"):
@@ -627,6 +629,18 @@ def _check_saved(s: dict, settings: dict) -> None:
         broken = "message"
     if broken is not None:
         raise ValueError("the saved game has a broken %s" % broken)
+
+
+def _score_matches_record(score: list, stats: list) -> bool:
+    """Each side's score is its touchdowns, field goals, kicks and two-point plays added up,
+    and a conversion (kick or two points) only ever follows a touchdown."""
+    for team in (0, 1):
+        td, fg, kick, two = stats[team]
+        if kick + two > td:
+            return False
+        if score[team] != td * POINTS_TD + fg * POINTS_FG + kick * POINTS_KICK + two * POINTS_TWO:
+            return False
+    return True
 
 
 def _ordinal(n: int) -> str:

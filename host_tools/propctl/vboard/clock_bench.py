@@ -34,6 +34,7 @@ class ClockBench:
         pins = boards.profile(board_name, "clock")
         self.pins = pins
         self.board.adc_full_mv = boards.limits(board_name)["adc_full_mv"]
+        self.set_battery_mv(self.board.battery_mv)  # through the configured divider
         c = cfg["clock"]
         if c["motor"] == "stepper":
             self.hand = physics.StepperHand(

@@ -11,6 +11,7 @@ Runs under MicroPython with this folder before firmware/lib on MICROPYPATH.
 """
 import boards
 import oled as oled_module
+import settings as settings_module
 import vboard
 from props import football as football_prop
 
@@ -31,8 +32,10 @@ class FootballBench:
         self.pins = boards.profile(cfg["board"], "football")
         self.oled = None
         if attach_oled:
-            self.oled = oled_module.FakeSSD1306(128, football["oled_height"])
-            self.board.i2c_devices[football.get("oled_address", 0x3C)] = self.oled
+            # where the firmware will look: the merged settings (a refused value means the default)
+            geometry = settings_module.merge({"football": football})[0]["football"]
+            self.oled = oled_module.FakeSSD1306(128, geometry["oled_height"])
+            self.board.i2c_devices[geometry["oled_address"]] = self.oled
         self.echo = echo
         self.events: list = []
         app_options.setdefault("clock", self.board.clock.now)  # link commands in board time

@@ -46,6 +46,8 @@ class Pin:
         if v is None:
             if self._mode == Pin.OUT and self._driven:
                 return self._level
+            if self._board.world is not None:
+                self._board.world.poll()  # a served board's switches and hand (world.py)
             forced = self._board.inputs.get(self.id)
             if forced is not None:
                 return forced
@@ -136,7 +138,11 @@ class PWM:
 
 
 class ADC:
-    """An ADC pin: read_u16 scales the board's millivolts for that pin by board.adc_full_mv."""
+    """An ADC pin: read_u16 scales the board's millivolts for that pin by board.adc_full_mv.
+
+    A pin without millivolts of its own (board.adc_mv) reads the battery pack
+    through the divider: board.battery_mv // board.battery_divider.
+    """
 
     ATTN_0DB = 0
     ATTN_2_5DB = 1
@@ -147,13 +153,18 @@ class ADC:
         self.id = pin.id if isinstance(pin, Pin) else pin
         self._board = vboard.current()
 
+    def _mv(self) -> int:
+        board = self._board
+        mv = board.adc_mv.get(self.id)
+        return mv if mv is not None else board.battery_mv // board.battery_divider
+
     def read_u16(self) -> int:
-        mv = self._board.adc_mv.get(self.id, 0)
+        mv = self._mv()
         raw = mv * 65535 // self._board.adc_full_mv
         return 0 if raw < 0 else (65535 if raw > 65535 else raw)
 
     def read_uv(self) -> int:
-        return self._board.adc_mv.get(self.id, 0) * 1000
+        return self._mv() * 1000
 
     def atten(self, value) -> None:
         pass

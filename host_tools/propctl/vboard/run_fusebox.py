@@ -10,7 +10,7 @@ so a session is the same every time:
     next | prev | bolt            press that button
     select ID                     link command select_card
     game N                        link command new_game (N players)
-    report [S,S,...]              link command report_choices: seats (0-based) that showed the bolt
+    report [S,S,...]              link command report_choices: players (1-n) who showed the bolt
     chatter N                     window N's sensor flickers for 1.5 s (a faulty sensor)
     wait MS                       let MS of board time pass
     state                         print the box and the game
@@ -36,6 +36,14 @@ def emit(obj) -> None:
     sys.stdout.write("\n")
 
 
+def whole_number(what: str, word: str) -> int:
+    """int(word), or a ValueError a person can read (MicroPython's says "invalid syntax ...")."""
+    try:
+        return int(word)
+    except ValueError:
+        raise ValueError("%s is a whole number, not %r" % (what, word)) from None
+
+
 class Session:
     """One virtual fuse box and the commands above."""
 
@@ -54,7 +62,7 @@ class Session:
         self.bench.run(20)  # power-up: the first scan settles the sensors
 
     def _window_number(self, word: str) -> int:
-        n = int(word)
+        n = whole_number("a window", word)
         if n < 1 or n > 8:
             raise ValueError("windows are 1 to 8, not %d" % n)
         return n - 1
@@ -88,7 +96,7 @@ class Session:
             if verb in ("open", "close", "toggle"):
                 window = self._window_number(arg)
                 if verb == "toggle":
-                    is_open = window not in self.app.snapshot()["open"]
+                    is_open = window + 1 not in self.app.snapshot()["open"]  # the link counts 1-8
                 else:
                     is_open = verb == "open"
                 self.move(window, is_open)
@@ -98,9 +106,9 @@ class Session:
             elif verb == "select":
                 self.link("select_card", arg)
             elif verb == "game":
-                self.link("new_game", int(arg))
+                self.link("new_game", whole_number("the number of players", arg))
             elif verb == "report":
-                seats = [int(s) for s in arg.split(",") if s not in ("", "-")]
+                seats = [whole_number("a seat", s) for s in arg.split(",") if s not in ("", "-")]
                 self.link("report_choices", seats)
             elif verb == "chatter":
                 window = self._window_number(arg)
@@ -110,7 +118,7 @@ class Session:
                     bench.raw(window, level if i % 2 == 0 else 1 - level, now + 7 * i)
                 bench.run(7 * 215 + SETTLE_MS)
             elif verb == "wait":
-                bench.run(int(arg))
+                bench.run(whole_number("the time to wait (ms)", arg))
             elif verb == "state":
                 self.link("state")
             elif verb == "quit":
@@ -143,7 +151,7 @@ class Session:
             snap["category"] = card.category
             snap["statements"] = list(card.statements)
             # the bolt shows only through an open window, as on the real card
-            snap["bolt_seen"] = card.bolt if card.bolt in snap["open"] else None
+            snap["bolt_seen"] = card.bolt + 1 if card.bolt + 1 in snap["open"] else None  # window 1-8
         emit(snap)
 
 

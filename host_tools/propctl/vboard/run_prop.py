@@ -11,6 +11,8 @@ Options:
                       '{"clock": {"motor": "stepper"}, "board": "esp32"}' (checked by settings.merge)
     --press-at MS     when the start button is pressed (default 300)
     --rounds N        play N rounds, pressing the button again 2 s after each (default 1)
+    --battery-mv N    the battery pack's voltage (default: fresh 3 x AA, vboard.FRESH_3XAA_MV,
+                      or $VBOARD_BATTERY_MV)
 
 Output, one JSON object per line, "t" = board time in ms since power-up:
     {"type": "info", "prop": "clock", "board": ..., "motor": ..., "errors": [...]}
@@ -29,7 +31,7 @@ from runtime import Runtime, watchdog
 
 def parse_args(argv):
     opts = {"prop": None, "seed": None, "speed": 0, "frame_ms": 100, "overrides": {},
-            "press_at": 300, "rounds": 1}
+            "press_at": 300, "rounds": 1, "battery_mv": None}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -50,6 +52,8 @@ def parse_args(argv):
                 opts["press_at"] = int(value)
             elif arg == "--rounds":
                 opts["rounds"] = int(value)
+            elif arg == "--battery-mv":
+                opts["battery_mv"] = int(value)
             else:
                 raise SystemExit("run_prop: unknown option %s" % arg)
         else:
@@ -87,6 +91,8 @@ def run_clock(opts) -> int:
     board = bench.board
     app = bench.app
     c = bench.settings["clock"]
+    if opts["battery_mv"] is not None:
+        bench.set_battery_mv(opts["battery_mv"])
     emit({"type": "info", "prop": "clock", "board": bench.settings["board"], "motor": c["motor"],
           "bridge": c["bridge"], "chime": c["chime"], "tick_ms": app.tick_ms,
           "max_run_ms": app.max_run_ms, "errors": bench.errors + app.config_errors})

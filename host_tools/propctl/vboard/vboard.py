@@ -4,12 +4,16 @@ Runs under the MicroPython unix port (and CPython). The fake machine.py in
 this folder asks `vboard.current()` for the board; tests and the sim runner
 make a fresh one with `vboard.new_board(...)` before building any firmware.
 
-    board = vboard.new_board(start_ms=0, capacity=100000)
+    board = vboard.new_board(start_ms=0, capacity=100000)   # start_ms: the ticks value at power-up
     board.clock.advance(10)            # virtual time; board.clock.elapsed = ms since start
+                                       # (ticks wrap at 2^30 as on a board: see time.py here)
     board.clock.run_real(speed)        # or follow real time, `speed` times faster
     board.set_input(14, 0)             # force an input pin (0 = pressed, to GND); clear_input(14)
     board.press(14, at_ms=500, hold_ms=100)   # scheduled; applied by apply_inputs() / run()
     board.set_adc_mv(26, 2000)         # millivolts on an ADC pin (board.adc_full_mv = 65535)
+    board.battery_mv = 3000            # the pack; an ADC pin with no mV of its own reads it
+                                       # through board.battery_divider (default: fresh 3 x AA, or
+                                       # $VBOARD_BATTERY_MV)
     board.i2c_devices[0x20] = device   # anything with readfrom_mem_into(reg, buf)/writeto_mem(reg, data)
     board.watch(callback)              # callback(signal_index, value, elapsed_ms) on every change
     board.run(app.tick, 5000, step_ms=10, until=None, each=None)   # pump any tickable app
@@ -32,6 +36,12 @@ import array
 import time
 
 _CURRENT = [None]
+FRESH_3XAA_MV = 4650  # three fresh alkaline AA cells, 1.55 V each
+
+
+def _battery_mv_from_env() -> int:
+    raw = time.host_env("VBOARD_BATTERY_MV")  # the virtual board's time module (vboard/time.py)
+    return int(raw) if raw else FRESH_3XAA_MV
 
 
 class Clock:
@@ -85,6 +95,10 @@ class Board:
         self.inputs = {}       # pin id -> level forced from outside
         self.adc_mv = {}       # pin id -> millivolts at the pin
         self.adc_full_mv = 3300  # millivolts that read as 65535
+        # The battery pack: what an ADC pin without adc_mv of its own sees through the
+        # divider (the battery is the props' only analogue input).
+        self.battery_mv = _battery_mv_from_env()
+        self.battery_divider = 2
         self.i2c_devices = {}
         self.watchers = []
         self.wdt_timeout = 0
@@ -93,6 +107,7 @@ class Board:
         self.reset_reason = ""
         self.tripped = None    # exception raised into firmware on the next pin write (fault injection)
         self._plan = []        # scheduled input changes: [elapsed_ms, pin, level or None]
+        self.world = None      # world.World on a served board with vboard_world.json
 
     # --- signals -------------------------------------------------------
     def signal(self, name: str) -> int:
@@ -213,5 +228,11 @@ def new_board(start_ms: int = 0, capacity: int = 100000) -> Board:
 def current() -> Board:
     """The current board (made on first use with a small log, e.g. for `propctl sim --serve`)."""
     if _CURRENT[0] is None:
-        new_board(capacity=2000)
+        board = new_board(capacity=2000)
+        try:
+            open("vboard_world.json").close()  # a served board with its world (world.py)
+        except OSError:
+            return board
+        import world
+        board.world = world.attach(board)
     return _CURRENT[0]

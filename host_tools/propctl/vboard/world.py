@@ -1,0 +1,156 @@
+"""The physical side of a served virtual board: switches a person works, what they would see.
+
+Only for `propctl sim --serve`: when the flash folder holds `vboard_world.json`,
+vboard.current() attaches a World to the board. It is the prop's hardware
+as built, wires and all, so a wiring fault can be put in on purpose:
+
+    vboard_world.json   {"wires": {"window3": "window4", "window4": "window3", "window5": null,
+                                   "motor_in1": "motor_in2", "motor_in2": "motor_in1"}}
+        each part (named by its profile signal) is wired to the pin of the signal
+        given (null: to nothing, a dead sensor or a broken wire); parts not listed
+        are wired as the profile says. Here: windows 3 and 4 swapped at the board,
+        window 5's sensor dead, the motor's leads reversed.
+    vboard_hands.json   written by whoever plays the person: {"seq": N, "acted": ["window3"]}
+        the parts acted on now: a button held down, a window slid open (every
+        other window is closed: its reed is held shut by the magnet).
+    vboard_seen.json    written by the World every POLL_MS: what a person would see,
+        {"t": ms, "seq": the hands' seq applied, "on": {part: 1/0},
+         "edges": {part: times switched on so far}, and for the clock "hand_mdeg" (hand
+         angle, clockwise +) and "motor" (energised, forbidden, quick_reversals, reversals)}
+
+The World reads and writes these files when the firmware reads an input
+(machine.Pin.value), at most every POLL_MS; inputs follow the wiring, the
+hand follows the motor outputs through vboard.physics. Not for the heap-locked
+tests: a served board only.
+"""
+import json
+import os
+import time
+
+import physics
+
+CONFIG = "vboard_world.json"
+HANDS = "vboard_hands.json"
+SEEN = "vboard_seen.json"
+POLL_MS = 20
+HAND_DEG_PER_S = 120
+
+# Inputs and how they read: a button reads active (low) while pressed; a window's reed
+# reads active while the window is closed (its magnet over the reed), so opening it
+# lets the pull-up win.
+_INPUT_PREFIXES = ("button", "btn_", "window")
+
+
+def attach(board):
+    """A World for `board` if the flash folder asks for one (vboard_world.json), else None."""
+    try:
+        with open(CONFIG) as f:
+            config = json.load(f)
+    except OSError:
+        return None
+    return World(board, config)
+
+
+class World:
+    def __init__(self, board, config: dict) -> None:
+        import boards
+        import settings as settings_module
+        try:
+            with open("config.json") as f:
+                overrides = json.load(f)
+        except (OSError, ValueError):
+            overrides = {}
+        cfg, _ = settings_module.merge(overrides)
+        self.board = board
+        self.prop = cfg["prop"]
+        pins = boards.profile(cfg["board"], self.prop)
+        wires = config.get("wires", {})
+        # where each part's wire ends: the pin of the signal it is wired to (None: nowhere)
+        self.pin_of = {}
+        for part in pins:
+            if pins[part] is None:
+                continue
+            to = wires[part] if part in wires else part
+            self.pin_of[part] = pins[to] if to is not None else None
+        self.inputs = [p for p in self.pin_of if p.startswith(_INPUT_PREFIXES)]
+        self.acted = []
+        self.seq = -1
+        self.on = {}
+        self.edges = {}
+        self._watched = {}
+        for part in self.pin_of:
+            if part in self.inputs or self.pin_of[part] is None:
+                continue
+            self.on[part] = 0
+            self.edges[part] = 0
+            for suffix in ("", ".duty"):
+                self._watched[board.signal(str(self.pin_of[part]) + suffix)] = part
+        board.clock.run_real(1)
+        self.hand = None
+        if self.prop == "clock":
+            c = cfg["clock"]
+            p = self.pin_of
+            if c["motor"] == "stepper":
+                self.hand = physics.StepperHand(board, (p["stepper_in1"], p["stepper_in2"], p["stepper_in3"],
+                                                        p["stepper_in4"]), dwell_ms=c["dwell_ms"])
+            else:
+                self.hand = physics.HBridgeHand(board, c["bridge"], p["motor_in1"], p["motor_in2"],
+                                                p.get("motor_pwm"), p.get("motor_stby"),
+                                                deg_per_s=HAND_DEG_PER_S, dwell_ms=c["dwell_ms"])
+        board.watch(self._changed)
+        self._next = time.ticks_ms()
+        self._apply()
+
+    def _changed(self, sig: int, value: int, t: int) -> None:
+        part = self._watched.get(sig)
+        if part is None:
+            return
+        lit = 1 if value > 0 else 0
+        if lit and not self.on[part]:
+            self.edges[part] += 1
+        self.on[part] = lit
+
+    def _apply(self) -> None:
+        """Set every input pin from the parts wired to it."""
+        levels = {}
+        for part in self.inputs:
+            pin = self.pin_of[part]
+            if pin is None:
+                continue
+            acted = part in self.acted
+            active = (not acted) if part.startswith("window") else acted
+            if active:
+                levels[pin] = 0
+            elif pin not in levels:
+                levels[pin] = None
+        for pin in levels:
+            if levels[pin] is None:
+                self.board.clear_input(pin)
+            else:
+                self.board.set_input(pin, levels[pin])
+
+    def poll(self) -> None:
+        """Read the person's hands, write what can be seen (at most every POLL_MS)."""
+        now = time.ticks_ms()
+        if time.ticks_diff(now, self._next) < 0:
+            return
+        self._next = time.ticks_add(now, POLL_MS)
+        try:
+            with open(HANDS) as f:
+                hands = json.load(f)
+            if hands.get("seq") != self.seq:
+                self.seq = hands.get("seq")
+                self.acted = hands.get("acted", [])
+                self._apply()
+        except (OSError, ValueError):
+            pass
+        seen = {"t": self.board.clock.elapsed, "seq": self.seq, "on": self.on, "edges": self.edges}
+        hand = self.hand
+        if hand is not None:
+            seen["hand_mdeg"] = hand.angle_mdeg()
+            # the motor's safety rules as the bridge saw them (vboard.physics)
+            seen["motor"] = {"energised": hand.energised, "forbidden": hand.forbidden,
+                             "quick_reversals": hand.quick_reversals, "reversals": hand.reversals}
+        with open(SEEN + ".tmp", "w") as f:
+            f.write(json.dumps(seen))
+        os.rename(SEEN + ".tmp", SEEN)

@@ -1,0 +1,338 @@
+"""`propctl wokwi`: Wokwi simulator diagrams generated from the firmware's board profiles.
+
+Wokwi (wokwi.com, a browser simulator for the Pico and the ESP32) describes a
+circuit in a `diagram.json`: parts (`{"id", "type", "left", "top", "attrs"}`)
+and connections (`["part:PIN", "part:PIN", colour, []]`). This module writes
+one per prop and board, hardware/<prop>/wokwi/<board>/diagram.json, from
+`boards.PROFILES`, so a diagram cannot drift from the firmware's pins: the
+tests regenerate them and compare, and check every wire against the profile.
+
+Part types and pin names are Wokwi's documented ones (docs.wokwi.com/parts and
+the wokwi-boards board.json files). Wokwi has no H-bridge, DC motor, ULN2003,
+MOSFET or MCP23017 part, so:
+  - the DC motor is two LEDs in anti-parallel between the bridge inputs
+    (AIN1 and AIN2): one lights while the hand would turn clockwise (AIN1
+    high, AIN2 low), the other anticlockwise; both dark when braked (both
+    high) or coasting (both low), as the motor itself would stand;
+  - nSLEEP/STBY, the TB6612's PWMA, the ULN2003's IN1-IN4 (its board has
+    LEDs on those inputs too) and the solenoid's MOSFET gate are LEDs;
+  - the battery divider is a potentiometer on the ADC pin;
+  - a window sensor is a slide switch: left (its start position) shorts the
+    input to GND like a reed held shut by the magnet of a closed window;
+  - the fuse box's MCP23017 option is not drawn (no such part): the diagram
+    shows the default, one GPIO per window.
+"""
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+from propctl.build import FIRMWARE_DIR, REPO_ROOT
+
+FIRMWARE_LIB = FIRMWARE_DIR / "lib"
+
+REPO_HARDWARE = REPO_ROOT / "hardware"  # a clone's; an installed propctl has none (use --out)
+PROPS = ("clock", "fusebox", "football")
+
+# Boards with their own wiring columns; the Pico W and Pico 2 are wired like the Pico.
+WOKWI_BOARDS = {
+    "pico": {"type": "wokwi-pi-pico", "id": "pico", "gnd": "GND.8", "3v3": "3V3"},
+    "esp32": {"type": "board-esp32-devkit-c-v4", "id": "esp", "gnd": "GND.1", "3v3": "3V3"},
+}
+# DevKitC V4 header pins whose Wokwi name is not the GPIO number.
+ESP32_NAMED = {36: "VP", 39: "VN", 1: "TX", 3: "RX"}
+# ESP32 GPIO 34-39 are inputs without internal pull-ups: a button there gets 10k to 3V3.
+ESP32_NO_PULLUP = (34, 35, 36, 37, 38, 39)
+
+# Documented pin names of every part type used (Wokwi part references).
+PART_PINS = {
+    "wokwi-pi-pico": {"GP%d" % n for n in list(range(23)) + [26, 27, 28]}
+    | {"GND.%d" % n for n in range(1, 9)} | {"VSYS", "VBUS", "3V3"},
+    "board-esp32-devkit-c-v4": {"3V3", "EN", "VP", "VN", "34", "35", "32", "33", "25", "26", "27", "14",
+                                "12", "GND.1", "13", "D2", "D3", "CMD", "5V", "GND.2", "23", "22", "TX",
+                                "RX", "21", "GND.3", "19", "18", "5", "17", "16", "4", "0", "2", "15",
+                                "D1", "D0", "CLK"},
+    "wokwi-pushbutton": {"1.l", "1.r", "2.l", "2.r"},
+    "wokwi-slide-switch": {"1", "2", "3"},
+    "wokwi-led": {"A", "C"},
+    "wokwi-resistor": {"1", "2"},
+    "wokwi-buzzer": {"1", "2"},
+    "wokwi-relay-module": {"VCC", "GND", "IN", "NC", "COM", "NO"},
+    "wokwi-potentiometer": {"GND", "SIG", "VCC"},
+    "board-ssd1306": {"GND", "VCC", "SCL", "SDA"},
+    "wokwi-text": set(),
+}
+
+# Layout: these parts open a row (left), the part after them sits to their right.
+_ROW_STARTERS = ("wokwi-resistor", "wokwi-slide-switch", "wokwi-potentiometer")
+GND = ("gnd",)
+V33 = ("3v3",)
+
+
+def sig(name: str) -> tuple:
+    return ("sig", name)
+
+
+def _part(part_id: str, kind: str, attrs: dict, wires: dict) -> dict:
+    return {"id": part_id, "type": kind, "attrs": attrs, "wires": wires}
+
+
+def button(signal: str, label: str, key: str, color: str = "red") -> list:
+    """A push button from the input to GND (internal pull-up; pressed reads low)."""
+    return [_part(signal, "wokwi-pushbutton", {"color": color, "label": label, "key": key},
+                  {"1.l": sig(signal), "2.l": GND})]
+
+
+def window(signal: str, number: int) -> list:
+    """A window sensor: slide switch, left (closed window) shorts the input to GND."""
+    return [_part(signal, "wokwi-slide-switch", {}, {"2": sig(signal), "1": GND}),
+            _part("label_" + signal, "wokwi-text", {"text": "window %d" % number}, {})]
+
+
+def led(signal: str, ohms: int, color: str, label: str) -> list:
+    """An LED from the output through its resistor to GND."""
+    return [_part("r_" + signal, "wokwi-resistor", {"value": str(ohms)},
+                  {"1": sig(signal), "2": ("part", signal, "A")}),
+            _part(signal, "wokwi-led", {"color": color, "label": label}, {"C": GND})]
+
+
+def piezo(signal: str) -> list:
+    return [_part("r_" + signal, "wokwi-resistor", {"value": "100"},
+                  {"1": sig(signal), "2": ("part", signal, "2")}),
+            _part(signal, "wokwi-buzzer", {"volume": "0.1"}, {"1": GND})]
+
+
+def dc_motor(in1: str, in2: str) -> list:
+    """The motor across the bridge inputs: two LEDs in anti-parallel behind one resistor."""
+    return [_part("r_motor", "wokwi-resistor", {"value": "220"},
+                  {"1": sig(in1), "2": ("part", "motor_cw", "A")}),
+            _part("motor_cw", "wokwi-led", {"color": "green", "label": "hand clockwise (AIN1 high)"},
+                  {"C": sig(in2)}),
+            _part("motor_ccw", "wokwi-led", {"color": "orange", "label": "anticlockwise (AIN2 high)"},
+                  {"A": sig(in2), "C": ("part", "r_motor", "2")})]
+
+
+# Every pin signal of each prop, drawn as the parts that stand for what the wiring table connects.
+PROP_PARTS = {
+    "clock": (
+        button("button", "START", "s", "green")
+        + dc_motor("motor_in1", "motor_in2")
+        + led("motor_pwm", 220, "blue", "TB6612 PWMA")
+        + led("motor_stby", 220, "white", "nSLEEP / STBY")
+        + led("stepper_in1", 220, "red", "ULN2003 IN1")
+        + led("stepper_in2", 220, "red", "ULN2003 IN2")
+        + led("stepper_in3", 220, "red", "ULN2003 IN3")
+        + led("stepper_in4", 220, "red", "ULN2003 IN4")
+        + piezo("piezo")
+        + led("solenoid", 220, "yellow", "solenoid MOSFET gate")
+        + [_part("battery_adc", "wokwi-potentiometer", {"value": "700"},
+                 {"SIG": sig("battery_adc"), "GND": GND, "VCC": V33}),
+           _part("label_battery_adc", "wokwi-text", {"text": "battery divider"}, {})]
+        + led("led", 330, "red", "LED")
+    ),
+    "fusebox": (
+        [p for n in range(1, 9) for p in window("window%d" % n, n)]
+        + button("btn_next", "NEXT", "n", "blue")
+        + button("btn_prev", "PREV", "p", "blue")
+        + button("btn_bolt", "BOLT", "b", "yellow")
+        + led("led_red", 220, "red", "fuse blown")
+        + led("led_green", 150, "limegreen", "safe")
+        + piezo("piezo")
+        + [_part("relay", "wokwi-relay-module", {}, {"IN": sig("relay"), "VCC": V33, "GND": GND})]
+    ),
+    "football": (
+        button("btn_roll", "ROLL", "r", "red")
+        + button("btn_kick", "KICK", "k", "yellow")
+        + button("btn_good", "GOOD", "g", "green")
+        + button("btn_miss", "MISS", "m", "black")
+        + piezo("piezo")
+        + [_part("oled", "board-ssd1306", {"i2c-address": "0x3c"},
+                 {"SDA": sig("oled_sda"), "SCL": sig("oled_scl"), "VCC": V33, "GND": GND})]
+        + led("led_home", 220, "red", "home")
+        + led("led_away", 220, "yellow", "away")
+        + led("led_kick", 220, "orange", "kick count")
+        + led("led_down1", 150, "limegreen", "down 1")
+        + led("led_down2", 150, "limegreen", "down 2")
+        + led("led_down3", 150, "limegreen", "down 3")
+        + led("led_down4", 150, "limegreen", "down 4")
+        + led("led", 330, "red", "LED")
+    ),
+}
+
+# Profile signals the diagrams leave out on purpose, and why.
+NOT_DRAWN = {
+    "fusebox": {"i2c_sda": "MCP23017 option: Wokwi has no MCP23017 part",
+                "i2c_scl": "MCP23017 option: Wokwi has no MCP23017 part"},
+}
+
+
+def load_boards(firmware_lib: Path = FIRMWARE_LIB):
+    """The firmware's boards.py as a module (the profiles, read from the firmware tree)."""
+    spec = importlib.util.spec_from_file_location("firmware_boards", firmware_lib / "boards.py")
+    if spec is None or spec.loader is None:
+        raise FileNotFoundError("no boards.py in %s" % firmware_lib)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def board_pin(board: str, gpio, header: dict):
+    """The Wokwi pin name of `gpio` on `board`, or None for a pin on the board itself (Pico LED)."""
+    if type(gpio) is not int or gpio not in header:
+        return None
+    if board == "pico":
+        return "GP%d" % gpio
+    return ESP32_NAMED.get(gpio, str(gpio))
+
+
+def _signals(parts: list) -> list:
+    names = []
+    for part in parts:
+        for end in part["wires"].values():
+            if end[0] == "sig" and end[1] not in names:
+                names.append(end[1])
+    return names
+
+
+def _pullups(board: str, spec: list, pins: dict) -> list:
+    """10k to 3V3 for each ESP32 button on a pin without an internal pull-up."""
+    extra = []
+    for part in spec:
+        end = part["wires"].get("1.l")
+        if (board == "esp32" and part["type"] == "wokwi-pushbutton" and end
+                and pins.get(end[1]) in ESP32_NO_PULLUP):
+            extra.append(_part("pullup_" + end[1], "wokwi-resistor", {"value": "10000"},
+                               {"1": end, "2": V33}))
+    return extra
+
+
+def diagram(boards_module, board: str, prop: str) -> dict:
+    """The diagram.json content for one prop on one board."""
+    wb = WOKWI_BOARDS[board]
+    pins = boards_module.profile(board, prop)
+    header = boards_module.PROFILES[board]["header"]
+    spec = PROP_PARTS[prop]
+    drawn = _signals(spec)
+    missing = set(pins) - set(drawn) - set(NOT_DRAWN.get(prop, {}))
+    if missing:
+        raise ValueError("%s: profile signals with no part in the diagram: %s" % (prop, sorted(missing)))
+    skipped = {}
+    for signal in drawn:
+        if pins.get(signal) is None:
+            skipped[signal] = "not wired on this board"
+        elif board_pin(board, pins[signal], header) is None:
+            skipped[signal] = "on the board itself (%s), nothing to wire" % pins[signal]
+    parts = [{"type": wb["type"], "id": wb["id"], "top": 0, "left": 0, "attrs": {}}]
+    connections = []
+    row = 0
+    opened = False
+    for part in spec + _pullups(board, spec, pins):
+        if any(end[0] == "sig" and end[1] in skipped for end in part["wires"].values()):
+            continue
+        starts_row = part["type"] in _ROW_STARTERS
+        if starts_row and opened:
+            row += 1  # two row starters in a row: the first stands alone
+        column, line = divmod(row, 12)
+        parts.append({"type": part["type"], "id": part["id"], "top": line * 70 - 60,
+                      "left": 260 + column * 300 + (0 if starts_row else 110), "attrs": dict(part["attrs"])})
+        opened = starts_row
+        if not starts_row:
+            row += 1
+        for pin in sorted(part["wires"]):
+            end = part["wires"][pin]
+            if end[0] == "sig":
+                other, color = "%s:%s" % (wb["id"], board_pin(board, pins[end[1]], header)), "green"
+            elif end[0] == "gnd":
+                other, color = "%s:%s" % (wb["id"], wb["gnd"]), "black"
+            elif end[0] == "3v3":
+                other, color = "%s:%s" % (wb["id"], wb["3v3"]), "red"
+            else:
+                other, color = "%s:%s" % (end[1], end[2]), "green"
+            connections.append(["%s:%s" % (part["id"], pin), other, color, []])
+    notes = dict(NOT_DRAWN.get(prop, {}))
+    notes.update(skipped)
+    if notes:
+        parts.append({"type": "wokwi-text", "id": "notes", "top": -140, "left": 0,
+                      "attrs": {"text": "\n".join("%s: %s" % (k, notes[k]) for k in sorted(notes))}})
+    result = {"version": 1, "author": "propctl wokwi (generated from firmware/lib/boards.py)",
+              "editor": "wokwi", "parts": parts, "connections": connections, "dependencies": {}}
+    check_pin_names(result)
+    return result
+
+
+def check_pin_names(data: dict) -> None:
+    """Every connection names a part of the diagram and one of that part type's documented pins."""
+    types = {}
+    for part in data["parts"]:
+        if part["id"] in types:
+            raise ValueError("part id %r used twice" % part["id"])
+        types[part["id"]] = part["type"]
+    for connection in data["connections"]:
+        for end in connection[:2]:
+            part_id, _, pin = end.partition(":")
+            if part_id not in types:
+                raise ValueError("connection %r: no part %r" % (connection, part_id))
+            if pin not in PART_PINS[types[part_id]]:
+                raise ValueError("connection %r: %s has no pin %r" % (connection, types[part_id], pin))
+
+
+def render(data: dict) -> str:
+    return json.dumps(data, indent=2) + "\n"
+
+
+def diagram_path(root: Path, prop: str, board: str) -> Path:
+    return root / prop / "wokwi" / board / "diagram.json"
+
+
+def generate_all(boards_module, root: Path, write: bool) -> list:
+    """Write (or, write=False, compare) every diagram; returns the paths that differ(ed)."""
+    changed = []
+    for prop in PROPS:
+        for board in WOKWI_BOARDS:
+            path = diagram_path(root, prop, board)
+            text = render(diagram(boards_module, board, prop))
+            old = path.read_text(encoding="utf-8") if path.exists() else None
+            if old != text:
+                changed.append(path)
+                if write:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(text, encoding="utf-8")
+    return changed
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "wokwi", help="write the Wokwi simulator diagrams from the board profiles",
+        description="Write hardware/<prop>/wokwi/<board>/diagram.json for every prop (clock, fusebox, "
+                    "football) on the Pico and the ESP32 DevKitC, from the firmware's board profiles "
+                    "(firmware/lib/boards.py). Paste one into a Wokwi MicroPython project's diagram.json "
+                    "to see the wiring. Wokwi has no H-bridge or motor part: the motor is two LEDs "
+                    "between AIN1 and AIN2, one per direction.",
+        epilog="Exit codes: 0 written (or, with --check, up to date), 1 --check found a diagram that "
+               "differs from the profiles, 2 bad command line.")
+    parser.add_argument("--out", type=Path, default=REPO_HARDWARE,
+                        help="the hardware folder to write into (default: the clone's hardware/)")
+    parser.add_argument("--firmware", type=Path, default=FIRMWARE_LIB,
+                        help="firmware/lib holding boards.py (default: the clone's)")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 naming every diagram that differs from the profiles")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if not (args.firmware / "boards.py").exists():
+        print("propctl wokwi: no boards.py in %s (use --firmware)" % args.firmware, file=sys.stderr)
+        return 2
+    if not args.out.is_dir():
+        print("propctl wokwi: no hardware folder at %s (run it in a clone, or give --out)" % args.out,
+              file=sys.stderr)
+        return 2
+    changed = generate_all(load_boards(args.firmware), args.out, write=not args.check)
+    for path in changed:
+        print("%s %s" % ("differs from the profiles:" if args.check else "wrote", path))
+    if args.check and changed:
+        print("run `propctl wokwi` to regenerate", file=sys.stderr)
+        return 1
+    if not changed:
+        print("every diagram is up to date (%d)" % (len(PROPS) * len(WOKWI_BOARDS)))
+    return 0
