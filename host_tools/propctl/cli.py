@@ -15,6 +15,7 @@ SUBCOMMAND_MODULES = [
     "cards.cli",
     "play",
     "sim",
+    "web",
     "deploy",
     "monitor",
     "ports",
