@@ -208,3 +208,12 @@ def test_browser_football_panel_and_buttons(browser, server):
     page.click("[data-input=roll]")
     page.wait_for("window.propEvents.some(e => e.event === 'toss')", timeout=30)
     assert "TOSS" not in page.evaluate("document.getElementById('oled').textContent")
+    # the toss winner's choice is a report (over the link at a real table): a button on the page
+    choices = page.wait_for("[...document.querySelectorAll('#actions button')].map(b => b.dataset.action)",
+                            timeout=30)
+    assert "receive" in choices, choices
+    before = len(page.evaluate(EVENTS))
+    page.click("#actions button[data-action=receive]")
+    page.wait_for("!JSON.stringify(window.propFrame.actions).includes('receive')", timeout=30)
+    names = page.evaluate(EVENTS)[before:]
+    assert "refused" not in names and "play" in names, names

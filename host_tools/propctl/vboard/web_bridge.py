@@ -3,6 +3,7 @@
     import web_bridge
     prop = web_bridge.Prop("clock", "", seed)    # or "fusebox" (pack file path), "football"
     prop.input("button", 1)                       # hold the start button; ("button", 0) lets go
+    prop.command("report", '{"action": "receive"}')   # a link command (the football box's reports)
     reply = prop.frame(16)                        # run 16 ms of board time, JSON of what changed
 
 The page calls frame() once per animation frame with the real time that
@@ -138,6 +139,17 @@ class Prop:
             reply["card"] = self._card
         else:
             reply["screen"] = bench.screen()
+            # what the players may report now (over the link on a real table)
+            reply["actions"] = [[a[0], a[1], a[2]] for a in bench.app.game.actions()]
+
+    def command(self, name: str, args_json: str) -> str:
+        """A link command of the prop (as `propctl` would send it); JSON {"ok": result} or {"error": why}."""
+        handler = self.bench.app.commands()[name][0]
+        args = json.loads(args_json)
+        try:
+            return json.dumps({"ok": handler(**args)})
+        except ValueError as exc:
+            return json.dumps({"error": str(exc)})
 
     def _describe_card(self, index: int):
         """The card in the box, read from the pack as the firmware reads it."""

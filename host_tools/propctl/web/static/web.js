@@ -89,8 +89,53 @@ function drawFusebox(r) {
   }
 }
 
+// The referee's questions as buttons: one per legal action (a pick per option, yards from a box).
+let shownActions = "";
+function drawActions(actions) {
+  const key = JSON.stringify(actions);
+  if (key === shownActions) return;
+  shownActions = key;
+  const box = $("actions");
+  box.replaceChildren();
+  for (const [name, kind, options] of actions) {
+    if (kind === "team" || kind === "dice") {  // the coin and the dice: the ROLL button
+      box.append(name + ": press ROLL ");
+      continue;
+    }
+    const picks = kind === "pick" ? options : [null];
+    for (const pick of picks) {
+      const b = document.createElement("button");
+      b.dataset.action = name;
+      b.textContent = name + (pick ? " " + pick : "");
+      let yards = null;
+      if (kind === "yards") {
+        yards = document.createElement("input");
+        Object.assign(yards, { type: "number", min: options[0], max: options[1], value: options[0] });
+        yards.style.width = "4em";
+        b.textContent += " (yards)";
+      }
+      b.addEventListener("click", () => {
+        const args = { action: name };
+        if (pick) args.pick = pick;
+        if (yards) args.yards = parseInt(yards.value, 10);
+        report(args);
+      });
+      box.append(b);
+      if (yards) box.append(yards);
+      box.append(" ");
+    }
+  }
+}
+
+function report(args) {
+  startAudio();
+  const answer = JSON.parse(prop.command("report", JSON.stringify(args)));
+  if (answer.error) logEvent({ event: "refused", t: boardMs, report: args.action, error: answer.error });
+}
+
 function drawFootball(r) {
   $("oled").textContent = r.screen.join("\n");
+  drawActions(r.actions);
   const leds = $("football-leds");
   for (const name of Object.keys(r.outputs).filter((n) => n.startsWith("led"))) {
     let el = $("ff-" + name);
