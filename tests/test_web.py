@@ -1,4 +1,5 @@
 """`propctl web`: the page's server, the bridge the page calls, and the page in a real headless Chromium."""
+import ast
 import json
 import os
 import signal
@@ -80,7 +81,8 @@ while "idle" not in [e["event"] for e in events]:
     events += r["events"]
     tones += r["tones"]
     angles.add(r["hand_mdeg"])
-print(json.dumps({"events": events, "tones": tones, "angles": len(angles)}))
+from drivers.chime import BELL
+print(json.dumps({"events": events, "tones": tones, "angles": len(angles), "bell": list(BELL)}))
 """
 
 
@@ -95,14 +97,20 @@ def test_bridge_plays_a_clock_round_frame_by_frame():
     assert result["angles"] > 10  # the hand moved
     chime_at = [e["t"] for e in result["events"] if e["event"] == "chime"][0]
     # the chime's tones: PWM on at the melody's notes, after the stop
-    heard, on = [], False
-    for t, freq, duty in result["tones"]:
+    # what the page plays: the pitch while the duty is on, 0 while off, at board times
+    heard, on, freq = [], False, 0
+    for t, f, duty in result["tones"]:
+        freq = f
         if duty != -2:  # -2: only the frequency changed
             on = duty > 0
-        if on and t >= chime_at - 200:
-            heard.append(freq)
-    assert len(heard) >= 3
-    assert set(heard) >= {1319, 988}
+        pitch = freq if on else 0
+        if t >= chime_at - 200 and (heard or pitch) and (not heard or heard[-1][1] != pitch):
+            heard.append((t, pitch))
+    bell = result["bell"]  # (Hz, ms) pairs, 0 Hz a rest: the firmware's melody
+    assert [p for _, p in heard] == bell[0::2] + [0]
+    durations = [b[0] - a[0] for a, b in zip(heard, heard[1:])]
+    for got, want in zip(durations, bell[1::2]):
+        assert abs(got - want) <= 10, (durations, bell)  # within one tick
 
 
 def test_propctl_web_prints_its_url_and_stops_on_ctrl_c():
@@ -126,6 +134,15 @@ def test_propctl_web_prints_its_url_and_stops_on_ctrl_c():
 
 
 # --- the page in a real browser -----------------------------------------------------------
+
+def firmware_bell() -> list:
+    """drivers.chime.BELL, read from the source ((Hz, ms) pairs, 0 Hz a rest)."""
+    tree = ast.parse((FIRMWARE_LIB / "drivers" / "chime.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "BELL":
+            return list(ast.literal_eval(node.value))
+    raise AssertionError("no BELL in drivers/chime.py")
+
 
 def chromium_or_skip():
     binary = find_chromium()
@@ -164,12 +181,16 @@ def test_browser_clock_round_with_chime_and_moving_hand(browser, server, tmp_pat
     page.wait_for("window.propEvents.some(e => e.event === 'start')", timeout=30)
     page.wait_for("window.propFrame.hand_mdeg !== %d" % start_angle, timeout=30)
     page.wait_for("window.propEvents.some(e => e.event === 'chime')", timeout=180)
+    page.wait_for("window.propEvents.some(e => e.event === 'idle')", timeout=60)  # the bell has rung out
     page.screenshot(tmp_path / "web-clock.png")
     log = page.evaluate(LOG)
     names = [line.split(" | ")[0] for line in log]
     assert names.index("start") < names.index("stop") < names.index("chime"), log
     assert any(" chime " in line for line in log)  # the log's text names it too
-    assert page.evaluate("window.propAudio.tones") >= 1  # the chime went to Web Audio
+    # the chime went to Web Audio: the melody's notes, in order
+    melody = [f for f in firmware_bell()[0::2] if f]
+    notes = page.evaluate("window.propAudio.notes")
+    assert notes[-len(melody):] == melody, notes
     assert page.evaluate("window.propError || ''") == ""
     assert (tmp_path / "web-clock.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     if os.environ.get("WEB_SCREENSHOT"):  # refresh the README's picture: WEB_SCREENSHOT=docs/web-clock.png

@@ -32,7 +32,7 @@ function logEvent(e) {
 }
 
 // --- sound: the piezo's PWM as a square wave (frequency from .freq, on while duty > 0) ---
-const audio = { ctx: null, osc: null, gain: null, tones: 0 };
+const audio = { ctx: null, osc: null, gain: null, tones: 0, freq: 0, on: false, notes: [] };
 window.propAudio = audio;
 function startAudio() {
   if (audio.ctx) { audio.ctx.resume(); return; }
@@ -53,10 +53,15 @@ function playTones(tones, frameStartMs) {
   for (const [t, freq, duty] of tones) {
     const at = base + Math.max(0, t - frameStartMs) / 1000 / speed;
     if (freq > 0) audio.osc.frequency.setValueAtTime(freq, at);
-    if (duty === -2) continue;  // only the frequency changed
-    const on = duty > 0 && !$("mute").checked;
-    audio.gain.gain.setValueAtTime(on ? 0.06 : 0, at);
-    if (on) audio.tones += 1;
+    if (duty !== -2) {  // -2: only the frequency changed
+      audio.on = duty > 0 && !$("mute").checked;
+      audio.gain.gain.setValueAtTime(audio.on ? 0.06 : 0, at);
+    }
+    if (audio.on && (freq !== audio.freq || duty !== -2)) {
+      audio.tones += 1;
+      audio.notes.push(freq);  // what was sent to the speaker, for tests and the curious
+    }
+    audio.freq = freq;
   }
 }
 
