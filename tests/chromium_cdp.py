@@ -164,15 +164,19 @@ class Page:
 
     def click(self, selector: str, hold_s: float = 0.05) -> None:
         """Press the left mouse button on the element's centre, hold it hold_s, release."""
-        box = self.evaluate("(() => { const r = document.querySelector(%s).getBoundingClientRect();"
-                            " return [r.x + r.width / 2, r.y + r.height / 2]; })()" % json.dumps(selector))
-        x, y = box
-        self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
-        self.send("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y,
-                                               "button": "left", "buttons": 1, "clickCount": 1})
+        self.mouse(selector, "mousePressed")
         time.sleep(hold_s)
-        self.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x, "y": y,
-                                               "button": "left", "buttons": 0, "clickCount": 1})
+        self.mouse(selector, "mouseReleased")
+
+    def mouse(self, selector: str, kind: str) -> None:
+        """One real mouse event (mousePressed, mouseReleased) on the element's centre."""
+        x, y = self.evaluate("(() => { const r = document.querySelector(%s).getBoundingClientRect();"
+                             " return [r.x + r.width / 2, r.y + r.height / 2]; })()" % json.dumps(selector))
+        if kind == "mousePressed":
+            self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+        pressed = kind == "mousePressed"
+        self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
+                                               "buttons": 1 if pressed else 0, "clickCount": 1})
 
     def screenshot(self, path) -> bytes:
         """Save a PNG of the page to `path`; its bytes."""
