@@ -15,11 +15,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from propctl.build import PROPS
+from propctl.build import FIRMWARE_DIR, PROPS
 from propctl.overrides import combine, parse_sets
 
 VBOARD_DIR = Path(__file__).resolve().parent / "vboard"
-REPO_FIRMWARE_LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
+# the installed package's firmware, or this clone's (propctl.build.firmware_root)
+REPO_FIRMWARE_LIB = FIRMWARE_DIR / "lib"
 HEAP = "16M"  # the recorder keeps every output change of a round
 
 
