@@ -12,6 +12,7 @@ tick it every tick_ms of board time, exactly as the tests and the terminal
 sims do. The reply holds the prop's new events, the piezo's new PWM changes
 ([t, freq, duty], so the page can play them), the output levels, and the
 picture: the hand's angle (clock), the card (fuse box), the OLED text (football).
+Each event carries "text", its sentence from propctl/describe.py (put on sys.path by the page).
 
 The WebAssembly port has no os.urandom: the page hands over a random seed
 (from the browser's crypto), and the rounds' seeds come from it.
@@ -101,6 +102,8 @@ class Prop:
             elif signal == self._duty_sig:
                 tones.append([t, self._freq, value])
             levels[signal] = value
+        for event in self._events:
+            event["text"] = self._describe(event)
         reply = {"t": self.board.clock.elapsed, "events": list(self._events), "tones": tones,
                  "outputs": self._outputs()}
         self._picture(reply)
@@ -111,6 +114,15 @@ class Prop:
             self.board.count = 0
             self._seen = 0
         return json.dumps(reply)
+
+    def _describe(self, event: dict) -> str:
+        """The event as a sentence (propctl/describe.py, as `propctl monitor` shows it)."""
+        import describe
+        fields = {}
+        for key in event:
+            if key != "event" and key != "t":
+                fields[key] = event[key]
+        return describe.describe_event(self.name, event["event"], fields)
 
     def _outputs(self) -> dict:
         """Last level of every output of the prop's profile ("piezo.duty": the PWM duty)."""

@@ -1,11 +1,12 @@
 """`propctl web`: the props in a web browser, the real firmware on MicroPython WebAssembly.
 
 A small local server (127.0.0.1 only, standard library http.server) hands the
-browser four things: the page (static/), the pinned MicroPython WebAssembly
-port from tools/wasm/node_modules (so it works offline), and /files.json, every
-file of firmware/lib and of the virtual board (host_tools/propctl/vboard) plus
-the fuse box's card pack, which the page writes into the port's filesystem
-before it imports vboard/web_bridge.py. Everything else runs in the browser.
+browser three things: the page (static/), the pinned MicroPython WebAssembly
+port from tools/wasm/node_modules (so it works offline), and /files.json: every
+file of firmware/lib and of the virtual board (host_tools/propctl/vboard), the
+event describer (propctl/describe.py) and the fuse box's card pack, which the
+page writes into the port's filesystem before it imports vboard/web_bridge.py.
+Everything else runs in the browser.
 """
 import argparse
 import base64
@@ -24,7 +25,9 @@ WASM_PACKAGE = (Path(__file__).resolve().parents[3] / "tools" / "wasm" / "node_m
 # so its fake `machine` wins, as on MICROPYPATH for the unix port).
 FS_LIB = "/lib"
 FS_VBOARD = "/vboard"
+FS_HOST = "/host"
 FS_PACK = "/pack.bin"
+DESCRIBE = Path(__file__).resolve().parents[1] / "describe.py"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".wasm": "application/wasm", ".json": "application/json", ".png": "image/png"}
@@ -43,10 +46,12 @@ def files_manifest(pack_path) -> dict:
     """What the page writes into the port's FS: {"text": {path: str}, "binary": {path: base64}, ...}."""
     text = _python_files(REPO_FIRMWARE_LIB, FS_LIB)
     text.update(_python_files(VBOARD_DIR, FS_VBOARD))
+    # the event log's sentences: the same describer as `propctl monitor` (it runs on MicroPython too)
+    text[FS_HOST + "/describe.py"] = DESCRIBE.read_text(encoding="utf-8")
     binary = {}
     if pack_path is not None:
         binary[FS_PACK] = base64.b64encode(Path(pack_path).read_bytes()).decode("ascii")
-    return {"text": text, "binary": binary, "path": [FS_VBOARD, FS_LIB],
+    return {"text": text, "binary": binary, "path": [FS_VBOARD, FS_LIB, FS_HOST],
             "pack": FS_PACK if pack_path is not None else ""}
 
 

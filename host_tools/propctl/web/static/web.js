@@ -19,14 +19,18 @@ function logEvent(e) {
   window.propEvents.push(e);
   // the round's planned length would spoil the game at the table: shown only with ?show_plan=1
   const hidden = SHOW_PLAN ? ["event", "t"] : ["event", "t", "duration_ms", "planned_ms"];
-  const fields = Object.keys(e).filter((k) => !hidden.includes(k)).map((k) => {
+  const fields = Object.keys(e).filter((k) => !hidden.includes(k) && k !== "text").map((k) => {
     // the firmware counts windows from 0; people count them from 1
     const v = (k === "window" && PROP === "fusebox") ? e[k] + 1 : e[k];
     return k + "=" + (typeof v === "object" ? JSON.stringify(v) : v);
   });
   const li = document.createElement("li");
   li.dataset.event = e.event;
-  li.textContent = (e.t / 1000).toFixed(2).padStart(7) + " s  " + e.event + "  " + fields.join(" ");
+  li.title = e.event + " " + fields.join(" ");  // the raw fields on hover
+  // the describer's sentence, unless it would tell the hidden plan
+  const spoils = !SHOW_PLAN && hidden.some((k) => k in e && k !== "event" && k !== "t");
+  const text = e.text && !spoils ? e.text : e.event + "  " + fields.join(" ");
+  li.textContent = (e.t / 1000).toFixed(2).padStart(7) + " s  " + text;
   $("log").appendChild(li);
   li.scrollIntoView({ block: "nearest" });
 }
