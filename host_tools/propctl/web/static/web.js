@@ -18,7 +18,7 @@ window.propEvents = [];
 function logEvent(e) {
   window.propEvents.push(e);
   // the round's planned length would spoil the game at the table: shown only with ?show_plan=1
-  const hidden = SHOW_PLAN ? ["event", "t"] : ["event", "t", "duration_ms", "planned_ms"];
+  const hidden = SHOW_PLAN ? ["event", "t"] : ["event", "t", "duration_ms"];
   const fields = Object.keys(e).filter((k) => !hidden.includes(k) && k !== "text").map((k) => {
     // the firmware counts windows from 0; people count them from 1
     const v = (k === "window" && PROP === "fusebox") ? e[k] + 1 : e[k];
