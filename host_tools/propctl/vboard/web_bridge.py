@@ -1,0 +1,174 @@
+"""The props on the virtual board, driven from a web page (MicroPython WebAssembly in the browser).
+
+    import web_bridge
+    prop = web_bridge.Prop("clock", "", seed)    # or "fusebox" (pack file path), "football"
+    prop.input("button", 1)                       # hold the start button; ("button", 0) lets go
+    prop.command("report", '{"action": "receive"}')   # a link command (the football box's reports)
+    reply = prop.frame(16)                        # run 16 ms of board time, JSON of what changed
+
+The page calls frame() once per animation frame with the real time that
+passed (times its speed). The real firmware runs through the benches, which
+tick it every tick_ms of board time, exactly as the tests and the terminal
+sims do. The reply holds the prop's new events, the piezo's new PWM changes
+([t, freq, duty], so the page can play them), the output levels, and the
+picture: the hand's angle (clock), the card (fuse box), the OLED text (football).
+Each event carries "text", its sentence from propctl/describe.py (put on sys.path by the page).
+
+The WebAssembly port has no os.urandom: the page hands over a random seed
+(from the browser's crypto), and the rounds' seeds come from it.
+"""
+import json
+import random
+
+# Recorder entries: the page reads them every frame, so a few thousand are plenty.
+CAPACITY = 4000
+FUSEBOX_BUTTONS = ("btn_next", "btn_prev", "btn_bolt")
+FOOTBALL_BUTTONS = ("roll", "kick", "good", "miss")
+
+
+def version() -> str:
+    """The MicroPython version running the page, e.g. "1.27.0"."""
+    import sys
+    return "%d.%d.%d" % sys.implementation.version[:3]
+
+
+def _entropy() -> int:
+    """A fresh 30-bit seed for a round or a game (in place of drivers.entropy)."""
+    return random.getrandbits(30)
+
+
+class Prop:
+    """One prop on a fresh virtual board (see the module docstring)."""
+
+    def __init__(self, name: str, pack: str = "", seed: int = 0) -> None:
+        self.name = name
+        self._events: list = []
+        random.seed(seed)
+        if name == "clock":
+            import clock_bench
+            self.bench = clock_bench.ClockBench({"clock": {"motor": "stepper"}}, capacity=CAPACITY,
+                                                 echo=self._events.append, entropy=_entropy)
+        elif name == "fusebox":
+            import fusebox_bench
+            self.bench = fusebox_bench.FuseBoxBench({"fusebox": {"pack": pack}}, capacity=CAPACITY,
+                                                     echo=self._events.append)
+            self._open = [False] * 8
+        elif name == "football":
+            import football_bench
+            self.bench = football_bench.FootballBench(capacity=CAPACITY, echo=self._events.append,
+                                                       entropy=_entropy)
+        else:
+            raise ValueError("no prop called %r" % name)
+        self.board = self.bench.board
+        self._seen = 0
+        piezo = str(self.bench.pins["piezo"])
+        self._freq_sig = piezo + ".freq"
+        self._duty_sig = piezo + ".duty"
+        self._freq = 0
+        self._levels: dict = {}   # signal name -> last value written
+        self._card = None
+
+    def input(self, what: str, value: int) -> None:
+        """A person at the prop: hold/let go of a button, open/close a window (1-8), press a button."""
+        bench = self.bench
+        if self.name == "clock" and what == "button":
+            if value:
+                self.board.set_input(bench.button, 0)
+            else:
+                self.board.clear_input(bench.button)
+        elif self.name == "fusebox" and what == "window":
+            index = value - 1
+            self._open[index] = not self._open[index]
+            bench.window(index, self._open[index])
+        elif self.name == "fusebox" and what in FUSEBOX_BUTTONS:
+            bench.press(what)
+        elif self.name == "football" and what in FOOTBALL_BUTTONS:
+            bench.press(what, at_ms=self.board.clock.elapsed)
+        else:
+            raise ValueError("%s has no input %r" % (self.name, what))
+
+    def frame(self, ms: int) -> str:
+        """Run `ms` of board time; JSON of the events, tones and picture since the last frame."""
+        if ms > 0:
+            self.bench.run(ms)
+        log = self.board.log(self._seen)
+        self._seen = self.board.count
+        tones = []
+        levels = self._levels
+        for t, signal, value in log:
+            if signal == self._freq_sig:
+                self._freq = value
+                tones.append([t, value, -2])      # -2: the duty did not change
+            elif signal == self._duty_sig:
+                tones.append([t, self._freq, value])
+            levels[signal] = value
+        for event in self._events:
+            event["text"] = self._describe(event)
+        reply = {"t": self.board.clock.elapsed, "events": list(self._events), "tones": tones,
+                 "outputs": self._outputs()}
+        self._picture(reply)
+        self._events.clear()  # in place: the bench's echo appends to this list
+        # The page keeps the log: a session of any length must not fill the bench.
+        self.bench.events.clear()
+        if self.board.count > self.board.capacity // 2:
+            self.board.count = 0
+            self._seen = 0
+        return json.dumps(reply)
+
+    def _describe(self, event: dict) -> str:
+        """The event as a sentence (propctl/describe.py, as `propctl monitor` shows it)."""
+        import describe
+        fields = {}
+        for key in event:
+            if key != "event" and key != "t":
+                fields[key] = event[key]
+        return describe.describe_event(self.name, event["event"], fields)
+
+    def _outputs(self) -> dict:
+        """Last level of every output of the prop's profile ("piezo.duty": the PWM duty)."""
+        out = {}
+        levels = self._levels
+        for name in self.bench.pins:
+            pin = self.bench.pins[name]
+            if pin is None:
+                continue
+            for suffix in ("", ".duty"):
+                signal = str(pin) + suffix
+                if signal in levels:
+                    out[name + suffix] = levels[signal]
+        return out
+
+    def _picture(self, reply: dict) -> None:
+        bench = self.bench
+        if self.name == "clock":
+            reply["hand_mdeg"] = bench.hand.angle_mdeg()
+            reply["state"] = bench.app.state
+        elif self.name == "fusebox":
+            reply["open"] = [i + 1 for i in range(8) if self._open[i]]
+            for event in reply["events"]:
+                if event["event"] == "card":
+                    self._card = self._describe_card(event["index"])
+            reply["card"] = self._card
+        else:
+            reply["screen"] = bench.screen()
+            # what the players may report now (over the link on a real table)
+            reply["actions"] = [[a[0], a[1], a[2]] for a in bench.app.game.actions()]
+
+    def command(self, name: str, args_json: str) -> str:
+        """A link command of the prop (as `propctl` would send it); JSON {"ok": result} or {"error": why}."""
+        handler = self.bench.app.commands()[name][0]
+        args = json.loads(args_json)
+        try:
+            return json.dumps({"ok": handler(**args)})
+        except ValueError as exc:
+            return json.dumps({"error": str(exc)})
+
+    def _describe_card(self, index: int):
+        """The card in the box, read from the pack as the firmware reads it."""
+        from cardpack import taskcard
+        pack = self.bench.app.pack
+        if pack is None or index < 0:
+            return None
+        card = taskcard.decode(pack.record(index))
+        return {"id": card.id, "category": card.category, "text": card.text,
+                "statements": list(card.statements), "bolt": card.bolt + 1}

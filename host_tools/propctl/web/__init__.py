@@ -1,0 +1,141 @@
+"""`propctl web`: the props in a web browser, the real firmware on MicroPython WebAssembly.
+
+A small local server (127.0.0.1 only, standard library http.server) hands the
+browser three things: the page (static/), the pinned MicroPython WebAssembly
+port from tools/wasm/node_modules (so it works offline), and /files.json: every
+file of firmware/lib and of the virtual board (host_tools/propctl/vboard), the
+event describer (propctl/describe.py) and the fuse box's card pack, which the
+page writes into the port's filesystem before it imports vboard/web_bridge.py.
+Everything else runs in the browser.
+"""
+import argparse
+import base64
+import http.server
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from propctl.build import FIRMWARE_DIR, REPO_ROOT
+from propctl.sim.runner import VBOARD_DIR
+
+FIRMWARE_LIB = FIRMWARE_DIR / "lib"
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+# Only a clone has it (make setup installs it there with npm); an installed propctl says so.
+WASM_PACKAGE = (REPO_ROOT / "tools" / "wasm" / "node_modules" / "@micropython"
+                / "micropython-webassembly-pyscript")
+# Where the page puts the files in the port's filesystem (sys.path order: vboard first,
+# so its fake `machine` wins, as on MICROPYPATH for the unix port).
+FS_LIB = "/lib"
+FS_VBOARD = "/vboard"
+FS_HOST = "/host"
+FS_PACK = "/pack.bin"
+DESCRIBE = Path(__file__).resolve().parents[1] / "describe.py"
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+         ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".wasm": "application/wasm", ".json": "application/json", ".png": "image/png"}
+
+
+def _python_files(root: Path, fs_root: str) -> dict:
+    """{path in the port's FS: text} for every .py under root (no caches)."""
+    out = {}
+    for path in sorted(root.rglob("*.py")):
+        if "__pycache__" not in path.parts:
+            out[fs_root + "/" + path.relative_to(root).as_posix()] = path.read_text(encoding="utf-8")
+    return out
+
+
+def files_manifest(pack_path) -> dict:
+    """What the page writes into the port's FS: {"text": {path: str}, "binary": {path: base64}, ...}."""
+    text = _python_files(FIRMWARE_LIB, FS_LIB)
+    text.update(_python_files(VBOARD_DIR, FS_VBOARD))
+    # the event log's sentences: the same describer as `propctl monitor` (it runs on MicroPython too)
+    text[FS_HOST + "/describe.py"] = DESCRIBE.read_text(encoding="utf-8")
+    binary = {}
+    if pack_path is not None:
+        binary[FS_PACK] = base64.b64encode(Path(pack_path).read_bytes()).decode("ascii")
+    return {"text": text, "binary": binary, "path": [FS_VBOARD, FS_LIB, FS_HOST],
+            "pack": FS_PACK if pack_path is not None else ""}
+
+
+def make_handler(manifest_bytes: bytes):
+    """A request handler class serving the page, the wasm port and the manifest."""
+    routes = {"/files.json": manifest_bytes}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            path = self.path.split("?", 1)[0]
+            if path == "/":
+                path = "/index.html"
+            body = routes.get(path)
+            kind = "application/json"
+            if body is None:
+                name = path.rsplit("/", 1)[-1]
+                folder = WASM_PACKAGE if path.startswith("/mp/") else STATIC_DIR
+                if path.count("/") != (2 if path.startswith("/mp/") else 1) or name.startswith("."):
+                    self.send_error(404)
+                    return
+                file = folder / name
+                if not file.is_file():
+                    self.send_error(404)
+                    return
+                body = file.read_bytes()
+                kind = TYPES.get(file.suffix, "application/octet-stream")
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format, *args) -> None:  # noqa: A002 (http.server's signature)
+            pass  # quiet: the page has its own event log
+
+    return Handler
+
+
+def make_server(port: int = 0, pack_path=None) -> http.server.ThreadingHTTPServer:
+    """The server on 127.0.0.1:port (0: a free port); serve_forever() runs it."""
+    manifest = json.dumps(files_manifest(pack_path)).encode("utf-8")
+    return http.server.ThreadingHTTPServer(("127.0.0.1", port), make_handler(manifest))
+
+
+def run(args) -> int:
+    if not (WASM_PACKAGE / "micropython.wasm").is_file():
+        print("error: the MicroPython WebAssembly port is not installed (%s).\n"
+              "  Run `make setup` with node and npm installed." % WASM_PACKAGE, file=sys.stderr)
+        return 1
+    from propctl.sim.fusebox import prepare_pack
+    with tempfile.TemporaryDirectory() as tmp:
+        pack = prepare_pack(None, Path(tmp), args.lang)
+        try:
+            server = make_server(args.port, pack)
+        except OSError as exc:
+            print("error: cannot listen on 127.0.0.1:%d: %s" % (args.port, exc), file=sys.stderr)
+            return 1
+        url = "http://127.0.0.1:%d/" % server.server_address[1]
+        print("the props in your browser: %s   (Ctrl-C stops the server)" % url, flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            print("stopped", flush=True)
+        finally:
+            server.server_close()
+    return 0
+
+
+def register(subparsers) -> None:
+    """Add `propctl web`."""
+    from propctl.cards import lang as langs
+    parser = subparsers.add_parser(
+        "web", help="the props in a web browser: the real firmware on MicroPython WebAssembly",
+        description="Serve a local page (127.0.0.1 only) where the real firmware of the clock, the "
+                    "fuse box and the football box runs on MicroPython WebAssembly in the browser, "
+                    "on the virtual board. Works offline; needs `make setup` with node and npm.",
+        epilog="Open the printed URL. Page options: ?prop=clock|fusebox|football  &speed=N  &seed=N\n"
+               "  &show_plan=1 (the event log shows the round's planned length)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0, help="port to listen on (default: a free one)")
+    langs.add_argument(parser, "the fuse box's shipped task cards")
+    parser.set_defaults(func=run)
