@@ -40,7 +40,8 @@ def test_football_takes_every_setting_through_set(defaults):
     sets = []
     for key, value in sorted(section.items()):
         sets += ["--set", "football.%s=%s" % (key, json.dumps(value))]
-    sets += ["--set", "football.plays_per_quarter=2", "--set", 'football.names=["Longnamed 12", "Other name 3"]',
+    sets += ["--set", "football.plays_per_quarter=2",
+             "--set", 'football.names=["Longnamed 12", "Other name 3"]',
              "--set", "football.seed=4000000000", "--set", "board=pico_w"]
     assert len(json.dumps(parse_sets(sets[1::2]))) > 255
     done = subprocess.run(PROPCTL + ["football", "--non-interactive", "--seed", "3", *sets],
