@@ -15,6 +15,9 @@ USE_WASM := $(if $(MICROPYTHON_WASM),yes,$(if $(HAVE_WHEEL),,$(HAVE_NODE)))
 WASM_MICROPYTHON := $(CURDIR)/tools/wasm/run.mjs
 MICROPYTHON ?= $(if $(USE_WASM),$(WASM_MICROPYTHON),$(CURDIR)/$(BIN)/micropython)
 export MICROPYTHON
+# pytest workers (pytest-xdist): many tests wait on a virtual board in real time or on a
+# pseudo-terminal, so one more worker than a 2-core machine has cores keeps both busy.
+PYTEST_JOBS ?= 3
 # The firmware's own library path, as a board sees it (`/lib` on the flash).
 MP_RUN := MICROPYPATH=firmware/lib:tests/both $(MICROPYTHON)
 
@@ -32,7 +35,7 @@ WASM_SKIPPED := echo "MicroPython wasm32 leg SKIPPED: node and npm are not insta
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
-	@echo "  variables: MICROPYTHON=/path/to/micropython  PYTHON=python3.11  MICROPYTHON_WASM=1 (sim on wasm32)"
+	@echo "  variables: MICROPYTHON=/path/to/micropython  PYTHON=python3.11  MICROPYTHON_WASM=1 (sim on wasm32)  PYTEST_JOBS=3"
 
 # Before anything is installed: can this platform and $(PYTHON) run it (else say what to run)?
 # A .venv made by another Python is removed here, so the stamp below is out of date again.
@@ -73,7 +76,7 @@ test: setup lint typecheck pytest test-micropython test-wasm ## every check: ruf
 	@echo "make test: all checks passed"
 
 test-fast: setup ## quick loop: pytest without the slow end-to-end tests, fewer hypothesis examples
-	$(BIN)/pytest -q -m "not slow" --hypothesis-profile=quick
+	$(BIN)/pytest -n $(PYTEST_JOBS) -q -m "not slow" --hypothesis-profile=quick
 
 lint: setup ## ruff over everything
 	$(BIN)/ruff check .
@@ -82,8 +85,8 @@ typecheck: setup ## mypy: firmware/ against the MicroPython stubs, host_tools/ a
 	$(BIN)/mypy --custom-typeshed-dir $(VENV)/mpy-stubs
 	$(BIN)/mypy --config-file host_tools/mypy.ini
 
-pytest: setup ## pytest on CPython (includes differential runs in MicroPython)
-	$(BIN)/pytest
+pytest: setup ## pytest on CPython (includes differential runs in MicroPython); PYTEST_JOBS=n workers
+	$(BIN)/pytest -n $(PYTEST_JOBS)
 
 test-micropython: setup ## run tests/both/ under the MicroPython unix port
 	$(MP_RUN) tests/run_on_micropython.py tests/both

@@ -138,7 +138,8 @@ def test_every_prop_of_the_firmware_has_a_sim_sub_command():
 def test_a_config_file_that_cannot_be_used_is_said_not_crashed(tmp_path):
     cases = {"missing.json": (None, 1, "cannot be read"), "bad.json": ("{nope", 1, "is not valid JSON"),
              "list.json": ("[1]", 1, "must hold a JSON object"),
-             "section.json": ('{"clock": 5}', 2, "clock is a section, not a value")}
+             "section.json": ('{"clock": 5}', 2, "clock is a section, not a value"),
+             "infinity.json": ('{"clock": {"seed": Infinity}}', 1, "Infinity is not a JSON number")}
     for name, (text, code, words) in cases.items():
         path = tmp_path / name
         if text is not None:

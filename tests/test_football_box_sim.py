@@ -4,6 +4,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,9 +15,10 @@ from propctl.sim import runner
 
 def runner_lines(seed, *sets):
     args = argparse.Namespace(seed=seed, set=list(sets))
-    command = sim_football.runner_command(args, runner.find_micropython())
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120,
-                          env=runner.runner_env(runner.REPO_FIRMWARE_LIB))
+    with tempfile.TemporaryDirectory() as folder:
+        command = sim_football.runner_command(args, runner.find_micropython(), Path(folder))
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                              env=runner.runner_env(runner.REPO_FIRMWARE_LIB))
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
 

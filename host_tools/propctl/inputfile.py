@@ -57,11 +57,16 @@ def read_regular(path, limit: int) -> bytes:
     return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
 
+def _not_json(name: str) -> Any:
+    # Python's json reads NaN and Infinity, which JSON (and MicroPython's json) has not
+    raise ValueError("%s is not a JSON number" % name)
+
+
 def read_json(path, limit: int) -> Any:
     """The JSON value in the regular file `path` (UTF-8); InputFileError saying what is wrong."""
     data = read_regular(path, limit)
     try:
-        return json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"), parse_constant=_not_json)
     except UnicodeDecodeError as exc:
         raise InputFileError("is not UTF-8 text (byte %d)" % (exc.start + 1)) from None
     except RecursionError:

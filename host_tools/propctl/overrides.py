@@ -11,6 +11,11 @@ settings.merge checks it, and the virtual-board runners take it whole as
 import json
 
 
+def _not_json(name: str):
+    # NaN and Infinity are not JSON (MicroPython's json refuses them): the word stays a string
+    raise ValueError(name)
+
+
 def parse_sets(items) -> dict:
     """Nested overrides from KEY=VALUE items; ValueError naming the item that is not one."""
     result: dict = {}
@@ -20,7 +25,7 @@ def parse_sets(items) -> dict:
         if not sep or not all(parts):
             raise ValueError("--set wants KEY=VALUE, e.g. --set clock.seed=7 (got %r)" % item)
         try:
-            value = json.loads(text)
+            value = json.loads(text, parse_constant=_not_json)
         except ValueError:
             value = text  # a bare word is a string: --set clock.chime=solenoid
         target = result

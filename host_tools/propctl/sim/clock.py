@@ -5,10 +5,11 @@ MicroPython unix port on the fake `machine` of propctl/vboard; its JSON-lines
 output (events and hand frames, see vboard/run_prop.py) is drawn here as a
 clock face with the hand, plus the event log.
 """
-import json
 import math
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 from propctl.build import FIRMWARE_DIR
 from propctl.overrides import combine, parse_sets
@@ -19,6 +20,7 @@ from propctl.sim.runner import (
     check_settings,
     fields_text,
     load_config,
+    overrides_args,
     records,
     runner_env,
     setup,
@@ -34,17 +36,15 @@ def add_arguments(parser) -> None:
     parser.add_argument("--frame-ms", type=int, default=100, help="board ms between hand frames (100)")
 
 
-def runner_command(args, micropython: str, overrides: dict) -> list:
+def runner_command(args, micropython: str, overrides: dict, folder: Path) -> list:
     """The micropython command line that runs the prop on the virtual board with the settings
-    `overrides` (--config with every --set laid over it)."""
+    `overrides` (--config with every --set laid over it; written to a file in `folder`)."""
     command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_prop.py"), "clock",
                "--speed", str(args.speed), "--frame-ms", str(args.frame_ms),
                "--rounds", str(args.rounds)]
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
-    if overrides:
-        command += ["--overrides", json.dumps(overrides)]
-    return command
+    return command + overrides_args(overrides, folder)
 
 
 # --- drawing ---------------------------------------------------------------
@@ -162,8 +162,10 @@ def run(args) -> int:
     interactive = args.interactive
     if args.speed is None:
         args.speed = 1 if interactive else 0
-    proc = subprocess.Popen(runner_command(args, micropython, combine(config, sets)), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
+    workdir = tempfile.TemporaryDirectory(prefix="propctl-sim-")
+    proc = subprocess.Popen(runner_command(args, micropython, combine(config, sets), Path(workdir.name)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=runner_env(firmware_lib),
+                            text=True)
     screen = Screen(sys.stdout) if interactive else None
     end = None
     error = None
@@ -198,6 +200,7 @@ def run(args) -> int:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        workdir.cleanup()
     stderr = proc.stderr.read() if proc.stderr else ""
     if error or end is None:
         print("propctl sim clock: the virtual board failed: %s"

@@ -6,10 +6,11 @@ press its buttons. What the fake OLED shows (read off its pixels) is drawn
 here with the players' presses and the box's events. Board time is paced to
 real time times --speed at a terminal; without one, the log is printed at once.
 """
-import json
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from propctl.build import FIRMWARE_DIR
 from propctl.overrides import parse_sets
@@ -19,6 +20,7 @@ from propctl.sim.runner import (
     SimError,
     check_settings,
     fields_text,
+    overrides_args,
     records,
     runner_env,
     setup,
@@ -28,14 +30,11 @@ HEAP = "16M"
 DEFAULT_NAMES = ("Home", "Away")  # the runner's info line names the teams
 
 
-def runner_command(args, micropython: str) -> list:
-    """The micropython command line that plays the demo game."""
+def runner_command(args, micropython: str, folder: Path) -> list:
+    """The micropython command line that plays the demo game (its --set written to `folder`)."""
     command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_football.py"),
                "--seed", str(args.seed if args.seed is not None else int(time.time()) % 100000)]
-    overrides = parse_sets(args.set)
-    if overrides:
-        command += ["--overrides", json.dumps(overrides)]
-    return command
+    return command + overrides_args(parse_sets(args.set), folder)
 
 
 def score_text(record: dict, names) -> str:
@@ -117,7 +116,8 @@ def run(args) -> int:
         return getattr(exc, "code", 2)
     interactive = args.interactive
     speed = args.speed if args.speed is not None else (1 if interactive else 0)
-    proc = subprocess.Popen(runner_command(args, micropython), stdout=subprocess.PIPE,
+    workdir = tempfile.TemporaryDirectory(prefix="propctl-sim-")
+    proc = subprocess.Popen(runner_command(args, micropython, Path(workdir.name)), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
     screen = None
     end = None
@@ -162,6 +162,7 @@ def run(args) -> int:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        workdir.cleanup()
     if end is None:
         stderr = proc.stderr.read() if proc.stderr else ""
         print("propctl sim football: the virtual box failed: %s" % (stderr.strip() or "no end report"),

@@ -7,7 +7,6 @@ as the box with its eight windows, lights and the event log. Board time moves
 only with commands, so a scripted session (--script, or commands on stdin)
 gives the same output every time.
 """
-import json
 import subprocess
 import sys
 import tempfile
@@ -23,6 +22,7 @@ from propctl.sim.runner import (
     check_settings,
     fields_text,
     load_config,
+    overrides_args,
     records,
     runner_env,
     setup,
@@ -225,8 +225,8 @@ def draw_box(status: dict) -> list:
 class Runner:
     """The MicroPython side: send a command, collect lines up to its status."""
 
-    def __init__(self, overrides: dict, micropython: str, firmware_lib: Path) -> None:
-        command = [micropython, str(VBOARD_DIR / "run_fusebox.py"), "--overrides", json.dumps(overrides)]
+    def __init__(self, overrides: dict, micropython: str, firmware_lib: Path, folder: Path) -> None:
+        command = [micropython, str(VBOARD_DIR / "run_fusebox.py")] + overrides_args(overrides, folder)
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
         self.last_status: Optional[dict] = None  # the box as last reported
@@ -375,7 +375,7 @@ def run(args) -> int:
         try:
             pack = prepare_pack(args.pack, Path(tmp), getattr(args, "lang", None))
             overrides = overrides_from(config, sets, pack)
-            runner = Runner(overrides, micropython, firmware_lib)
+            runner = Runner(overrides, micropython, firmware_lib, Path(tmp))
         except (ValueError, OSError) as exc:
             print("propctl sim fusebox: %s" % exc, file=sys.stderr)
             return 1

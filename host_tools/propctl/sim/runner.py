@@ -135,6 +135,17 @@ def check_settings(sets: dict, config: dict, micropython: str, firmware_lib: Pat
         raise SimError("--config %s: %s" % (config_path, "; ".join(problems)), 2)
 
 
+def overrides_args(overrides: dict, folder: Path) -> list:
+    """["--overrides", FILE] for a vboard runner, `overrides` written as JSON to FILE in `folder`
+    ([] when there are none). A file, not the JSON itself: MicroPython's unix port interns every
+    argument as a qstr, at most 255 bytes, and dies on a longer one (FATAL: uncaught NLR)."""
+    if not overrides:
+        return []
+    path = Path(folder) / "overrides.json"
+    path.write_text(json.dumps(overrides), encoding="utf-8")
+    return ["--overrides", str(path)]
+
+
 # A board's config.json is a few hundred bytes; the firmware refuses more than 8 KB.
 CONFIG_LIMIT = 64 * 1024
 

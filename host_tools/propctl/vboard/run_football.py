@@ -9,8 +9,9 @@ Rng, not the box's); the box's dice, count and scoreboard are the real thing.
 
 Options:
     --seed N          the box's seed (dice and coin) and the players' (default 1)
-    --overrides JSON  the board's settings over the defaults, shaped like config.json, e.g.
-                      '{"football": {"oled_height": 64}, "board": "esp32"}' (checked by settings.merge)
+    --overrides FILE  a JSON file: the board's settings over the defaults, shaped like
+                      config.json, e.g. {"football": {"oled_height": 64}, "board": "esp32"}
+                      (checked by settings.merge; a file as for run_prop.py)
     --max-steps N     stop after N player actions (default 5000)
 
 Output, one JSON object per line, "t" = board time in ms:
@@ -24,6 +25,7 @@ import json
 import sys
 
 from football_bench import FootballBench
+from vboard import read_overrides
 
 from rules.rng import Rng
 
@@ -44,7 +46,7 @@ def parse_args(argv) -> dict:
         if arg == "--seed":
             opts["seed"] = int(value)
         elif arg == "--overrides":
-            opts["overrides"] = json.loads(value)
+            opts["overrides"] = read_overrides(value)
         elif arg == "--max-steps":
             opts["max_steps"] = int(value)
         else:

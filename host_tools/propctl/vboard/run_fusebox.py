@@ -1,6 +1,6 @@
 """Run the fuse-box firmware on the virtual board, driven by commands on stdin (MicroPython side).
 
-    MICROPYPATH=<this folder>:firmware/lib micropython run_fusebox.py [--overrides JSON]
+    MICROPYPATH=<this folder>:firmware/lib micropython run_fusebox.py [--overrides FILE]
 
 JSON: the board's settings over the defaults, shaped like config.json (checked
 by settings.merge), e.g. '{"fusebox": {"inputs": "mcp23017"}}'; without it, all
@@ -24,6 +24,7 @@ import json
 import sys
 
 from fusebox_bench import FuseBoxBench
+from vboard import read_overrides
 
 from cardpack import taskcard
 
@@ -159,9 +160,9 @@ def main() -> None:
     args = sys.argv[1:]
     overrides = {}
     if args[:1] == ["--overrides"] and len(args) == 2:
-        overrides = json.loads(args[1])
+        overrides = read_overrides(args[1])
     elif args:
-        raise SystemExit("run_fusebox: usage: run_fusebox.py [--overrides JSON]")
+        raise SystemExit("run_fusebox: usage: run_fusebox.py [--overrides FILE]")
     session = Session(overrides)
     session.status()
     while True:

@@ -7,8 +7,10 @@ Options:
     --speed N         0: virtual time, as fast as possible (default);
                       N >= 1: real time, N times faster, run by the firmware's runtime.Runtime
     --frame-ms N      a hand frame every N ms of board time (default 100)
-    --overrides JSON  the board's settings over the defaults, shaped like config.json, e.g.
-                      '{"clock": {"motor": "stepper"}, "board": "esp32"}' (checked by settings.merge)
+    --overrides FILE  a JSON file: the board's settings over the defaults, shaped like
+                      config.json, e.g. {"clock": {"motor": "stepper"}, "board": "esp32"}
+                      (checked by settings.merge). A file, not the JSON itself: the unix
+                      port interns each argument as a qstr, and one over 255 bytes kills it
     --press-at MS     when the start button is pressed (default 300)
     --rounds N        play N rounds, pressing the button again 2 s after each (default 1)
     --battery-mv N    the battery pack's voltage (default: fresh 3 x AA, vboard.FRESH_3XAA_MV,
@@ -27,6 +29,7 @@ import sys
 
 from clock_bench import ClockBench
 from runtime import Runtime, watchdog
+from vboard import read_overrides
 
 
 def parse_args(argv):
@@ -47,7 +50,7 @@ def parse_args(argv):
             elif arg == "--frame-ms":
                 opts["frame_ms"] = int(value)
             elif arg == "--overrides":
-                opts["overrides"] = json.loads(value)
+                opts["overrides"] = read_overrides(value)
             elif arg == "--press-at":
                 opts["press_at"] = int(value)
             elif arg == "--rounds":

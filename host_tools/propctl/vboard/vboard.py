@@ -236,3 +236,11 @@ def current() -> Board:
         import world
         board.world = world.attach(board)
     return _CURRENT[0]
+
+
+def read_overrides(path: str):
+    """The settings overrides a runner was given, from the JSON file at `path` (the runners'
+    --overrides FILE: the unix port interns each argument as a qstr, at most 255 bytes)."""
+    import json
+    with open(path) as f:
+        return json.load(f)
