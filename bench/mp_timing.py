@@ -1,10 +1,11 @@
 """Real-time timing of the clock on the virtual board, and switch latency under bounce (MicroPython).
 
 Usage: micropython bench/mp_timing.py ROUNDS SEED
-MICROPYPATH: host_tools/propctl/vboard, firmware/lib, .frozen (asyncio).
+MICROPYPATH: host_tools/propctl/vboard, firmware/lib.
 
-Part 1, real time: the clock firmware runs its rounds pumped by its own
-asyncio loop (props.clock.pump) against the real monotonic clock. Rounds are
+Part 1, real time: the clock firmware runs its rounds in runtime.Runtime,
+the loop main.py runs on the board (it sleeps until the app's next deadline),
+against the real monotonic clock. Rounds are
 kept short (1.0-1.6 s) and the chime is the solenoid's three strikes, so 50
 rounds fit in a few minutes; the stop and chime logic is the same as in a
 full round. Per round: how late the stop came against the plan, and how long
@@ -23,10 +24,8 @@ SHORT_ROUND = {"round_min_ms": 1000, "round_max_ms": 1600, "segment_min_ms": 300
 
 
 def real_time_rounds(rounds, seed):
-    import asyncio
-
     from clock_bench import ClockBench
-    from props import clock as clock_prop
+    from runtime import Runtime
     bench = ClockBench({"clock": {"chime": "solenoid", "seed": seed, "limits": SHORT_ROUND}},
                        capacity=1)
     app = bench.app
@@ -52,7 +51,7 @@ def real_time_rounds(rounds, seed):
     bench.run(1000)          # power-up in virtual time
     bench.board.clock.run_real(1)
     app.start_round()
-    asyncio.run(clock_prop.pump(app, bench.board.clock.now, until=lambda: len(results) >= rounds))
+    Runtime(app, clock=bench.board.clock.now).run(until=lambda: len(results) >= rounds)
     return {"tick_ms": app.tick_ms, "rounds": results}
 
 

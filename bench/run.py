@@ -284,7 +284,8 @@ def bench_timing(quick, folder):
     events_ok = r["bounce"]["events"] == r["bounce"]["changes"]
     return ["## 5. Timing on the virtual board\n\n"
             "Method: the clock firmware plays %d short rounds (1.0-1.6 s, solenoid chime) in real time, "
-            "pumped by its own asyncio loop against the real clock; per round, how late the stop came "
+            "in runtime.Runtime (the loop main.py runs on a board, waking at the app's next deadline) "
+            "against the real clock; per round, how late the stop came "
             "against the planned length, and when the chime started after the stop (the firmware waits "
             "100 ms for the braked hand to stand before the bell rings). Switches: 200 real "
             "changes of one input, each after seeded random bounce (edges 0-9 ms apart), scanned every "

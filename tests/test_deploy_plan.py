@@ -46,7 +46,7 @@ def test_config_keeps_the_boards_other_settings_and_applies_set_values():
 
 def test_set_values_are_json_or_bare_words():
     assert parse_set(["clock.chime=solenoid", "clock.seed=null", "a.b=[1, 2]"]) == {
-        "clock.chime": "solenoid", "clock.seed": None, "a.b": [1, 2]}
+        "clock": {"chime": "solenoid", "seed": None}, "a": {"b": [1, 2]}}
     with pytest.raises(DeployError, match="KEY=VALUE"):
         parse_set(["clock.seed"])
 

@@ -11,7 +11,7 @@ sys.path.insert(0, str(FIRMWARE_LIB))  # drivers.eventqueue is plain Python
 
 @given(size=st.integers(1, 40), script=st.lists(st.integers(-1, 255), max_size=200))
 def test_queue_matches_a_bounded_deque_on_both_interpreters(differential, size, script):
-    popped, length = differential.both("scenarios.eventqueue:run", size, script)
+    popped, length, peeked = differential.both("scenarios.eventqueue:run", size, script)
     model = deque(maxlen=size)  # a full deque drops its oldest item, as the queue must
     expected = []
     for step in script:
@@ -20,6 +20,7 @@ def test_queue_matches_a_bounded_deque_on_both_interpreters(differential, size, 
         else:
             model.append(step)
     assert popped == expected and length == len(model)
+    assert peeked == [-1] + list(model) + [-1]  # oldest first, -1 outside the queue
 
 
 def test_push_and_pop_allocate_nothing(each_micropython_process):

@@ -121,6 +121,10 @@ def test_damaged_saves_are_refused_or_still_playable(seed, steps, data):
         game = FingerFootball.restore(snap)
     except ValueError:
         return
+    # an accepted save is a consistent game: it saves back to itself and keeps every invariant
+    rules = game.settings
+    assert FingerFootball.restore(game.snapshot()).snapshot() == game.snapshot()
+    check_invariants(game.snapshot(), rules["plays_per_quarter"], rules["quarters"])
     for _ in range(40):  # a restored game must play on without any other error
         actions = game.actions()
         if not actions:
@@ -132,7 +136,7 @@ def test_damaged_saves_are_refused_or_still_playable(seed, steps, data):
         elif kind == "yards":
             arg = data.draw(st.integers(options[0], options[1]))
         game.act(name, arg)
-        game.snapshot()
+        check_invariants(game.snapshot(), rules["plays_per_quarter"], rules["quarters"])
 
 
 @settings(max_examples=150)

@@ -277,6 +277,23 @@ def test_choices_reported_give_the_rules_result(vboard_process, pack_path):
     assert result["snapshot"]["game"]["rounds_played"] == 1
 
 
+def test_a_new_card_mid_round_abandons_the_round_and_passes_the_start_card(vboard_process, pack_path):
+    # Rulebook, "New Round": every new card passes the start card; the unfinished round scores nothing
+    card, other = CARD_IDS[5], CARD_IDS[6]
+    safe = [w for w in range(8) if w != BOLTS[card]]
+    actions = [[50, "cmd", "new_game", 3], [100, "cmd", "select_card", card],
+               [400, "cmd", "report_choices", [1]], [700, "cmd", "select_card", other]]
+    moves = [[200, "open", safe[0]], [500, "close", safe[0]]]
+    result = sess(vboard_process, with_pack(pack_path), moves, actions, 1000)
+    cards = named(result, "card")
+    assert [c["id"] for c in cards] == [card, other]
+    assert [c["dropped_round"] for c in cards] == [False, True]
+    game = result["snapshot"]["game"]
+    assert game["rounds_played"] == 1 and game["starter"] == 1 and game["chooser"] == 1
+    assert game["round_active"] and game["in_round"] == [0, 1, 2] and game["opened"] == []
+    assert game["scores"] == [0, 1, 0]  # what the abandoned round had scored stays; nothing more
+
+
 def test_bad_choices_are_refused_and_change_nothing(vboard_process, pack_path):
     card = CARD_IDS[1]
     safe = [w for w in range(8) if w != BOLTS[card]][0]

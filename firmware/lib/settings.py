@@ -16,6 +16,7 @@ A new prop adds its section to DEFAULTS (and its choices to CHOICES).
 import json
 
 from boards import PROFILES
+from props import NAMES
 
 DEFAULT_PATH = "config.json"
 
@@ -68,7 +69,7 @@ DEFAULTS = {
 
 # Keys whose value must be one of a fixed set ("section.key" for prop keys).
 CHOICES = {
-    "prop": ("clock", "fusebox", "football"),
+    "prop": NAMES,
     "board": tuple(sorted(PROFILES)),
     "clock.motor": ("dc", "stepper"),
     "clock.bridge": ("drv8833", "tb6612"),

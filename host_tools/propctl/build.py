@@ -19,6 +19,20 @@ KEEP_AS_SOURCE = {"main.py", "boot.py", "manifest.py"}
 BOARD_ARCH = {"pico": "armv6m", "pico_w": "armv6m", "pico2": "armv7emsp", "esp32": "xtensawin"}
 
 
+def firmware_props(root: Path = FIRMWARE_DIR) -> tuple:
+    """The firmware's one list of props (props.NAMES in lib/props/__init__.py), read, not imported."""
+    import ast
+    tree = ast.parse((root / "lib" / "props" / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "NAMES" for t in node.targets):
+            return tuple(ast.literal_eval(node.value))
+    raise RuntimeError("no NAMES in %s/lib/props/__init__.py" % root)
+
+
+# What `propctl deploy --prop` and `propctl sim` offer: the props this firmware has.
+PROPS = firmware_props()
+
+
 class CompileError(Exception):
     """mpy-cross refused a file; the message carries its output."""
 

@@ -15,11 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from propctl.build import BOARD_ARCH, FIRMWARE_DIR, build_tree
+from propctl.build import BOARD_ARCH, FIRMWARE_DIR, PROPS, build_tree
+from propctl.overrides import combine, parse_sets
 
 MANIFEST = ".deploy.json"
 CONFIG = "config.json"
-PROPS = ("clock", "fusebox", "football")
 # Files main.py's boot modes keep on the flash (firmware/lib/safemode.py); deploy clears them.
 MAINTENANCE_FLAG = "maintenance"
 BOOT_FLAGS = ("boot_count", MAINTENANCE_FLAG)
@@ -92,29 +92,16 @@ def merged_config(existing, prop, board, settings: dict) -> tuple:
         config["prop"] = prop
     if board:
         config["board"] = board
-    for dotted, value in settings.items():
-        target = config
-        parts = dotted.split(".")
-        for part in parts[:-1]:
-            if not isinstance(target.get(part), dict):
-                target[part] = {}
-            target = target[part]
-        target[parts[-1]] = value
+    config = combine(config, settings)
     return json.dumps(config, indent=1, sort_keys=True) + "\n", notes
 
 
 def parse_set(items) -> dict:
-    """--set KEY=JSON options -> {KEY: value}; DeployError if one is malformed."""
-    result = {}
-    for item in items or ():
-        key, sep, text = item.partition("=")
-        if not sep or not key:
-            raise DeployError("--set wants KEY=VALUE, e.g. --set clock.seed=7 (got %r)" % item)
-        try:
-            result[key] = json.loads(text)
-        except ValueError:
-            result[key] = text  # a bare word is a string: --set clock.chime=solenoid
-    return result
+    """--set KEY=VALUE options -> nested overrides (propctl.overrides); DeployError if one is malformed."""
+    try:
+        return parse_sets(items)
+    except ValueError as exc:
+        raise DeployError(str(exc)) from None
 
 
 class BoardFiles:

@@ -15,6 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from propctl.build import PROPS
+from propctl.overrides import combine, parse_sets
+
 VBOARD_DIR = Path(__file__).resolve().parent / "vboard"
 REPO_FIRMWARE_LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
 HEAP = "16M"  # the recorder keeps every output change of a round
@@ -42,10 +45,10 @@ def runner_command(args, micropython: str) -> list:
                "--rounds", str(args.rounds)]
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
-    if args.config:
-        command += ["--config", str(Path(args.config).resolve())]
-    for item in args.set or []:
-        command += ["--set", item]
+    overrides = json.loads(Path(args.config).read_text(encoding="utf-8")) if args.config else {}
+    overrides = combine(overrides, parse_sets(args.set))
+    if overrides:
+        command += ["--overrides", json.dumps(overrides)]
     return command
 
 
@@ -187,7 +190,12 @@ def run(args) -> int:
     except FileNotFoundError as exc:
         print("propctl sim: %s" % exc, file=sys.stderr)
         return 1
-    proc = subprocess.Popen(runner_command(args, micropython), stdout=subprocess.PIPE,
+    try:
+        command = runner_command(args, micropython)
+    except (ValueError, OSError) as exc:  # a malformed --set, an unreadable or broken --config
+        print("propctl sim: %s" % exc, file=sys.stderr)
+        return 2
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
     screen = Screen(sys.stdout) if interactive else None
     result = {"end": None, "error": None}
@@ -260,7 +268,7 @@ def register(subparsers) -> None:
                "           propctl sim clock --seed 42 --non-interactive   the event log only (CI)\n"
                "           propctl sim clock --set clock.motor=stepper      the stepper variant",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("prop", nargs="?", choices=["clock", "fusebox", "football"],
+    parser.add_argument("prop", nargs="?", choices=list(PROPS),
                         help="the prop to run (clock; fusebox: keys 1-8 open windows, see sim_fusebox; "
                              "football: a demo game, football.KEY=VALUE settings)")
     parser.add_argument("--seed", type=int, help="seed for the round's motion plan (default: random)")

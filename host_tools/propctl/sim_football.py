@@ -12,6 +12,7 @@ import sys
 import time
 
 from propctl import sim
+from propctl.overrides import parse_sets
 
 HEAP = "16M"
 
@@ -20,8 +21,9 @@ def runner_command(args, micropython: str) -> list:
     """The micropython command line that plays the demo game."""
     command = [micropython, "-X", "heapsize=" + HEAP, str(sim.VBOARD_DIR / "run_football.py"),
                "--seed", str(args.seed if args.seed is not None else int(time.time()) % 100000)]
-    for item in args.set or []:
-        command += ["--set", item]
+    overrides = parse_sets(args.set)
+    if overrides:
+        command += ["--overrides", json.dumps(overrides)]
     return command
 
 
@@ -92,7 +94,12 @@ def run(args) -> int:
         print("propctl sim: %s" % exc, file=sys.stderr)
         return 1
     firmware_lib = sim.Path(args.firmware) if args.firmware else sim.REPO_FIRMWARE_LIB
-    proc = subprocess.Popen(runner_command(args, micropython), stdout=subprocess.PIPE,
+    try:
+        command = runner_command(args, micropython)
+    except ValueError as exc:  # a malformed --set
+        print("propctl sim: %s" % exc, file=sys.stderr)
+        return 2
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=sim.runner_env(firmware_lib), text=True)
     screen = None
     end = None

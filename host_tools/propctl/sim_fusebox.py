@@ -13,6 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from propctl.overrides import combine, parse_sets
 from propctl.sim import REPO_FIRMWARE_LIB, VBOARD_DIR, find_micropython, interactive_default, runner_env
 
 SAMPLE_DECK = Path(__file__).resolve().parent / "data" / "decks" / "taskcards.csv"
@@ -53,17 +54,7 @@ def overrides_from(args, pack) -> dict:
     data = {}
     if args.config:
         data = json.loads(Path(args.config).read_text(encoding="utf-8"))
-    for item in args.set or []:
-        key, _, raw = item.partition("=")
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw  # a bare word such as mcp23017
-        section, _, sub = key.partition(".")
-        if sub:
-            data.setdefault(section, {})[sub] = value
-        else:
-            data[key] = value
+    data = combine(data, parse_sets(args.set))
     data.setdefault("fusebox", {})["pack"] = pack or ""
     return data
 
@@ -155,7 +146,8 @@ class Runner:
     """The MicroPython side: send a command, collect lines up to its status."""
 
     def __init__(self, overrides: dict, firmware_lib: Path) -> None:
-        command = [find_micropython(), str(VBOARD_DIR / "run_fusebox.py"), json.dumps(overrides)]
+        command = [find_micropython(), str(VBOARD_DIR / "run_fusebox.py"), "--overrides",
+                   json.dumps(overrides)]
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
 

@@ -72,8 +72,8 @@ def test_cards_from_a_pack_and_by_id():
     pack = Pack(io.BytesIO(layout_pack([other, TREES])), kind=KIND)
     check_version(pack)
     assert decode(pack.record(1)).id == "NAT-9"
-    assert find(pack, "GEO-1").text == "Capitals?"
-    assert find(pack, "GEO") is None
+    assert decode(pack.record(find(pack, "GEO-1"))).text == "Capitals?"
+    assert find(pack, "NAT-9") == 1 and find(pack, "GEO") == -1
 
 
 def test_other_kinds_and_layouts_are_refused():

@@ -192,3 +192,46 @@ def test_result_as_plain_values():
     assert result.as_dict() == {"window": ECUADOR, "chooser": OLIVER, "bolt": False,
                                 "opened": [0, 1, 2, 3], "points": {"4": 4, "5": 4},
                                 "away": [STEFAN, NINA], "round_over": False}
+
+
+def test_a_new_card_mid_round_ends_it_without_points_and_passes_the_start_card():
+    # Rulebook, "New Round": with every new card the start card passes clockwise.
+    game, _ = _example_1()  # Stefan and Nina scored 4 each; the round runs on
+    scores = game.scores
+    game.abandon_round()
+    assert not game.round_active and game.in_round == () and game.opened == ()
+    assert game.scores == scores  # an unfinished round gives nobody anything
+    assert game.rounds_played == 1 and game.starter == TINA
+    game.start_round(ALBANIA)
+    assert game.chooser == TINA and game.in_round == (0, 1, 2, 3, 4, 5)
+
+
+def test_abandoned_rounds_count_towards_the_end_of_the_game():
+    game = Game(2)
+    for _ in range(2):
+        game.start_round(0)
+        game.abandon_round()
+    assert game.over and game.starter is None and game.scores == [0, 0]
+    raises(ValueError, game.start_round, 0)
+
+
+def test_no_round_nothing_to_abandon():
+    game = Game(3)
+    error = raises(ValueError, game.abandon_round)
+    assert "no round" in str(error)
+    assert game.rounds_played == 0 and game.starter == 0
+
+
+def test_the_bolt_can_be_set_late_but_never_behind_an_open_window():
+    game = Game(3)
+    game.start_round(0)  # a stand-in: the box does not know the bolt yet
+    game.open_window(1, [])
+    game.set_bolt(5)
+    assert game.bolt == 5
+    error = raises(ValueError, game.set_bolt, 1)
+    assert "open already" in str(error) and game.bolt == 5
+    raises(ValueError, game.set_bolt, 8)
+    result = game.open_window(5, [2])
+    assert result.bolt and result.round_over and result.points == {2: 10}
+    assert game.bolt is None
+    raises(ValueError, game.set_bolt, 3)  # between rounds there is no card

@@ -98,6 +98,34 @@ def test_joint_winners_when_third_ghosts_come_together():
     assert game.over and game.winners == [0, 1]
 
 
+def test_a_saved_game_resumes_identically():
+    game = Game(3)
+    game.finish_round([1, 2, 0], [6, 5, 7])
+    game.finish_round([0, 0, 0], [7, 6, 7])
+    game.finish_round([2, 2, 1], [5, 4, 6])
+    again = Game.from_state(game.state())
+    assert again.state() == game.state()
+    assert again.banked == [1, 1, 0] and again.starter == 0 and again.rounds == [[1], [], [0]]
+    # the resumed game plays on exactly like the original
+    assert again.finish_round([3, 0, 0], [2, 6, 7]) == game.finish_round([3, 0, 0], [2, 6, 7])
+    assert again.state() == game.state()
+
+
+def test_states_that_cannot_be_a_game_are_refused():
+    good = {"players": 2, "banked": [1, 0], "starter": 0, "rounds": [[0], []]}
+    assert Game.from_state(good).banked == [1, 0]
+    for bad in ({"players": 2, "rounds": [[0]]},                                  # an older save
+                {"players": 5, "banked": [0] * 5, "starter": 0, "rounds": []},
+                {"players": 2, "banked": [2, 0], "starter": 0, "rounds": [[0], []]},  # banked != won
+                {"players": 2, "banked": [1, 1], "starter": 0, "rounds": [[1, 0]]},   # not sorted
+                {"players": 2, "banked": [1, 0], "starter": 1, "rounds": [[0]]},      # wrong starter
+                {"players": 2, "banked": [0, 1], "starter": 1, "rounds": [[2]]},      # no seat 2
+                {"players": 2, "banked": [4, 0], "starter": 0, "rounds": [[0]] * 4},  # after the end
+                {"players": 2, "banked": "x", "starter": 0, "rounds": []},
+                "not a dict", None):
+        raises(ValueError, Game.from_state, bad)
+
+
 def test_plan_is_deterministic_and_within_the_default_bounds():
     plan = plan_motion(1234)
     assert plan == plan_motion(1234)

@@ -2,8 +2,8 @@
 import json
 
 from checks import raises
+from props.clock_game import ClockCommands
 
-from link.clock import ClockCommands
 from link.router import Link
 
 

@@ -39,7 +39,7 @@ def board(size, special=None):
 
 def game_at(track, positions, questioner=0):
     """A game whose pieces already stand on `positions`, waiting for a question."""
-    return Game.from_dict(track, {
+    return Game.from_state(track, {
         "players": len(positions), "positions": positions, "questioner": questioner,
         "phase": QUESTION, "round": None, "bonus_seat": None, "bonus_scale": None,
         "pending": None, "winner": None})
@@ -358,42 +358,42 @@ def test_bad_actions_leave_the_game_unchanged():
     raises(ValueError, game.start_bonus, POINTS)
     raises(ValueError, game.start_round, [1, 2])
     game.start_round(POINTS)
-    before = game.to_dict()
+    before = game.state()
     raises(ValueError, game.answer, "fünf")
     raises(ValueError, game.start_round, POINTS)
-    assert game.to_dict() == before
+    assert game.state() == before
 
 
 def test_a_saved_game_resumes_where_it_stopped():
     game = game_at(board(30, {5: {"bonus": True}}), [0, 3, 20])
     game.start_round(POINTS)
     game.answer("4")
-    saved = game.to_dict()
-    resumed = Game.from_dict(game.board, saved)
-    assert resumed.to_dict() == saved
+    saved = game.state()
+    resumed = Game.from_state(game.board, saved)
+    assert resumed.state() == saved
     assert moves(resumed.choose(5)) == moves(game.choose(5))
-    assert resumed.to_dict() == game.to_dict()
+    assert resumed.state() == game.state()
 
 
 def test_broken_saves_are_refused():
     track = board(10)
-    raises(ValueError, Game.from_dict, track, {})
-    saved = game_at(track, [0, 0]).to_dict()
+    raises(ValueError, Game.from_state, track, {})
+    saved = game_at(track, [0, 0]).state()
     saved["positions"] = [0, 99]
-    raises(ValueError, Game.from_dict, track, saved)
+    raises(ValueError, Game.from_state, track, saved)
     saved["positions"] = [0, 0]
     saved["phase"] = GUESS
-    raises(ValueError, Game.from_dict, track, saved)
+    raises(ValueError, Game.from_state, track, saved)
     saved["phase"] = BONUS_GUESS
-    raises(ValueError, Game.from_dict, track, saved)
+    raises(ValueError, Game.from_state, track, saved)
     saved["bonus_seat"] = 1
-    raises(ValueError, Game.from_dict, track, saved)     # no bonus scale
+    raises(ValueError, Game.from_state, track, saved)     # no bonus scale
     saved["phase"] = OVER
-    raises(ValueError, Game.from_dict, track, saved)     # no winner
+    raises(ValueError, Game.from_state, track, saved)     # no winner
     saved["phase"] = CHOOSE
     saved["pending"] = {"seat": 0, "to": 40, "options": [2], "points": 3, "minus": 0,
                         "reason": "questioner"}
-    raises(ValueError, Game.from_dict, track, saved)     # field 40 is off the board
+    raises(ValueError, Game.from_state, track, saved)     # field 40 is off the board
     saved["phase"] = QUESTION
     saved["positions"] = [4, 4]
-    assert "two pieces" in str(raises(ValueError, Game.from_dict, track, saved))
+    assert "two pieces" in str(raises(ValueError, Game.from_state, track, saved))

@@ -21,8 +21,9 @@ def read_file(path, indices):
 def find_in_file(path, card_id):
     """The card `card_id` looked up by id, or None."""
     with open(path, "rb") as stream:
-        card = find(Pack(stream, kind=KIND), card_id)
-        return None if card is None else _card(card)
+        pack = Pack(stream, kind=KIND)
+        index = find(pack, card_id)
+        return None if index < 0 else _card(decode(pack.record(index)))
 
 
 def read_damaged(data_hex):

@@ -153,7 +153,10 @@ def watchdog_hang(overrides, hang_at_ms, hang_ms, watchdog_ms):
         return False
 
     try:
-        clock_prop.run(app, clock=board.clock.now, period_ms=0, watchdog_ms=watchdog_ms, until=until)
+        from runtime import Runtime, watchdog
+        settings = {"board": bench.settings["board"], "clock": {"watchdog_ms": watchdog_ms}}
+        Runtime(app, clock=board.clock.now, wdt=watchdog(settings, "clock"),
+                sleep_ms=lambda ms: None).run(until)
     except Hung:
         pass
     seen["resets"] = board.resets

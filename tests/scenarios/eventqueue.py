@@ -3,7 +3,8 @@ from drivers.eventqueue import EventQueue
 
 
 def run(size, script):
-    """script: ints >= 0 are pushed, -1 pops; returns every pop's result and the final length."""
+    """script: ints >= 0 are pushed, -1 pops; returns every pop's result, the final length, and
+    what peek(k) shows for k = -1 .. len."""
     queue = EventQueue(size)
     popped = []
     for step in script:
@@ -11,7 +12,7 @@ def run(size, script):
             popped.append(queue.pop())
         else:
             queue.push(step)
-    return [popped, len(queue)]
+    return [popped, len(queue), [queue.peek(k) for k in range(-1, len(queue) + 1)]]
 
 
 def locked_churn(size, rounds):

@@ -374,18 +374,20 @@ def oled_protocol(height):
 
 
 def link_session(state_prefix, requests):
-    """The box behind the real link (link.board's prop table): requests in, reply and event lines out."""
+    """The box behind the real link, wired as link.board wires it: requests in, reply and event lines out."""
     import json
 
-    from link import board as link_board
+    from props import football
+    from store import Store
+
     from link.router import Link
     lines = []
-    link_board.STATE_DIR = state_prefix  # the saved game goes to the test's folder
     bench = FootballBench({"football": {"seed": 11}})
     link = Link(lines.append, {"firmware": "test", "prop": "football", "board": "pico"})
     bench.app._on_event = link.event
-    entry = link_board.PROPS["football"]
-    link.add_commands(entry[1](bench.app, link.event).commands())
+    # as link.board wires every prop: the store on the module's STATE_FILE, the app's own table
+    bench.app.attach_store(Store(state_prefix + football.STATE_FILE))  # in the test's folder
+    link.add_commands(bench.app.commands())
     for request in requests:
         link.handle_line(json.dumps(request).encode())
         bench.run(50)

@@ -44,7 +44,7 @@ def random_answer(rng, scale):
 
 def _round_trip(game, board):
     """Save and resume, as the game master does between sessions."""
-    return Game.from_dict(board, game.to_dict())
+    return Game.from_state(board, game.state())
 
 
 def play_game(seed, players, board_data, max_actions=4000, save_every=7):

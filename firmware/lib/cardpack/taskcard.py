@@ -14,7 +14,7 @@ Use on the board:
 
     pack = Pack(stream, kind=KIND)
     check_version(pack)
-    card = decode(pack.record(k))      # or find(pack, "GEO-01")
+    card = decode(pack.record(k))      # k from find(pack, "GEO-01"), -1 if no such card
 """
 from cardpack.pack import PackError
 
@@ -126,12 +126,12 @@ def decode(record) -> TaskCard:
     return TaskCard._from_record(record, category, bolt)
 
 
-def find(pack, card_id: str):
-    """The card with id `card_id` (or None), one record at a time."""
+def find(pack, card_id: str) -> int:
+    """The index of the card with id `card_id` (-1: none), one record at a time, decoding none."""
     wanted = card_id.encode()
     for k in range(len(pack)):
         record = pack.record(k)
-        # The id is the first string: compare bytes, decode only the match.
+        # The id is the first string: compare its bytes.
         if len(record) > 2 and record[3:3 + record[2]] == wanted:
-            return decode(record)
-    return None
+            return k
+    return -1

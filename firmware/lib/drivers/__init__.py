@@ -10,5 +10,8 @@ import time, and no update() allocates memory.
     chime      PiezoChime (melody on one PWM) and SolenoidChime (capped strike pulses)
     battery    battery voltage from an ADC through a divider
     indicator  LED blink patterns
+    display    SSD1306 OLED (text lines in a framebuf)
+    eventqueue   the ring buffer of input events (switches, sensorwatch)
+    entropy      a fresh seed from the board's hardware random generator
     sensorwatch  faulty on/off sensors (flicker, stuck open), wrapped around a switch source
 """

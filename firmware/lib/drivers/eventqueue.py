@@ -35,5 +35,11 @@ class EventQueue:
         self._len -= 1
         return event
 
+    def peek(self, k: int = 0) -> int:
+        """The k-th oldest event (0: the one pop() would return), or -1 if there is none."""
+        if k < 0 or k >= self._len:
+            return -1
+        return self._buf[(self._head + k) % self._size]
+
     def clear(self) -> None:
         self._len = 0

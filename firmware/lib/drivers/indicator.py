@@ -12,7 +12,6 @@ class Indicator:
 
     LOW_BATTERY = (600, 200, 600, 200, 600, 1000)  # three long blinks
     FAULT = (100, 100, 100, 100, 100, 100, 100, 700)
-    RUNNING = (0,)  # steady on is set with on()
 
     def __init__(self, pin) -> None:
         self._pin = pin

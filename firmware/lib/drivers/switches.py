@@ -130,10 +130,6 @@ class Switches:
         """The debounced bitmap (bit i set = input i active)."""
         return self._state
 
-    def is_active(self, index: int) -> bool:
-        """Debounced state of one input."""
-        return bool(self._state & (1 << index))
-
     def pending(self) -> int:
         """How many events wait in the queue."""
         return len(self._queue)

@@ -3,56 +3,37 @@
     from link import board
     board.start(mode, settings, config_errors, guard)   # from main.py
 
-Props plug in through PROPS: prop name -> (module, commands). The module
-provides `build(settings, on_event)` returning an app with `tick(now_ms)`,
-`tick_ms` and `shutdown()`; `commands(app, on_event)` returns an object whose
-`commands()` is the link's command table (see link.router). A prop without
-firmware yet still boots: the link answers `hello` and reports a fault.
+Every prop in props.NAMES plugs in the same way (the prop contract):
+`props.<name>.build(settings, on_event, store)` returns an app with
+`tick(now_ms)`, `tick_ms`, `shutdown()` and `commands()` (the link's command
+table, see link.router); store is a store.Store on the module's STATE_FILE.
+A prop this firmware does not have still boots: the link answers `hello`
+and reports a fault.
 
-In safe mode and maintenance mode no prop starts and no watchdog runs: the
-link answers `hello` (with `mode`) and Ctrl-C gives the REPL, which is what
-mpremote and `propctl deploy` need.
+The prop runs in runtime.Runtime. Besides the prop's commands the link then
+answers `maintenance` (reboot for deploy) and `mem` (heap free and used).
+While it runs a Ctrl-C on the line is data (see link.stdio). In safe mode
+and maintenance mode no prop starts and no watchdog runs: the link answers
+`hello` (with `mode`) and Ctrl-C gives the REPL, which is what mpremote and
+`propctl deploy` need.
 """
 import sys
 import time
 
+import props
 import safemode
+from runtime import Runtime, watchdog
+from version import VERSION
 
 from link import stdio
 from link.router import Link
 
-FIRMWARE_VERSION = "0.1.0"
 STATE_DIR = ""
-
-
-def _clock_commands(app, on_event):
-    from store import Store
-
-    from link.clock import STATE_FILE, ClockCommands
-    return ClockCommands(app, Store(STATE_DIR + STATE_FILE), on_event)
-
-
-def _football_commands(app, on_event):
-    from props.football import STATE_FILE
-    from store import Store
-    app.attach_store(Store(STATE_DIR + STATE_FILE))
-    return app  # FootballApp.commands() is its own command table
-
-
-def _fusebox_commands(app, on_event):
-    return app  # FuseBoxApp.commands() is its own table; build() gave it the store
-
-
-PROPS = {
-    "clock": ("props.clock", _clock_commands),
-    "football": ("props.football", _football_commands),
-    "fusebox": ("props.fusebox", _fusebox_commands),
-}
 
 
 def identity(settings, mode: str, errors=None) -> dict:
     """What `hello` reports besides the protocol fields (config errors too: boot lines may be missed)."""
-    return {"firmware": FIRMWARE_VERSION, "prop": settings["prop"], "board": settings["board"],
+    return {"firmware": VERSION, "prop": settings["prop"], "board": settings["board"],
             "mode": mode, "platform": sys.platform, "config_errors": list(errors or [])}
 
 
@@ -65,6 +46,13 @@ def _idle_commands(link, mode: str, crashes: int) -> dict:
     def advice():
         return safemode.advice(crashes) if mode == safemode.SAFE else {"mode": mode}
     return {"leave": (leave, {}), "why": (advice, {})}
+
+
+def heap() -> dict:
+    """The heap after a collection (bytes free and used): a leak shows as `used` growing."""
+    import gc
+    gc.collect()
+    return {"free": gc.mem_free(), "used": gc.mem_alloc()}  # type: ignore[attr-defined]
 
 
 def _reset() -> None:
@@ -89,52 +77,35 @@ def serve_without_prop(mode: str, settings, errors, guard) -> None:
 
 
 def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS) -> None:
-    """Build the prop, then tick it and the link forever. Exceptions propagate."""
+    """Build the prop, then run it and the link in the runtime forever. Exceptions propagate."""
     name = settings["prop"]
-    entry = PROPS.get(name)
-    if entry is None:
+    if name not in props.NAMES:
         link.event("fault", {"error": "this firmware has no %s prop yet" % name})
         serve_without_prop_loop(link)
         return
-    module = __import__(entry[0], None, None, ["build"])
-    app = module.build(settings, link.event)
-    link.add_commands(entry[1](app, link.event).commands())
+    from store import Store
+    module = __import__("props." + name, None, None, ["build"])
+    app = module.build(settings, link.event, Store(STATE_DIR + module.STATE_FILE))
+    link.add_commands(app.commands())
 
     def maintenance():
         link.event("resetting", {"why": "maintenance (deploy)"})
         safemode.request_maintenance()
         _reset()
-    link.add_commands({"maintenance": (maintenance, {})})
+    link.add_commands({"maintenance": (maintenance, {}), "mem": (heap, {})})
     link.event("boot", link.hello_info())
     for message in errors + getattr(app, "config_errors", []):
         link.event("config_error", {"msg": message})
     port = stdio.StdioPort(link)
-    watchdog_ms = settings.get(name, {}).get("watchdog_ms", 0)
-    wdt = None
-    if watchdog_ms:
-        import boards
-        import machine
-        longest = boards.limits(settings["board"])["wdt_max_ms"]
-        wdt = machine.WDT(timeout=watchdog_ms if watchdog_ms < longest else longest)
-    ticks_ms = time.ticks_ms  # type: ignore[attr-defined]
-    ticks_diff = time.ticks_diff  # type: ignore[attr-defined]
-    started = ticks_ms()
-    stable = False
+    rt = Runtime(app, port=port, wdt=watchdog(settings, name), guard=guard, stable_ms=stable_ms)
+    port.hold_repl()  # from here on a Ctrl-C on the line is data, not an interrupt
     try:
-        while True:
-            now = ticks_ms()
-            app.tick(now)
-            if wdt is not None:
-                wdt.feed()
-            if not stable and ticks_diff(now, started) >= stable_ms:
-                guard.stable()
-                stable = True
-            port.pump(app.tick_ms)
+        rt.run()
     except KeyboardInterrupt:
-        guard.stable()  # a person pressed Ctrl-C: not a crash
+        guard.stable()  # mpremote asked for the REPL: not a crash
         raise
     finally:
-        app.shutdown()
+        port.release_repl()
 
 
 def serve_without_prop_loop(link) -> None:

@@ -114,12 +114,20 @@ class Link:
             return
         self._send(protocol.reply_ok(self._next_seq(), request_id, result))
 
+    def feed_byte(self, byte: int) -> int:
+        """One byte from the serial line; answers the line it finishes. Returns lines handled (0/1).
+
+        Allocates nothing until a line is finished.
+        """
+        line = self._lines.push(byte)
+        if line is None:
+            return 0
+        self.handle_line(line)
+        return 1
+
     def feed(self, data) -> int:
         """Bytes from the serial line; answers each finished line. Returns lines handled."""
         count = 0
         for byte in data:
-            line = self._lines.push(byte)
-            if line is not None:
-                self.handle_line(line)
-                count += 1
+            count += self.feed_byte(byte)
         return count

@@ -2,14 +2,15 @@
 
 ClockApp is a tickable state machine: `tick(now_ms)` with an injected time
 does all the work (switch scan, plan, motor, chime), so tests run a whole
-round in virtual time and the board only pumps it from asyncio:
+round in virtual time and the board only runs it in runtime.Runtime, which
+wakes it at `wait_ms(now)` (the planned stop to the millisecond):
 
     app = build(settings, on_event)       # drivers from machine pins of the board profile
-    run(app, watchdog_ms=2000)            # asyncio pump; motor released on any exit
-    main(settings)                        # both, for firmware/main.py
+    Runtime(app, wdt=...).run()           # motor released on any exit
 
-Commands for the serial link: `start_round(seed=None)`, `emergency_stop()`,
-`snapshot()`. Events go to `on_event(name, fields)`: button, start, reverse,
+Methods the link's commands use: `start_round(seed=None)`, `emergency_stop()`,
+`snapshot()`; `commands()` is the link's table (props.clock_game: these plus
+the saved game). Events go to `on_event(name, fields)`: button, start, reverse,
 stop, chime, estop, fault, battery_low, idle. The fields dict of each event
 name is allocated once and reused (a tick must not allocate): copy it to keep it.
 
@@ -22,11 +23,14 @@ turns is an emergency stop; short presses while it turns are ignored.
 """
 from time import ticks_add, ticks_diff
 
+from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, RELEASED, event_index, event_kind
 from micropython import const
 
+from props.clock_game import ClockCommands
 from rules.geisteruhr import DEFAULT_LIMITS, plan_length_ms, plan_motion, validate_limits
 
+STATE_FILE = "clock_state.json"  # the game (props.clock_game), saved on the board's flash
 HARD_MAX_RUN_MS = const(120000)  # no plan, setting or board limit can run the motor longer
 _CHIME_AFTER_MS = const(100)     # the bell sounds once the braked hand stands
 
@@ -34,13 +38,6 @@ IDLE = "idle"
 RUNNING = "running"
 CHIMING = "chiming"
 FAULT = "fault"
-
-
-def urandom_seed() -> int:
-    """A fresh 30-bit seed from the board's hardware entropy (stays a small int)."""
-    import os
-    raw = os.urandom(4)
-    return raw[0] | (raw[1] << 8) | (raw[2] << 16) | ((raw[3] & 0x3F) << 24)
 
 
 def print_event(name: str, fields: dict) -> None:
@@ -61,7 +58,7 @@ class ClockApp:
 
     def __init__(self, motor, switches, chime, settings=None, on_event=None, battery=None,
                  indicator=None, planner=None, entropy=None, button: int = 0,
-                 max_run_ms: int = HARD_MAX_RUN_MS) -> None:
+                 max_run_ms: int = HARD_MAX_RUN_MS, store=None) -> None:
         if settings is None:
             import settings as settings_module
             settings = settings_module.DEFAULTS
@@ -75,6 +72,8 @@ class ClockApp:
         self._entropy = entropy if entropy is not None else urandom_seed
         self.on_event = on_event if on_event is not None else print_event  # replaceable sink
         self._button = button
+        self._store = store
+        self._table: ClockCommands | None = None  # made by commands()
         self.config_errors: list = []
         try:
             self.limits = validate_limits(cfg["limits"])
@@ -198,6 +197,12 @@ class ClockApp:
             "max_run_ms": self.max_run_ms,
         }
 
+    def commands(self) -> dict:
+        """The link's command table: the hand and the saved game (props.clock_game)."""
+        if self._table is None:
+            self._table = ClockCommands(self, self._store, self._emit)
+        return self._table.commands()
+
     def shutdown(self) -> None:
         """Everything off at once (called when the pump ends for any reason)."""
         self._motor.release()
@@ -240,6 +245,25 @@ class ClockApp:
         except Exception as exc:
             self._fail(exc)
             raise
+
+    def wait_ms(self, now: int) -> int:
+        """Milliseconds from `now` until the next planned event (stop, segment, chime); the
+        runtime wakes for it, so a stop lands on its planned millisecond. At most tick_ms."""
+        wait = self.tick_ms
+        state = self.state
+        if state == RUNNING:
+            left = ticks_diff(self._stop_at, now)
+            if left < wait:
+                wait = left
+            if self._seg < len(self.plan) - 1:
+                left = ticks_diff(self._seg_end, now)
+                if left < wait:
+                    wait = left
+        elif state == CHIMING and not self._chimed:
+            left = ticks_diff(self._chime_at, now)
+            if left < wait:
+                wait = left
+        return wait if wait > 0 else 0
 
     def _advance(self, now: int) -> None:
         if ticks_diff(now, self._stop_at) >= 0:
@@ -338,22 +362,19 @@ class ClockApp:
         self.on_event(name, fields)
 
 
-def build(settings, on_event=None, machine_module=None, **app_options) -> ClockApp:
-    """A ClockApp with drivers on the pins of settings["board"]'s clock profile.
+def build(settings, on_event=None, store=None, **app_options) -> ClockApp:
+    """A ClockApp with drivers on the pins of settings["board"]'s clock profile (the prop contract).
 
-    `machine_module` defaults to `machine` (the vboard's fake one in the sim).
-    Extra keyword options go to ClockApp (planner, entropy, ...).
+    store: a store.Store for the game (None: nothing saved). Extra keyword
+    options go to ClockApp (planner, entropy, ...).
     """
     import boards
+    import machine as m
     from drivers.battery import Battery
     from drivers.chime import PiezoChime, SolenoidChime
     from drivers.indicator import Indicator
     from drivers.motor import DRV8833, TB6612, HBridgeMotor, StepperMotor
     from drivers.switches import PinSource, Switches
-
-    if machine_module is None:
-        import machine as machine_module
-    m = machine_module
     cfg = settings["clock"]
     pins = boards.profile(settings["board"], "clock")
     limits = boards.limits(settings["board"])
@@ -404,53 +425,6 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> ClockA
                           use_uv=limits["adc_read_uv"])
     indicator = Indicator(out("led")) if pins.get("led") is not None else None
     app = ClockApp(motor, switches, chime, settings, on_event, battery=battery, indicator=indicator,
-                   max_run_ms=limits["max_run_ms"], **app_options)
+                   max_run_ms=limits["max_run_ms"], store=store, **app_options)
     app.config_errors.extend(notes)
     return app
-
-
-async def pump(app, clock=None, period_ms: int = -1, wdt=None, until=None) -> None:
-    """Tick `app` forever (or until `until()` is true), feeding `wdt` each time.
-
-    Any prop app works: it needs tick(now_ms) and tick_ms.
-
-    period_ms: pause between ticks (-1: the app's tick_ms; 0: only yield).
-    """
-    import asyncio
-    if clock is None:
-        from time import ticks_ms as clock
-    period = period_ms if period_ms >= 0 else app.tick_ms
-    while until is None or not until():
-        app.tick(clock())
-        if wdt is not None:
-            wdt.feed()
-        await asyncio.sleep_ms(period)
-
-
-def run(app, clock=None, period_ms: int = -1, watchdog_ms: int = 0, until=None,
-        machine_module=None) -> None:
-    """Pump `app` with asyncio; app.shutdown() (motor off) however the pump ends.
-
-    Shared by every prop: `app` needs tick(now_ms), tick_ms and shutdown().
-    """
-    import asyncio
-    wdt = None
-    try:
-        if watchdog_ms > 0:
-            if machine_module is None:
-                import machine as machine_module
-            wdt = machine_module.WDT(timeout=watchdog_ms)
-        asyncio.run(pump(app, clock, period_ms, wdt, until))
-    finally:
-        app.shutdown()
-
-
-def main(settings, on_event=None) -> None:
-    """Entry for firmware/main.py: build the clock from `settings` and run it forever."""
-    import boards
-    app = build(settings, on_event)
-    for message in app.config_errors:
-        print("config:", message)
-    watchdog_ms = settings["clock"]["watchdog_ms"]
-    longest = boards.limits(settings["board"])["wdt_max_ms"]
-    run(app, watchdog_ms=watchdog_ms if watchdog_ms < longest else longest)

@@ -6,7 +6,7 @@ tickable state machine, `tick(now_ms)` with an injected time, so tests play
 whole games in virtual time:
 
     app = build(settings, on_event)     # drivers on the pins of the board profile
-    main(settings)                      # build + asyncio pump, for a board without the link
+    Runtime(app).run()                  # what main.py does (runtime.py), with the link
 
 Buttons (index: name): 0 roll (coin at the toss, dice before a play),
 1 kick ("ready": announces the field goal or extra-point kick if needed and
@@ -30,13 +30,13 @@ keep it.
 from time import ticks_diff
 
 import settings as _settings
+from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, event_index, event_kind
 from micropython import const
 
-from rules.fingerfootball import FingerFootball
+from rules.fingerfootball import KICK_COUNT_MS, FingerFootball
 from rules.fingerfootball_field import yard_text
 
-KICK_MS = const(3000)        # "go" to the end of "one thousand three"
 BEAT_MS = const(1000)        # one "one thousand ..."
 STATE_FILE = "football_state.json"
 SAVE_VERSION = 1
@@ -128,7 +128,7 @@ class FootballApp:
         if seed is None:
             seed = self.cfg["seed"]
         if seed is None:
-            seed = self._entropy() if self._entropy is not None else _urandom_seed()
+            seed = self._entropy() if self._entropy is not None else urandom_seed()
         overrides = {"plays_per_quarter": self.cfg["plays_per_quarter"],
                      "quarters": self.cfg["quarters"], "names": self.cfg["names"]}
         try:
@@ -310,7 +310,7 @@ class FootballApp:
 
     def _settle_kick(self, claimed_good: bool) -> None:
         at = ticks_diff(self._time(), self._go_at)
-        late = self._expired or at >= KICK_MS
+        late = self._expired or at >= KICK_COUNT_MS
         good = claimed_good and not late
         kind = self.game.state["phase"]
         if late and not self._expired:
@@ -327,7 +327,7 @@ class FootballApp:
         self._expired = False
         self._act("good" if good else "no_good", None)
         self._emit("kick_result", {"kind": kind, "good": good, "late": late and claimed_good,
-                                   "at_ms": at if at < KICK_MS else KICK_MS})
+                                   "at_ms": at if at < KICK_COUNT_MS else KICK_COUNT_MS})
 
     def _time(self) -> int:
         return self._clock() if self._clock is not None else self._now
@@ -408,7 +408,7 @@ class FootballApp:
 
     # --- display ---------------------------------------------------------------
     def view(self) -> dict:
-        """What the scoreboard shows now (see drivers.display)."""
+        """What the scoreboard shows now (see props.football_scoreboard)."""
         s = self.game.state
         settings = self.game.settings
         playing = s["phase"] not in ("toss", "toss_choice", "goal_choice", "over")
@@ -444,25 +444,20 @@ def _print_event(name: str, fields: dict) -> None:
     print("football:", name, fields)
 
 
-def _urandom_seed() -> int:
-    from props.clock import urandom_seed
-    return urandom_seed()
+def build(settings, on_event=None, store=None, **app_options) -> FootballApp:
+    """A FootballApp with drivers on the pins of settings["board"]'s football profile (the prop contract).
 
-
-def build(settings, on_event=None, machine_module=None, **app_options) -> FootballApp:
-    """A FootballApp with drivers on the pins of settings["board"]'s football profile.
-
-    A missing OLED (no answer on I2C) falls back to the LEDs, with a config error.
+    store: a store.Store for the game (None: nothing saved). A missing OLED (no
+    answer on I2C) falls back to the LEDs, with a config error.
     """
     import boards
+    import machine as m
     from drivers.chime import PiezoChime
-    from drivers.display import SSD1306, LedDisplay, OledDisplay
+    from drivers.display import SSD1306
     from drivers.indicator import Indicator
     from drivers.switches import PinSource, Switches
 
-    if machine_module is None:
-        import machine as machine_module
-    m = machine_module
+    from props.football_scoreboard import LedDisplay, OledDisplay
     cfg, _ = box_settings(settings)
     pins = boards.profile(settings["board"], "football")
     errors: list = []
@@ -491,21 +486,7 @@ def build(settings, on_event=None, machine_module=None, **app_options) -> Footba
     if "clock" not in app_options:
         from time import ticks_ms
         app_options["clock"] = ticks_ms
-    app = FootballApp(switches, chime, display, settings, on_event, indicator=indicator, **app_options)
+    app = FootballApp(switches, chime, display, settings, on_event, store=store, indicator=indicator,
+                      **app_options)
     app.config_errors = errors + app.config_errors
     return app
-
-
-def main(settings, on_event=None) -> None:
-    """Entry without the link: build the box from `settings` and pump it forever."""
-    import boards
-    from store import Store
-
-    from props.clock import run
-    app = build(settings, on_event)
-    app.attach_store(Store(STATE_FILE))
-    for message in app.config_errors:
-        print("config:", message)
-    watchdog_ms = app.cfg["watchdog_ms"]
-    longest = boards.limits(settings["board"])["wdt_max_ms"]
-    run(app, watchdog_ms=watchdog_ms if watchdog_ms < longest else longest)  # type: ignore[arg-type]

@@ -2,10 +2,10 @@
 
 FuseBoxApp is a tickable state machine: `tick(now_ms)` scans the window
 sensors and buttons and drives the buzzer, the lights and the relay, so
-tests run it in virtual time and the board only pumps it:
+tests run it in virtual time and the board only runs it in runtime.Runtime:
 
     app = build(settings, on_event)       # drivers on the board profile's pins, the pack
-    main(settings)                        # build and pump it with asyncio, for a bare board
+    Runtime(app).run()                    # what main.py does (runtime.py), with the link
 
 Modes: "pack" when a task-card pack loaded and verified (the box knows every
 card's bolt window), else "manual" (missing or damaged pack: the box still
@@ -39,6 +39,7 @@ from drivers.sensorwatch import fault_index, fault_kind
 from drivers.switches import PRESSED, event_index, event_kind
 from micropython import const
 
+from props.fusebox_game import GameTable
 from rules.fingerweg import WINDOWS, Game
 
 PACK = "pack"
@@ -133,7 +134,7 @@ class FuseBoxApp:
         self.pack_error = pack_error
         self.mode = PACK if pack is not None else MANUAL
         self.state = IDLE
-        self.game: Game | None = None
+        self.table = GameTable()
         self.store = store
         self._blink_patterns = [_blinks(i) for i in range(WINDOWS)]
         self._now = 0
@@ -148,9 +149,6 @@ class FuseBoxApp:
         self._card_id: str | None = None
         self._bolt = -1           # bolt window of the card in the box; -1: unknown (manual)
         self._pending = False     # a card is chosen but not accepted yet
-        self._reports = bytearray(WINDOWS)  # windows opened and not yet reported, oldest first
-        self._report_head = 0
-        self._report_len = 0
         self._f_window = {"window": 0, "open": False, "opened": 0}
         self._f_safe = {"window": 0, "opened": 0}
         self._f_blown = {"window": 0, "opened": 0}
@@ -166,7 +164,7 @@ class FuseBoxApp:
             return
         try:
             if saved.get("game") is not None:
-                self.game = Game.from_state(saved["game"])
+                self.table.game = Game.from_state(saved["game"])
         except (ValueError, TypeError, AttributeError):
             self.config_errors.append("the saved game could not be read; starting without one")
         card = saved.get("card") if type(saved) is dict else None
@@ -181,18 +179,14 @@ class FuseBoxApp:
     def _save(self) -> None:
         if self.store is None:
             return
-        game = self.game.state() if self.game is not None else None
+        game = self.table.game.state() if self.table.game is not None else None
         self.store.save({"game": game, "card": self._card_id})
 
     # --- cards ------------------------------------------------------------
     def _find(self, card_id: str) -> int:
         from cardpack import taskcard
-        pack = self.pack
-        assert pack is not None
-        for k in range(len(pack)):
-            if taskcard.decode(pack.record(k)).id == card_id:
-                return k
-        return -1
+        assert self.pack is not None
+        return taskcard.find(self.pack, card_id)
 
     def _choose(self, index: int) -> None:
         """Make card `index` the one in the box (not yet accepted)."""
@@ -254,33 +248,13 @@ class FuseBoxApp:
         self._opened = 0
         self._last_opened = -1
         self._blown_window = -1
-        self._report_len = 0
         self._red.off()
         self._green.start(now, ACCEPT_BLINK)
-        dropped = self._start_game_round()
+        dropped = self.table.card_accepted(self._bolt)
         self._save()
         self._emit("card", {"id": self._card_id, "index": self._card_index,
                             "bolt_known": self._bolt >= 0, "mode": self.mode,
                             "dropped_round": dropped})
-
-    def _start_game_round(self) -> bool:
-        """Start the game's round for the accepted card; True if an unfinished one was dropped."""
-        game = self.game
-        if game is None or game.over:
-            return False
-        dropped = False
-        if game.round_active:
-            state = game.state()
-            state["bolt"] = None
-            state["opened"] = []
-            state["in"] = []
-            state["chooser"] = None
-            game = Game.from_state(state)
-            self.game = game
-            dropped = True
-        # Manual mode: any window stands in for the unknown bolt until the bolt button names it.
-        game.start_round(self._bolt if self._bolt >= 0 else 0)
-        return dropped
 
     # --- commands -------------------------------------------------------------
     def select_card(self, card: str) -> dict:
@@ -326,72 +300,24 @@ class FuseBoxApp:
 
     def new_game(self, players: int) -> dict:
         """Forget the old game; start one for `players` (2-8), seat 0 holding the start card."""
-        game = Game(players)  # ValueError for a bad count, before anything changes
-        self.game = game
-        if self.state == ROUND and self._round_bits == 0:
-            game.start_round(self._bolt if self._bolt >= 0 else 0)
-        self._report_len = 0
+        fresh_card = self.state == ROUND and self._round_bits == 0
+        self.table.new_game(players, (self._bolt if self._bolt >= 0 else 0) if fresh_card else None)
         self._save()
-        return self.game_state()
+        return self.table.summary()
 
     def report_choices(self, away) -> dict:
         """The discs for the oldest opened window not yet reported: `away` = seats that showed the bolt.
 
         Returns the rules core's result (rules.fingerweg.Opening.as_dict) and the scores.
         """
-        if self.game is None:
-            raise ValueError("no game going: send new_game first")
-        if self._report_len == 0:
-            raise ValueError("no window has been opened since the last report")
-        window = self._reports[self._report_head]
-        game = self.game
-        if self._bolt < 0:
-            game = self._manual_game(window)
-        if not game.round_active:
-            raise ValueError("this round of the game is over: insert the next card")
-        result = game.open_window(window, list(away)).as_dict()
-        self.game = game
-        self._report_head = (self._report_head + 1) % WINDOWS
-        self._report_len -= 1
+        result = self.table.report(away, self._bolt >= 0, self._blown_window)
         self._save()
-        result["scores"] = game.scores
-        result["game_over"] = game.over
         self._emit("scored", result)
         return result
 
-    def _manual_game(self, window: int):
-        """The game with its stand-in bolt moved where the bolt button says it is (or is not)."""
-        game = self.game
-        assert game is not None
-        if not game.round_active:
-            return game
-        state = game.state()
-        if window == self._blown_window:
-            state["bolt"] = window
-        elif state["bolt"] == window:
-            for w in range(WINDOWS):
-                if w != window and w not in state["opened"]:
-                    state["bolt"] = w
-                    break
-        else:
-            return game
-        return Game.from_state(state)
-
-    def game_state(self):
-        """The game as the link reports it (None: no game going)."""
-        game = self.game
-        if game is None:
-            return None
-        return {"players": game.players, "scores": game.scores, "starter": game.starter,
-                "chooser": game.chooser, "in_round": list(game.in_round),
-                "opened": list(game.opened), "round_active": game.round_active,
-                "rounds_played": game.rounds_played, "over": game.over, "winners": game.winners}
-
     def snapshot(self) -> dict:
         """The box for the host link (allocates; not for ticks)."""
-        reports = []
-        for k in range(self._report_len):
-            reports.append(self._reports[(self._report_head + k) % WINDOWS])
+        reports = self.table.pending()
         faulty = self._watch.faulty if self._watch is not None else 0
         return {
             "mode": self.mode, "state": self.state, "card": self._card_id,
@@ -405,7 +331,7 @@ class FuseBoxApp:
     def state_command(self) -> dict:
         """The box and the game."""
         snap = self.snapshot()
-        snap["game"] = self.game_state()
+        snap["game"] = self.table.summary()
         return snap
 
     def commands(self) -> dict:
@@ -508,7 +434,7 @@ class FuseBoxApp:
                 self._round_bits |= bit
                 self._opened += 1
                 self._last_opened = index
-                self._push_report(index)
+                self.table.window_opened(index)
         else:
             self._open &= ~bit
         f = self._f_window
@@ -533,11 +459,6 @@ class FuseBoxApp:
                 self._end_round()
             if self._pending or (self.mode == MANUAL and self.state == IDLE):
                 self._accept(now)
-
-    def _push_report(self, window: int) -> None:
-        if self._report_len < WINDOWS:
-            self._reports[(self._report_head + self._report_len) % WINDOWS] = window
-            self._report_len += 1
 
     def _blow(self, window: int, now: int) -> None:
         self.state = BLOWN
@@ -574,22 +495,18 @@ class FuseBoxApp:
         self._on_event(name, fields)
 
 
-def build(settings, on_event=None, machine_module=None, pack_stream=None,
-          state_path=STATE_FILE) -> FuseBoxApp:
-    """A FuseBoxApp on the pins of settings["board"]'s fusebox profile, with its pack.
+def build(settings, on_event=None, store=None, pack_stream=None) -> FuseBoxApp:
+    """A FuseBoxApp on the pins of settings["board"]'s fusebox profile, with its pack (the prop contract).
 
-    `machine_module` defaults to `machine` (the vboard's fake one in the sim);
-    `pack_stream` replaces the pack file; `state_path` None: nothing saved.
-    Raises OSError when the configured MCP23017 does not answer.
+    store: a store.Store for the game and card (None: nothing saved);
+    `pack_stream` replaces the pack file. Raises OSError when the configured
+    MCP23017 does not answer.
     """
     import boards
+    import machine as m
     from drivers.chime import PiezoChime
     from drivers.sensorwatch import SensorWatch
     from drivers.switches import Mcp23017Source, PinSource, Switches
-
-    if machine_module is None:
-        import machine as machine_module
-    m = machine_module
     cfg = settings["fusebox"]
     pins = boards.profile(settings["board"], "fusebox")
 
@@ -619,23 +536,6 @@ def build(settings, on_event=None, machine_module=None, pack_stream=None,
                        melody=BLOWN_SOUND)
     relay = Indicator(out("relay")) if cfg["relay"] else None
     pack, error = open_pack(cfg["pack"], pack_stream)
-    store = None
-    if state_path:
-        from store import Store
-        store = Store(state_path)
     return FuseBoxApp(windows, chime, Indicator(out("led_red")), Indicator(out("led_green")), relay,
                       watch=watch, buttons=buttons, settings=settings, on_event=on_event, pack=pack,
                       pack_error=error, pack_path=cfg["pack"], store=store)
-
-
-def main(settings, on_event=None) -> None:
-    """Entry for a bare board without the link: build the fuse box and run it forever."""
-    import boards
-
-    from props.clock import run  # the same asyncio pump and shutdown as the clock
-    app = build(settings, on_event)
-    for message in app.config_errors:
-        print("config:", message)
-    watchdog_ms = settings["fusebox"]["watchdog_ms"]
-    longest = boards.limits(settings["board"])["wdt_max_ms"]
-    run(app, watchdog_ms=watchdog_ms if watchdog_ms < longest else longest)  # type: ignore[arg-type]

@@ -3,5 +3,3 @@
 Nothing in this package touches hardware, time or files. It runs unchanged on
 MicroPython and CPython; integers only for anything that decides an outcome.
 """
-
-VERSION = "0.1.0"

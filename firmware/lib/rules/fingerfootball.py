@@ -39,7 +39,6 @@ TOUCHBACK = 20           # touchdown try through the end zone: defence's 20
 TWO_POINT_FROM = 30      # two-point try from the own 30
 ONSIDE_SPOT = 70         # onside kick made: the opponent's 30
 ONSIDE_MISS = 40         # onside kick missed: the defence's own 40
-STATS = ("touchdowns", "field_goals", "extra_points", "two_points")
 # The defence's "go, one thousand one, two, three": a kick after it is no good.
 # The engine only hears good/no_good; a box times the count with this.
 KICK_COUNT_MS = 3000

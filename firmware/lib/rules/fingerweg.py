@@ -1,6 +1,6 @@
 """Finger weg!: who chooses, who is still in a round, and the points of every opened window.
 
-Rules from shared/rulebooks/finger-weg.txt. Seats 0..n-1 sit clockwise and
+Rules from the Finger weg! rulebook. Seats 0..n-1 sit clockwise and
 "to the left" is the next seat. Windows are 0..7, top to bottom. Pure: no I/O,
 integers only; the fuse box firmware feeds in the bolt window of the inserted
 card and the players' discs, and shows what comes back.
@@ -10,7 +10,11 @@ Choices the rulebook leaves open, decided here:
   fingers on get nothing, every "away" player 10, the round ends;
 - one player left in and only the bolt window closed at the same time: that
   player gets 10 once, not twice;
-- the start card passes left when a round ends, whoever ended it.
+- the start card passes left when a round ends, whoever ended it;
+- a new card slid in before the round ended (`abandon_round`): the unfinished
+  round ends without points and the start card passes left, as the rulebook's
+  "New Round" says for every new card. The starter has had his round; the
+  game still ends after one round per player ("End of the Game and Winner").
 """
 
 MIN_PLAYERS = 2
@@ -170,6 +174,33 @@ class Game:
         self._chooser = self._next_in_round(chooser)
         return self._record(Opening(window, chooser, False, self.opened, points, away, False))
 
+    def abandon_round(self) -> None:
+        """A new card before the round ended: no points, the start card passes left.
+
+        ValueError, changing nothing, when no round is running.
+        """
+        if not self.round_active:
+            raise ValueError("no round is running: there is nothing to abandon")
+        self._end_round()
+
+    @property
+    def bolt(self):
+        """The bolt window of the card in the box (0..7); None between rounds."""
+        return self._bolt
+
+    def set_bolt(self, window: int) -> None:
+        """The bolt is behind `window` after all (a box that learns it late: manual mode).
+
+        ValueError, changing nothing, when no round runs or `window` is open already.
+        """
+        if not self.round_active:
+            raise ValueError("no card in the fuse box: start a round first")
+        if not _is_int(window) or window < 0 or window >= WINDOWS:
+            raise ValueError("windows are numbered 0 to 7, not %r" % (window,))
+        if window in self._opened:
+            raise ValueError("window %d is open already: the bolt is not behind it" % window)
+        self._bolt = window
+
     # --- saving and resuming ------------------------------------------------
 
     def state(self) -> dict:
@@ -240,12 +271,15 @@ class Game:
     def _finish(self, window, chooser, bolt, points, away) -> Opening:
         result = Opening(window, chooser, bolt, self.opened, points, away, True)
         self._record(result)
+        self._end_round()
+        return result
+
+    def _end_round(self) -> None:
         self._rounds += 1
         self._bolt = None
         self._opened = []
         self._in = []
         self._chooser = None
-        return result
 
     def _record(self, result: Opening) -> Opening:
         for seat in result.points:

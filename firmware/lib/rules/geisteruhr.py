@@ -1,6 +1,6 @@
 """Geisteruhr (ghost clock): who wins a round, the whole game, and the hand's motion plan.
 
-Rules from shared/rulebooks/geisteruhr.txt. Pure: integers in, integers out.
+Rules from the Geisteruhr rulebook. Pure: integers in, integers out.
 """
 from rules.rng import Rng
 
@@ -129,6 +129,43 @@ class Game:
             self._starter = winners[0]
         self.rounds.append(winners)
         return winners
+
+    def state(self) -> dict:
+        """The whole game as JSON-able values, to save and later `from_state`."""
+        return {"players": self.players, "banked": list(self._banked), "starter": self._starter,
+                "rounds": [list(winners) for winners in self.rounds]}
+
+    @classmethod
+    def from_state(cls, state: dict) -> "Game":
+        """A game resumed from `state()`; ValueError if the state cannot be a game."""
+        try:
+            game = cls(state["players"])
+            banked, starter, rounds = state["banked"], state["starter"], state["rounds"]
+        except (KeyError, TypeError):
+            raise ValueError("not a saved Geisteruhr game") from None
+        n = game.players
+        ok = (isinstance(rounds, list) and isinstance(banked, list) and len(banked) == n
+              and type(starter) is int and 0 <= starter < n)
+        wins = [0] * n
+        expected_starter = 0
+        for winners in rounds if ok else ():
+            # a round is a sorted list of distinct seats, played while nobody had won yet
+            if (not isinstance(winners, list) or winners != sorted(set(winners)) or max(wins) >= WINS_TO_END
+                    or not all(type(seat) is int and 0 <= seat < n for seat in winners)):
+                ok = False
+                break
+            for seat in winners:
+                wins[seat] += 1
+            if winners:
+                expected_starter = winners[0]
+        # every banked ghost is a round won; the starter is the first winner of the last won round
+        ok = ok and banked == wins and starter == expected_starter
+        if not ok:
+            raise ValueError("not a saved Geisteruhr game")
+        game._banked = list(banked)
+        game._starter = starter
+        game.rounds = [list(winners) for winners in rounds]
+        return game
 
 
 def validate_limits(limits) -> dict:

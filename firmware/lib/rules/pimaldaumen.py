@@ -186,13 +186,13 @@ class Round:
             return None
         return TOP - self.best if self.best < TOP else 0
 
-    def to_dict(self) -> dict:
-        """The round as JSON-able data (see from_dict)."""
+    def state(self) -> dict:
+        """The round as JSON-able data (see from_state)."""
         return {"scale": list(self.scale), "questioner": self.questioner,
                 "players": self.players, "answers": [a[1] for a in self.answers]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Round":
+    def from_state(cls, data: dict) -> "Round":
         """Rebuild a round by replaying its answers (so saved data is validated too)."""
         played = cls(data["scale"], data["questioner"], data["players"])
         for value in data["answers"]:
@@ -504,17 +504,17 @@ class Game:
 
     # -- saving -------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def state(self) -> dict:
         """The whole game state as JSON-able data (the board is saved separately)."""
         return {"players": self.players, "positions": list(self.positions),
                 "questioner": self.questioner, "phase": self.phase,
-                "round": self.round.to_dict() if self.round is not None else None,
+                "round": self.round.state() if self.round is not None else None,
                 "bonus_seat": self.bonus_seat, "bonus_scale": self.bonus_scale,
                 "pending": self.pending, "winner": self.winner}
 
     @classmethod
-    def from_dict(cls, board: Board, data: dict) -> "Game":
-        """Resume a game saved by to_dict; raises ValueError on inconsistent data."""
+    def from_state(cls, board: Board, data: dict) -> "Game":
+        """Resume a game saved by state(); raises ValueError on inconsistent data."""
         try:
             game = cls(board, data["players"], data["questioner"])
             positions = data["positions"]
@@ -528,7 +528,7 @@ class Game:
             if game.phase not in _WAITING:
                 raise ValueError("unknown phase %r" % (game.phase,))
             if data["round"] is not None:
-                game.round = Round.from_dict(data["round"])
+                game.round = Round.from_state(data["round"])
             game.bonus_seat = data["bonus_seat"]
             game.bonus_scale = data["bonus_scale"]
             game.pending = data["pending"]

@@ -239,7 +239,7 @@ class Session:
         try:
             names = list(data["names"])
             board = Board(data["board"])
-            game = Game.from_dict(board, data["game"])
+            game = Game.from_state(board, data["game"])
             if len(names) != game.players:
                 raise ValueError("%d names for %d players" % (len(names), game.players))
             cards = load_cards(data["deck"])
@@ -522,7 +522,7 @@ class Session:
                 "frame": self.frame, "deck": self.deck_paths, "board": self.board_data,
                 "order": self.order, "drawn": self.drawn, "current": self.current,
                 "current_colour": self.current_colour,
-                "seed": self.seed, "game": self.game.to_dict()}
+                "seed": self.seed, "game": self.game.state()}
 
     def save(self, quiet: bool) -> bool:
         data = json.dumps(self.to_dict(), ensure_ascii=False, indent=1).encode("utf-8")

@@ -51,7 +51,11 @@ class FuseBoxBench:
         while i < 8:
             self._set_raw(i, self._level(i in open_at_start))
             i += 1
-        self.app = fusebox_prop.build(cfg, self._event, pack_stream=pack_stream, state_path=state_path)
+        store = None
+        if state_path:
+            from store import Store
+            store = Store(state_path)
+        self.app = fusebox_prop.build(cfg, self._event, store, pack_stream=pack_stream)
 
     # --- inputs --------------------------------------------------------------
     def _level(self, is_open: bool) -> int:

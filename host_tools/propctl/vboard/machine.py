@@ -188,7 +188,7 @@ class I2C:
 
 
 class Timer:
-    """Accepts init/deinit; the vboard never fires timer callbacks (props are pumped by asyncio)."""
+    """Accepts init/deinit; the vboard never fires timer callbacks (props are ticked by runtime.Runtime)."""
 
     ONE_SHOT = 0
     PERIODIC = 1

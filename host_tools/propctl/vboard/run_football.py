@@ -9,7 +9,8 @@ Rng, not the box's); the box's dice, count and scoreboard are the real thing.
 
 Options:
     --seed N          the box's seed (dice and coin) and the players' (default 1)
-    --set KEY=VALUE   a box setting, e.g. --set football.oled_height=64 (VALUE is JSON or a word)
+    --overrides JSON  the board's settings over the defaults, shaped like config.json, e.g.
+                      '{"football": {"oled_height": 64}, "board": "esp32"}' (checked by settings.merge)
     --max-steps N     stop after N player actions (default 5000)
 
 Output, one JSON object per line, "t" = board time in ms:
@@ -33,7 +34,7 @@ def emit(obj) -> None:
 
 
 def parse_args(argv) -> dict:
-    opts = {"seed": 1, "set": [], "max_steps": 5000}
+    opts = {"seed": 1, "overrides": {}, "max_steps": 5000}
     i = 0
     while i < len(argv):
         if i + 1 >= len(argv):
@@ -42,8 +43,8 @@ def parse_args(argv) -> dict:
         i += 2
         if arg == "--seed":
             opts["seed"] = int(value)
-        elif arg == "--set":
-            opts["set"].append(value)
+        elif arg == "--overrides":
+            opts["overrides"] = json.loads(value)
         elif arg == "--max-steps":
             opts["max_steps"] = int(value)
         else:
@@ -52,22 +53,12 @@ def parse_args(argv) -> dict:
 
 
 def box_config(opts) -> dict:
-    """{"football": {...}} from the --set items (football.KEY=VALUE) and the seed."""
-    football = {"seed": opts["seed"]}
-    config = {"football": football}
-    for item in opts["set"]:
-        key, _, raw = item.partition("=")
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw
-        section, _, sub = key.partition(".")
-        if section == "football" and sub:
-            football[sub] = value
-        elif not sub:
-            config[key] = value
-        else:
-            raise SystemExit("run_football: only football.KEY or board settings, not %s" % key)
+    """The --overrides object with the seed in its football section."""
+    config = opts["overrides"] if type(opts["overrides"]) is dict else {}
+    football = config.get("football")
+    if type(football) is not dict:
+        football = config["football"] = {}
+    football["seed"] = opts["seed"]
     return config
 
 

@@ -1,8 +1,9 @@
 """Run the fuse-box firmware on the virtual board, driven by commands on stdin (MicroPython side).
 
-    MICROPYPATH=<this folder>:firmware/lib micropython run_fusebox.py '<overrides JSON>'
+    MICROPYPATH=<this folder>:firmware/lib micropython run_fusebox.py [--overrides JSON]
 
-The argument is the config object (like config.json); with no argument, all
+JSON: the board's settings over the defaults, shaped like config.json (checked
+by settings.merge), e.g. '{"fusebox": {"inputs": "mcp23017"}}'; without it, all
 defaults. One command per input line; board time moves only with commands,
 so a session is the same every time:
     open N | close N | toggle N   window N (1-8, top first) moves, with a little contact bounce
@@ -147,7 +148,12 @@ class Session:
 
 
 def main() -> None:
-    overrides = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    args = sys.argv[1:]
+    overrides = {}
+    if args[:1] == ["--overrides"] and len(args) == 2:
+        overrides = json.loads(args[1])
+    elif args:
+        raise SystemExit("run_fusebox: usage: run_fusebox.py [--overrides JSON]")
     session = Session(overrides)
     session.status()
     while True:

@@ -5,10 +5,10 @@
 Options:
     --seed N          fixed seed for the round (default: the config's, else entropy)
     --speed N         0: virtual time, as fast as possible (default);
-                      N >= 1: real time, N times faster, pumped by the firmware's asyncio run()
+                      N >= 1: real time, N times faster, run by the firmware's runtime.Runtime
     --frame-ms N      a hand frame every N ms of board time (default 100)
-    --config FILE     a config.json for the board (default: all defaults)
-    --set KEY=VALUE   one setting, e.g. --set clock.motor=stepper (VALUE is JSON, or a bare word)
+    --overrides JSON  the board's settings over the defaults, shaped like config.json, e.g.
+                      '{"clock": {"motor": "stepper"}, "board": "esp32"}' (checked by settings.merge)
     --press-at MS     when the start button is pressed (default 300)
     --rounds N        play N rounds, pressing the button again 2 s after each (default 1)
 
@@ -24,11 +24,12 @@ import json
 import sys
 
 from clock_bench import ClockBench
+from runtime import Runtime, watchdog
 
 
 def parse_args(argv):
-    opts = {"prop": None, "seed": None, "speed": 0, "frame_ms": 100, "config": None,
-            "set": [], "press_at": 300, "rounds": 1}
+    opts = {"prop": None, "seed": None, "speed": 0, "frame_ms": 100, "overrides": {},
+            "press_at": 300, "rounds": 1}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -43,10 +44,8 @@ def parse_args(argv):
                 opts["speed"] = int(value)
             elif arg == "--frame-ms":
                 opts["frame_ms"] = int(value)
-            elif arg == "--config":
-                opts["config"] = value
-            elif arg == "--set":
-                opts["set"].append(value)
+            elif arg == "--overrides":
+                opts["overrides"] = json.loads(value)
             elif arg == "--press-at":
                 opts["press_at"] = int(value)
             elif arg == "--rounds":
@@ -60,24 +59,15 @@ def parse_args(argv):
 
 
 def overrides_from(opts) -> dict:
-    """The config file's object with every --set applied on top."""
-    data = {}
-    if opts["config"]:
-        with open(opts["config"]) as f:
-            data = json.loads(f.read())
-    for item in opts["set"]:
-        key, _, raw = item.partition("=")
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw  # a bare word such as stepper
-        section, _, sub = key.partition(".")
-        if sub:
-            data.setdefault(section, {})[sub] = value
-        else:
-            data[key] = value
+    """The --overrides object, with --seed on top."""
+    data = opts["overrides"]
     if opts["seed"] is not None:
-        data.setdefault("clock", {})["seed"] = opts["seed"]
+        if type(data) is not dict:
+            data = {}
+        clock = data.get("clock")
+        if type(clock) is not dict:
+            clock = data["clock"] = {}
+        clock["seed"] = opts["seed"]
     return data
 
 
@@ -100,9 +90,31 @@ def run_clock(opts) -> int:
     emit({"type": "info", "prop": "clock", "board": bench.settings["board"], "motor": c["motor"],
           "bridge": c["bridge"], "chime": c["chime"], "tick_ms": app.tick_ms,
           "max_run_ms": app.max_run_ms, "errors": bench.errors + app.config_errors})
-    bench.press(opts["press_at"])
     frame_ms = opts["frame_ms"]
-    state = {"next_frame": 0, "done_at": -1, "pressed_for": 0}
+    state = {"next_frame": 0, "done_at": -1, "pressed_for": 0, "press_at": -1, "down_at": -1}
+
+    def press(at_ms):
+        if opts["speed"] <= 0:
+            bench.press(at_ms)
+        else:
+            state["press_at"] = at_ms
+
+    def hold_in_real_time():
+        # A loaded host can stall longer than a 100 ms press lasts at a high --speed: like a
+        # person, hold the button until the clock has heard it (a "button pressed" event).
+        t = board.clock.elapsed
+        if state["press_at"] >= 0 and t >= state["press_at"]:
+            board.set_input(bench.button, 0)
+            state["press_at"] = -1
+            state["down_at"] = len(bench.events)
+        elif state["down_at"] >= 0:
+            for e in bench.events[state["down_at"]:]:
+                if e["event"] == "button" and e["kind"] == "pressed":
+                    board.clear_input(bench.button)
+                    state["down_at"] = -1
+                    break
+
+    press(opts["press_at"])
 
     def frame():
         t = board.clock.elapsed
@@ -116,7 +128,7 @@ def run_clock(opts) -> int:
     def finished():
         if bench.idles > state["pressed_for"] and bench.idles < opts["rounds"]:
             state["pressed_for"] = bench.idles
-            bench.press(board.clock.elapsed + 2000)  # the winner presses for the next round
+            press(board.clock.elapsed + 2000)  # the winner presses for the next round
         if state["done_at"] < 0 and bench.idles >= opts["rounds"]:
             state["done_at"] = board.clock.elapsed
         # a little longer than the dwell, so the end line shows the motor released
@@ -127,19 +139,18 @@ def run_clock(opts) -> int:
         if opts["speed"] <= 0:
             bench.run(limit, finished, frame)
         else:
-            from props.clock import run
             board.clock.run_real(opts["speed"])
 
             def until():
-                board.apply_inputs()
+                hold_in_real_time()
                 board.check_watchdog()
                 frame()
                 return finished() or board.clock.elapsed > limit
 
-            # Below 1 ms of real time per tick the pump only yields (a stepper
-            # at a high --speed then keeps one core busy).
-            run(app, clock=board.clock.now, period_ms=app.tick_ms // opts["speed"],
-                watchdog_ms=c["watchdog_ms"], until=until)
+            # The loop main.py runs on a board; it sleeps 1/speed of each wait
+            # (below 1 ms it only loops: a stepper at a high --speed keeps a core busy).
+            Runtime(app, clock=board.clock.now, wdt=watchdog(bench.settings, "clock"),
+                    speed=opts["speed"]).run(until)
     except Exception as exc:  # the app already emitted "fault"; report and fail
         emit({"type": "error", "t": board.clock.elapsed, "error": repr(exc)})
         return 1

@@ -1,26 +1,16 @@
-"""The ghost clock's command table for the link, and its saved game.
+"""The ghost clock's command table for the link, and its saved game (next to props.clock).
 
 The clock app (props.clock.ClockApp) runs the hand; this adds what the
 desktop needs around it: the table of commands with their schemas, and the
 game as the rules core keeps it (rules.geisteruhr.Game: banked ghosts, rounds),
-saved with store.Store after every change so a power cut loses nothing.
+saved with store.Store after every change (Game.state / Game.from_state) so a
+power cut loses nothing. ClockApp.commands() returns this table.
 
 Commands: start_round(seed?), stop(), state(), new_game(players),
 report(on_clock, unused). `report` emits a `scored` event with the winners
 and banked ghosts; the desktop's monitor shows it as a score change.
 """
 from rules.geisteruhr import Game
-
-STATE_FILE = "clock_state.json"
-
-
-def _replay(players: int, rounds) -> Game:
-    """Rebuild a Game from its list of round winners, through the public API."""
-    game = Game(players)
-    for winners in rounds:
-        on_clock = [1 if seat in winners else 0 for seat in range(players)]
-        game.finish_round(on_clock, [0] * players)
-    return game
 
 
 class ClockCommands:
@@ -34,8 +24,8 @@ class ClockCommands:
         saved = store.load() if store is not None else None
         if saved:
             try:
-                self.game = _replay(saved["players"], saved["rounds"])
-            except (KeyError, TypeError, ValueError):
+                self.game = Game.from_state(saved)
+            except ValueError:
                 self.game = None  # a state from another version: start clean
 
     def _save(self) -> None:
@@ -44,7 +34,7 @@ class ClockCommands:
         if self.game is None:
             self.store.clear()
         else:
-            self.store.save({"players": self.game.players, "rounds": self.game.rounds})
+            self.store.save(self.game.state())
 
     def game_state(self):
         """The saved game as the link reports it (None: no game going)."""

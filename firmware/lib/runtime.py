@@ -1,0 +1,100 @@
+"""The loop every prop runs in: on the board, on the virtual board and in the timing bench.
+
+    rt = Runtime(app, port=port, wdt=watchdog(settings, "clock"), guard=guard)
+    rt.run()                       # forever (or until until() is true); app.shutdown() on any exit
+
+One pass (`step()`): tick the app at the clock's time, feed the watchdog,
+tell the boot guard once the prop has run STABLE_MS, then wait until the
+app's next deadline. The wait is `app.wait_ms(now)` when the app has one (the
+clock's planned stop or next segment, so a stop lands on the millisecond it
+was planned for), else the app's `tick_ms`. While waiting the link's port is
+pumped (`port.pump(timeout_ms)`), so a request is answered at once; without a
+port the runtime sleeps.
+
+A pass allocates nothing (tested with micropython.heap_lock over whole passes,
+link idle and link busy): what is measured by bench/mp_timing.py is what runs
+on the board.
+"""
+import time
+from time import ticks_diff
+
+from safemode import STABLE_MS
+
+
+def watchdog(settings, name: str, machine_module=None):
+    """A machine.WDT for prop `name`'s `watchdog_ms` setting, clamped to what the board allows.
+
+    None when the setting is 0 (no watchdog).
+    """
+    watchdog_ms = settings.get(name, {}).get("watchdog_ms", 0)
+    if not watchdog_ms:
+        return None
+    import boards
+    if machine_module is None:
+        import machine as machine_module
+    longest = boards.limits(settings["board"])["wdt_max_ms"]
+    return machine_module.WDT(timeout=watchdog_ms if watchdog_ms < longest else longest)
+
+
+class Runtime:
+    """Ticks one app against a clock until told to stop (see the module docstring).
+
+    clock(): ticks_ms-style time (default time.ticks_ms); port: anything with
+    pump(timeout_ms), or None to sleep; sleep_ms: how to sleep without a port
+    (default time.sleep_ms); speed: a virtual clock running `speed` times
+    faster than real time sleeps 1/speed as long; wdt: something with feed();
+    guard: something with stable().
+    """
+
+    def __init__(self, app, clock=None, port=None, sleep_ms=None, wdt=None, guard=None,
+                 stable_ms: int = STABLE_MS, speed: int = 1) -> None:
+        self.app = app
+        self._clock = clock if clock is not None else time.ticks_ms  # type: ignore[attr-defined]
+        self._port = port
+        self._sleep = sleep_ms if sleep_ms is not None else time.sleep_ms  # type: ignore[attr-defined]
+        self._wdt = wdt
+        self._guard = guard
+        self._stable_ms = stable_ms
+        self._speed = speed if speed > 1 else 1
+        self._has_deadline = hasattr(app, "wait_ms")
+        self._started = 0
+        self._passes = 0
+        self.stable = False
+
+    def wait_ms(self, now: int) -> int:
+        """How long to wait after a tick: until the app's next deadline, at most its tick_ms."""
+        app = self.app
+        tick = app.tick_ms
+        if not self._has_deadline:
+            return tick
+        wait = app.wait_ms(now)
+        if wait < 0:
+            return 0
+        return wait if wait < tick else tick
+
+    def step(self) -> None:
+        """One pass: tick, watchdog, boot guard, then wait for the next deadline."""
+        now: int = self._clock()  # type: ignore[assignment]
+        if self._passes == 0:
+            self._started = now
+            self._passes = 1
+        self.app.tick(now)
+        if self._wdt is not None:
+            self._wdt.feed()
+        if not self.stable and ticks_diff(now, self._started) >= self._stable_ms:
+            self.stable = True
+            if self._guard is not None:
+                self._guard.stable()
+        wait = self.wait_ms(self._clock()) // self._speed  # type: ignore[arg-type]
+        if self._port is not None:
+            self._port.pump(wait)
+        elif wait > 0:
+            self._sleep(wait)
+
+    def run(self, until=None) -> None:
+        """Pass after pass until until() is true (forever when None); app.shutdown() however it ends."""
+        try:
+            while until is None or not until():
+                self.step()
+        finally:
+            self.app.shutdown()

@@ -1,0 +1,47 @@
+"""Setting overrides from the command line: `--set KEY=VALUE` items into one nested dict.
+
+    parse_sets(["clock.motor=stepper", 'clock.limits={"round_min_ms": 2000}', "board=esp32"])
+    -> {"clock": {"motor": "stepper", "limits": {"round_min_ms": 2000}}, "board": "esp32"}
+
+VALUE is JSON, or a bare word taken as a string (`clock.chime=solenoid`). Dots in
+KEY nest. The result has the shape of config.json: the firmware's own
+settings.merge checks it, and the virtual-board runners take it whole as
+`--overrides JSON`. Used by `propctl sim` (every prop) and `propctl deploy`.
+"""
+import json
+
+
+def parse_sets(items) -> dict:
+    """Nested overrides from KEY=VALUE items; ValueError naming the item that is not one."""
+    result: dict = {}
+    for item in items or ():
+        key, sep, text = item.partition("=")
+        parts = key.split(".")
+        if not sep or not all(parts):
+            raise ValueError("--set wants KEY=VALUE, e.g. --set clock.seed=7 (got %r)" % item)
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text  # a bare word is a string: --set clock.chime=solenoid
+        target = result
+        for part in parts[:-1]:
+            if not isinstance(target.get(part), dict):
+                target[part] = {}
+            target = target[part]
+        target[parts[-1]] = value
+    return result
+
+
+def combine(base: dict, overrides: dict) -> dict:
+    """`base` (e.g. a config.json) with `overrides` laid over it, as the firmware's settings.merge does:
+    sections ({"clock": {...}}) are merged key by key, a setting's value (even an object such as
+    clock.limits) replaces the old one whole."""
+    result = dict(base)
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(result.get(key), dict):
+            section = dict(result[key])
+            section.update(value)
+            result[key] = section
+        else:
+            result[key] = value
+    return result

@@ -1,0 +1,99 @@
+"""runtime.Runtime driving the clock on the virtual board (MicroPython, through vboard_process)."""
+from clock_bench import ClockBench
+from runtime import Runtime
+
+
+def deadline_rounds(seed, rounds):
+    """Play `rounds` rounds in virtual time, the runtime's waits moving the board's clock.
+
+    Per round: how late the stop came against the plan (the runtime wakes the
+    clock at its deadline, so 0), and the longest wait between two passes.
+    """
+    bench = ClockBench({"clock": {"seed": seed}})
+    app = bench.app
+    board = bench.board
+    seen = {"late": [], "max_wait": 0, "passes": 0}
+
+    def sleep(ms):
+        if ms > seen["max_wait"]:
+            seen["max_wait"] = ms
+        board.clock.advance(ms)
+
+    def on_event(name, fields):
+        if name == "stop":
+            seen["late"].append(fields["at_ms"] - fields["planned_ms"])
+        elif name == "idle" and app.completed < rounds:
+            app.start_round()
+
+    app.on_event = on_event
+    rt = Runtime(app, clock=board.clock.now, sleep_ms=sleep)
+
+    def until():
+        seen["passes"] += 1
+        if seen["passes"] == 3:
+            app.start_round()
+        return app.completed >= rounds
+
+    rt.run(until)
+    seen["elapsed"] = board.clock.elapsed
+    return seen
+
+
+class _FakeApp:
+    def __init__(self, tick_ms, deadline, fail_at):
+        self.tick_ms = tick_ms
+        self.ticks = []
+        self.shut = False
+        self.fail_at = fail_at
+        if deadline is not None:
+            self.wait_ms = lambda now: deadline - now
+
+    def tick(self, now):
+        self.ticks.append(now)
+        if self.fail_at is not None and now >= self.fail_at:
+            raise RuntimeError("broken")
+
+    def shutdown(self):
+        self.shut = True
+
+
+def fake_run(tick_ms, deadline, passes, fail_at=None, stable_ms=1000):
+    """Run a recording app in fake time: ticks, waits, watchdog feeds, guard calls, shutdown."""
+    app = _FakeApp(tick_ms, deadline, fail_at)
+    seen = {"now": 0, "waits": [], "fed": 0, "guard": 0, "error": None}
+
+    def sleep(ms):
+        seen["waits"].append(ms)
+        seen["now"] += ms
+
+    class Wdt:
+        def feed(self):
+            seen["fed"] += 1
+
+    class Guard:
+        def stable(self):
+            seen["guard"] += 1
+
+    rt = Runtime(app, clock=lambda: seen["now"], sleep_ms=sleep, wdt=Wdt(), guard=Guard(),
+                 stable_ms=stable_ms)
+    try:
+        rt.run(lambda: len(app.ticks) >= passes)
+    except RuntimeError as exc:
+        seen["error"] = str(exc)
+    seen["ticks"] = app.ticks
+    seen["shut"] = app.shut
+    seen["stable"] = rt.stable
+    return seen
+
+
+def watchdog_timeout(settings, name):
+    """The timeout runtime.watchdog asks the board for (None: no watchdog)."""
+    from runtime import watchdog
+
+    class Machine:
+        class WDT:
+            def __init__(self, timeout):
+                self.timeout = timeout
+
+    wdt = watchdog(settings, name, Machine)
+    return None if wdt is None else wdt.timeout

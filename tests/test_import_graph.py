@@ -1,0 +1,104 @@
+"""firmware/lib imports stay one-way, read from the import graph (every import, also inside functions).
+
+rules and drivers depend on nothing of ours; cardpack on rules at most; a prop on rules, drivers,
+cardpack, the configuration (boards, settings) and its own helper modules (props.clock_game is the
+clock's), never on another prop; link and runtime reach props only through the contract (the
+package's NAMES, then build() by name), never a prop module itself.
+"""
+import ast
+from pathlib import Path
+
+import pytest
+
+LIB = Path(__file__).resolve().parent.parent / "firmware" / "lib"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(LIB).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return found
+
+
+def graph() -> dict:
+    modules = {module_name(p): p for p in LIB.rglob("*.py")}
+    tops = {name.split(".")[0] for name in modules}
+    return {name: {dep for dep in imports_of(path) if dep.split(".")[0] in tops}
+            for name, path in modules.items()}
+
+
+def layer(name: str) -> str:
+    return name.split(".")[0]
+
+
+def allowed(module: str, dep: str) -> bool:
+    """The one-way rules of the module docstring."""
+    own, other = layer(module), layer(dep)
+    if own in ("rules", "drivers"):
+        return other == own
+    if own == "cardpack":
+        return other in ("cardpack", "rules")
+    if own == "props":
+        if other == "props":
+            # the package (NAMES) or a module of the same prop: props.clock -> props.clock_game
+            prop = module.split(".")[1] if "." in module else ""
+            target = dep.split(".")[1] if "." in dep else ""
+            return target == "" or target.split("_")[0] == prop.split("_")[0]
+        return other in ("rules", "drivers", "cardpack", "boards", "settings")
+    if own in ("link", "runtime"):
+        if other == "props":
+            return dep == "props"  # the contract: NAMES, then build() by name
+        return other in ("link", "runtime", "safemode", "store", "boards", "version")
+    if own in ("boards", "store", "version"):
+        return False
+    if own == "settings":
+        return dep in ("boards", "props")
+    if own == "safemode":
+        return dep == "store"
+    raise AssertionError("no rule for %s: add one to this test" % module)
+
+
+def test_every_firmware_import_goes_one_way():
+    wrong = sorted("%s imports %s" % (module, dep) for module, deps in graph().items()
+                   for dep in deps if not allowed(module, dep))
+    assert wrong == []
+
+
+def test_the_firmware_has_no_import_cycle():
+    edges = graph()
+    done, path = set(), []
+
+    def visit(node):
+        if node in path:
+            pytest.fail("import cycle: %s" % " -> ".join(path[path.index(node):] + [node]))
+        if node in done or node not in edges:
+            return
+        path.append(node)
+        for dep in sorted(edges[node]):
+            visit(dep)
+        path.pop()
+        done.add(node)
+
+    for node in sorted(edges):
+        visit(node)
+
+
+@pytest.mark.parametrize("module, dep, ok", [
+    ("rules.geisteruhr", "drivers.motor", False),   # the core stays pure
+    ("drivers.motor", "props.clock", False),
+    ("props.football", "props.clock", False),       # one prop never leans on another
+    ("props.clock", "props.clock_game", True),
+    ("link.board", "props.clock", False),           # only through the contract
+    ("link.board", "props", True),
+    ("runtime", "props.fusebox", False),
+])
+def test_the_rules_themselves_catch_what_they_are_for(module, dep, ok):
+    assert allowed(module, dep) is ok

@@ -1,0 +1,67 @@
+"""runtime.Runtime: the one loop for board, virtual board and bench."""
+import json
+import subprocess
+from pathlib import Path
+
+from micropython_harness import find_micropython, micropython_env
+
+ROOT = Path(__file__).resolve().parent.parent
+FAKE = "scenarios.runtime_loop:fake_run"
+
+
+def test_the_runtime_wakes_at_the_apps_deadline_and_never_later_than_its_tick(vboard_process):
+    seen = vboard_process.call(FAKE, 10, 23, 6)
+    assert seen["ticks"][:4] == [0, 10, 20, 23]  # 10, 10, then only the 3 ms left to the deadline
+    assert max(seen["waits"]) == 10 and seen["shut"]
+
+
+def test_an_app_without_a_deadline_is_ticked_every_tick_ms(vboard_process):
+    assert vboard_process.call(FAKE, 7, None, 4)["ticks"] == [0, 7, 14, 21]
+
+
+def test_the_boot_guard_hears_once_that_the_prop_runs_stably(vboard_process):
+    seen = vboard_process.call(FAKE, 100, None, 30, None, 1000)
+    assert seen["guard"] == 1 and seen["stable"]
+    seen = vboard_process.call(FAKE, 100, None, 10, None, 1000)
+    assert seen["guard"] == 0 and not seen["stable"]  # 900 ms: not yet
+
+
+def test_the_watchdog_is_fed_every_pass_and_the_app_shut_down_on_an_exception(vboard_process):
+    seen = vboard_process.call(FAKE, 10, None, 100, 50)
+    assert seen["error"] == "broken" and seen["shut"]
+    assert seen["fed"] == 5  # ticks 0-40 fed it; the failing tick did not
+
+
+def test_the_watchdog_timeout_is_clamped_to_the_boards_longest_in_one_place(vboard_process):
+    def timeout(ms):
+        return vboard_process.call("scenarios.runtime_loop:watchdog_timeout",
+                                   {"board": "pico", "clock": {"watchdog_ms": ms}}, "clock")
+    assert timeout(60000) == 8000 and timeout(1500) == 1500 and timeout(0) is None
+
+
+def test_the_clocks_stop_lands_on_its_planned_millisecond_through_the_runtime(vboard_process):
+    seen = vboard_process.call("scenarios.runtime_loop:deadline_rounds", 7, 3)
+    assert seen["late"] == [0, 0, 0]
+    assert 0 < seen["max_wait"] <= 10
+
+
+def test_whole_runtime_passes_allocate_nothing_with_the_link_idle_and_busy():
+    """The board's forever loop under micropython.heap_lock: idle link, then bytes streaming in."""
+    from propctl.sim import VBOARD_DIR
+    proc = subprocess.Popen([find_micropython(), str(ROOT / "tests" / "mp" / "runtime_passes.py"), "40"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=micropython_env(VBOARD_DIR))
+    try:
+        assert proc.stdout.readline() == b"ready\n"
+        # no newline: the line buffer fills, overflows and drops bytes; no reply is due
+        noise = bytes((i * 37) % 256 for i in range(12000)).replace(b"\n", b"x").replace(b"\r", b"y")
+        proc.stdin.write(noise)
+        proc.stdin.flush()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    result = json.loads(out.decode().strip().splitlines()[-1])
+    assert result["idle"] == {"passes": 40, "bytes": 0, "error": None, "state": "idle"}, err
+    busy = result["busy"]
+    assert busy["error"] is None and busy["passes"] == 40 and busy["state"] == "running", result
+    assert busy["bytes"] > 1000  # the port really read while the heap was locked

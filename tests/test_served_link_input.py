@@ -1,0 +1,124 @@
+"""Hostile bytes on the served virtual board's serial line: control bytes, invalid UTF-8, noise.
+
+The board is `propctl sim --serve`'s VirtualBoard with main.py and the firmware's sources on its
+flash (no deploy needed), running the clock prop in runtime.Runtime, as on a board. Ctrl-C (0x03),
+Ctrl-D, Ctrl-B and Ctrl-A are ordinary bytes while the prop runs; only mpremote's own interrupt
+(CR, Ctrl-C, CR) reaches the REPL, and tests/test_deploy_e2e.py checks that mpremote still works.
+"""
+import json
+import random
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from propctl.deploy import wait_for_hello
+from propctl.linkclient import LinkClient
+from propctl.serve import VirtualBoard
+
+pytestmark = pytest.mark.slow
+
+FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+# mpremote's interrupt: the one sequence that stops a running prop (kept out of the noise below)
+REPL_ESCAPE = re.compile(rb"\r\x03+\r")
+CONTROL = [b for b in range(32) if b != 10]  # a newline ends the line
+
+
+def hello_until(port, predicate, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    info = None
+    while time.monotonic() < deadline:
+        info = wait_for_hello(port, timeout=min(5.0, max(0.5, deadline - time.monotonic())))
+        if info is not None and predicate(info):
+            return info
+        time.sleep(0.1)
+    pytest.fail("the board never answered as expected; last hello: %r" % (info,))
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    flash = tmp_path_factory.mktemp("flash")
+    shutil.copy(FIRMWARE / "main.py", flash / "main.py")
+    shutil.copytree(FIRMWARE / "lib", flash / "lib", ignore=shutil.ignore_patterns("__pycache__"))
+    (flash / "config.json").write_text(json.dumps({"prop": "clock", "board": "pico"}))
+    served = VirtualBoard(flash).start()
+    try:
+        hello_until(served.port, lambda info: info.get("mode") == "run")
+        time.sleep(1.2)  # past the boot guard's stable time
+        yield served
+    finally:
+        served.stop()
+
+
+def ping(client, timeout=5.0):
+    """The board answers ping (and the clock prop its own state command): it still runs the prop."""
+    assert client.request("ping", timeout=timeout) == {"pong": True}
+    return client.request("state", timeout=timeout)
+
+
+def test_control_bytes_inside_and_between_lines_are_data_and_the_prop_runs_on(board):
+    boots = board.boots
+    sent = [b"xx\x03yy\n", b"\x03", b"\x03\n", b"ab\x04cd\n", b"\x04", b"\n", b"\x02", b"\x01\n",
+            b"\x01", b"{\"cmd\": \"pi\x03ng\"}\n", b"\x03\x03\x03", b"yy\n", b"\x02zz\x01\n"]
+    with LinkClient.open(board.port) as client:
+        for chunk in sent:
+            client.stream.write(chunk)
+            time.sleep(0.02)  # separate reads on the board: bytes between lines, not just inside
+        state = ping(client)
+        assert state["state"] == "idle"
+        # the link still routes to the prop, so the prop's own commands work
+        assert client.request("start_round", {"seed": 3})["state"] == "running"
+        assert client.request("stop")["state"] == "idle"
+        assert client.request("hello")["mode"] == "run"
+    assert board.boots == boots  # no reset, no REPL: the same boot answers
+
+
+def random_line(rng):
+    """One line of noise: control bytes 0x00-0x1f (no newline), invalid UTF-8, text, JSON bits."""
+    pieces = []
+    for _ in range(rng.randint(0, 12)):
+        kind = rng.randint(0, 4)
+        if kind == 0:
+            pieces.append(bytes(rng.choice(CONTROL) for _ in range(rng.randint(1, 4))))
+        elif kind == 1:
+            pieces.append(bytes(rng.randint(0x80, 0xFF) for _ in range(rng.randint(1, 4))))
+        elif kind == 2:
+            pieces.append(rng.choice([b'{"cmd": "ping"', b'"args": {', b'}', b'"\\ud800"', b'{"id": 1,',
+                                      b'"cmd": "start_round"', b'[', b'"x":', b'null', b'\\u0000']))
+        elif kind == 3:
+            pieces.append(bytes(rng.randint(32, 126) for _ in range(rng.randint(1, 20))))
+        else:
+            pieces.append(b"\xed\xa0\x80" if rng.random() < 0.5 else b"\xc3")  # a surrogate, a cut sequence
+    line = b"".join(pieces)
+    return REPL_ESCAPE.sub(b"\r", line)
+
+
+def test_ten_thousand_random_lines_leave_the_prop_running_with_the_heap_bounded(board):
+    rng = random.Random(12)
+    boots = board.boots
+    used = []
+    replies = []
+
+    def count_replies(line):
+        if line.message is not None and "re" in line.message and "ev" not in line.message:
+            replies.append(line.message)
+
+    expected = 0
+    with LinkClient.open(board.port) as client:
+        baseline = client.request("mem")
+        for _batch in range(20):
+            lines = [random_line(rng) for _ in range(500)]
+            expected += sum(1 for line in lines if line.replace(b"\r", b""))  # CR alone: an empty line
+            client.stream.write(b"\n".join(lines) + b"\n")
+            # answered after every batch, and every non-empty line before it got its one reply
+            assert client.request("ping", timeout=30.0, on_line=count_replies) == {"pong": True}
+            assert len(replies) == expected
+            used.append(client.request("mem", on_line=count_replies)["used"])
+        info = client.hello()
+    assert info["mode"] == "run" and info["prop"] == "clock"
+    assert board.boots == boots
+    # nothing accumulates: after 10 000 lines the live heap is what it was after the first 500
+    assert max(used) - used[0] < 4096, (baseline, used)
+    assert used[-1] - baseline["used"] < 8192, (baseline, used)
