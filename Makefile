@@ -70,8 +70,9 @@ test-fast: setup ## quick loop: pytest without the slow end-to-end tests, fewer 
 lint: setup ## ruff over everything
 	$(BIN)/ruff check .
 
-typecheck: setup ## mypy over firmware/ against the MicroPython stubs
+typecheck: setup ## mypy: firmware/ against the MicroPython stubs, host_tools/ against CPython's
 	$(BIN)/mypy --custom-typeshed-dir $(VENV)/mpy-stubs
+	$(BIN)/mypy --config-file host_tools/mypy.ini
 
 pytest: setup ## pytest on CPython (includes differential runs in MicroPython)
 	$(BIN)/pytest

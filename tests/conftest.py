@@ -66,9 +66,8 @@ def vboard_process():
     firmware on the virtual board. A large heap: the board records every
     output change of a round.
     """
-    from propctl.sim import VBOARD_DIR
-    process = MicroPythonProcess(find_micropython(), heap="64M", paths=[VBOARD_DIR],
-                                 name="MicroPython unix")
+    from propctl.sim.runner import VBOARD_DIR
+    process = MicroPythonProcess(find_micropython(), heap="64M", paths=[VBOARD_DIR])
     yield process
     process.close()
 
@@ -76,7 +75,7 @@ def vboard_process():
 @pytest.fixture(scope="session")
 def wasm_vboard_process():
     """vboard_process on the wasm32 port: the heap-lock checks with 31-bit small ints."""
-    from propctl.sim import VBOARD_DIR
+    from propctl.sim.runner import VBOARD_DIR
     process = MicroPythonProcess(wasm_runner(), heap="64M", paths=[VBOARD_DIR],
                                  name="MicroPython wasm32", copies_files=True)
     yield process

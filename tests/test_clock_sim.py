@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from propctl.sim import clock_face
+from propctl.sim.clock import clock_face
 
 ROOT = Path(__file__).resolve().parent.parent
 PROPCTL = [sys.executable, "-m", "propctl.cli"]
@@ -91,3 +91,60 @@ def test_several_rounds_with_fresh_entropy_each():
     seeds = {line.split("seed ")[1].split(",")[0] for line in starts}
     assert len(seeds) == 2
     assert "2 round(s) played" in result.stdout
+
+
+def test_negative_speed_is_refused_by_the_command_line():
+    result = sim("--seed", "1", "--speed", "-1")
+    assert result.returncode == 2
+    assert "--speed" in result.stderr and "must be 0 or more" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_whole_section_set_to_a_value_is_an_error_not_a_crash():
+    result = sim("--seed", "1", "--set", "clock=5")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "clock is a section, not a value" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout and "TypeError" not in result.stderr
+
+
+def test_an_unknown_set_key_is_an_error():
+    for key in ("clock.motr=stepper", "bord=esp32"):
+        result = sim("--seed", "1", "--set", key)
+        assert result.returncode == 2, (key, result.stdout)
+        assert "is not a setting" in result.stderr and result.stdout == ""
+    result = sim("--seed", "1", "--set", "clock.motr=stepper")
+    assert "the clock settings are: " in result.stderr and "motor" in result.stderr
+
+
+def test_sim_without_a_prop_says_what_to_name():
+    result = subprocess.run(PROPCTL + ["sim"], capture_output=True, text=True, cwd=str(ROOT), timeout=60)
+    assert result.returncode == 2
+    assert "name a prop to simulate" in result.stderr
+
+
+def test_a_config_file_that_cannot_be_used_is_said_not_crashed(tmp_path):
+    cases = {"missing.json": (None, 1, "cannot be read"), "bad.json": ("{nope", 1, "is not a JSON file"),
+             "list.json": ("[1]", 1, "must hold a JSON object"),
+             "section.json": ('{"clock": 5}', 2, "clock is a section, not a value")}
+    for name, (text, code, words) in cases.items():
+        path = tmp_path / name
+        if text is not None:
+            path.write_text(text)
+        result = sim("--seed", "1", "--config", str(path))
+        assert result.returncode == code, (name, result.stdout[-300:], result.stderr[-300:])
+        assert words in result.stderr and "Traceback" not in result.stderr + result.stdout
+
+
+def test_serve_as_a_sub_command_and_as_the_old_option(tmp_path):
+    import signal
+    for argv in (["sim", "serve"], ["sim", "--serve"]):
+        flash = tmp_path / argv[-1].strip("-")
+        proc = subprocess.Popen(PROPCTL + argv + ["--flash", str(flash)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=str(ROOT))
+        try:
+            first = proc.stdout.readline()
+            assert first.startswith("virtual board on /dev/"), first + proc.stderr.read()
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=30)
+        assert proc.returncode == 0 and flash.is_dir()

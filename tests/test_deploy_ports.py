@@ -26,4 +26,4 @@ def test_no_ports_says_what_to_check(monkeypatch, capsys):
     monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [])
     assert main(["ports"]) == 1
     out = capsys.readouterr().out
-    assert "dialout" in out and "propctl sim clock --serve" in out
+    assert "dialout" in out and "propctl sim serve" in out

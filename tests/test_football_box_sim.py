@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from propctl import sim, sim_football
+from propctl.sim import football as sim_football
+from propctl.sim import runner
 
 
 def runner_lines(seed, *sets):
     args = argparse.Namespace(seed=seed, set=list(sets))
-    command = sim_football.runner_command(args, sim.find_micropython())
+    command = sim_football.runner_command(args, runner.find_micropython())
     done = subprocess.run(command, capture_output=True, text=True, timeout=120,
-                          env=sim.runner_env(sim.REPO_FIRMWARE_LIB))
+                          env=runner.runner_env(runner.REPO_FIRMWARE_LIB))
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
 
@@ -45,7 +46,7 @@ def test_same_seed_same_game():
 
 
 def test_sim_football_prints_the_log_and_the_result(capsys):
-    args = argparse.Namespace(seed=5, set=[], speed=None, non_interactive=True, firmware=None)
+    args = argparse.Namespace(seed=5, set=[], speed=None, interactive=False, firmware=None)
     assert sim_football.run(args) == 0
     out = capsys.readouterr().out
     assert "dice " in out and "count   GO" in out
@@ -61,3 +62,22 @@ def test_propctl_sim_football_command_line():
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Q4 PLAY 3/3" in done.stdout and done.stdout.splitlines()[-1].startswith("done: Home")
+
+
+def test_an_unknown_set_key_and_a_negative_speed_exit_2():
+    propctl = str(Path(sys.executable).with_name("propctl"))
+    for extra in (["--set", "football.plays=3"], ["--set", "football=3"], ["--speed", "-1"]):
+        done = subprocess.run([propctl, "sim", "football", "--non-interactive", *extra],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2, (extra, done.stdout[-300:])
+        assert "Traceback" not in done.stderr
+
+
+def test_score_and_quarter_events_are_sentences():
+    names = ["Red", "Blue"]
+    score = {"type": "event", "event": "score", "t": 1500, "team": 1, "points": 3, "score": [7, 3]}
+    assert sim_football.describe(score, names) == "   1.50 s  score   Blue +3: Red 7, Blue 3"
+    final = {"type": "event", "event": "quarter", "t": 0, "quarter": 4, "over": True, "winner": 0}
+    assert sim_football.describe(final, names).endswith("quarter over: the final whistle, Red wins")
+    assert sim_football.describe({"type": "event", "event": "quarter", "t": 0, "quarter": 2,
+                                  "over": False, "winner": None}, names).endswith("quarter 2 begins")

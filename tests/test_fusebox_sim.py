@@ -38,7 +38,7 @@ def test_scripted_round_blows_the_fuse_at_the_bolt_window(tmp_path):
     assert "card    GEO-01 in the box" in out
     assert "safe    window %d" % safe in out
     assert "FUSE BLOWN at window %d" % bolt in out
-    assert "result  window %d safe: seat 2 +1" % safe in out
+    assert "result  window %d safe: player 2 +1" % safe in out
     assert "result  window %d BOLT" % bolt in out
     # the final drawing shows the bolt through its open window, and the red light on
     assert "/!\\" in out and "red ON" in out
@@ -118,3 +118,25 @@ def test_keys_drive_the_box_at_a_terminal():
             os.waitpid(pid, 0)
         except (OSError, ChildProcessError):
             pass
+
+
+def test_the_game_line_and_refusals_are_sentences():
+    commands = "select GEO-01\ngame 3\nopen 2\nreport 2\ngame x\nreport a\n"
+    done = sim("--script", "-", stdin=commands)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "game    3 players, player 1 starts" in out
+    assert "scores player 1: 0, player 2: 1, player 3: 0 points" in out
+    assert "refused: the number of players is a whole number, not 'x'" in out
+    assert "refused: report lists the players who showed the bolt, counted from 1" in out
+    game_line = [line for line in out.splitlines() if line.startswith("  game: ")][-1]
+    assert "chooses the next window" in game_line and "still in the round: player" in game_line
+    said = [line for line in out.splitlines() if " s  " in line or line.startswith("  game: ")]
+    for raw in ("None", "[", "{", "invalid syntax"):  # the box drawing has brackets; the sentences not
+        assert not [line for line in said if raw in line], raw
+
+
+def test_an_unknown_set_key_is_an_error():
+    done = sim("--set", "fusebox.input=mcp23017", "--script", "-", stdin="")
+    assert done.returncode == 2
+    assert "fusebox.input is not a setting" in done.stderr and "inputs" in done.stderr

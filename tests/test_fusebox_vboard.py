@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from propctl.cards.container import build_pack
 from propctl.cards.load import load_deck
-from propctl.sim import REPO_FIRMWARE_LIB
+from propctl.sim.runner import REPO_FIRMWARE_LIB
 
 S = "scenarios.fusebox_vboard:"
 DECK = REPO_FIRMWARE_LIB.parents[1] / "host_tools" / "propctl" / "data" / "decks" / "taskcards.csv"

@@ -126,7 +126,7 @@ def test_a_saved_game_resumes_mid_question(tmp_path):
 def test_ctrl_c_asks_to_save(tmp_path):
     table = Table(["10", KeyboardInterrupt, "y"])
     assert new_game(tmp_path, table) == 0
-    assert table.prompts[-1] == "Save the game before stopping? [Y/n]: "
+    assert table.prompts[-1] == "Save the game to %s before stopping? [Y/n]: " % (tmp_path / "save.json")
     state = saved(tmp_path)
     assert state["game"]["round"]["answers"] == ["10"]
 
@@ -282,3 +282,52 @@ def test_sample_deck_plays(tmp_path):
     assert play(table, "--players", "Ann,Bo,Cy", "--deck", SAMPLE_DECK, "--seed", 7,
                 "--save", tmp_path / "save.json") == 0
     assert "The exact answer:" in table.text and "source:" in table.text
+
+
+def propctl_bytes(*argv, stdin=b"", cwd=None, io_errors=None):
+    env = dict(os.environ)
+    if io_errors:
+        env["PYTHONIOENCODING"] = "utf-8:" + io_errors
+    return subprocess.run([sys.executable, "-m", "propctl.cli", *argv], input=stdin, capture_output=True,
+                          cwd=cwd, timeout=60, env=env)
+
+
+def test_a_name_that_is_not_utf8_is_refused_and_nothing_crashes(tmp_path):
+    deck, board = write_deck(tmp_path), write_board(tmp_path)
+    result = propctl_bytes(b"play", b"pimaldaumen", b"--players", b"A\xff,Bo", b"--deck", bytes(deck),
+                           b"--board", bytes(board), b"--seed", b"1", stdin=b"240\n", cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert b"--players: 'A\xef\xbf\xbd' is not UTF-8 text" in result.stdout
+    assert result.stderr == b""
+    result = propctl_bytes(b"play", b"fingerfootball", b"--names", b"R\xffd,Blue", b"--seed", b"1",
+                           stdin=b"toss\n", cwd=tmp_path)
+    assert result.returncode == 2 and b"--names: 'R\xef\xbf\xbdd' is not UTF-8 text" in result.stdout
+    assert result.stderr == b"" and not list(tmp_path.glob("*save*"))
+
+
+@pytest.mark.parametrize("io_errors", ["strict", "surrogateescape"])
+def test_a_typed_line_that_is_not_utf8_is_asked_again(tmp_path, io_errors):
+    deck, board = write_deck(tmp_path), write_board(tmp_path)
+    result = propctl_bytes(b"play", b"pimaldaumen", b"--players", b"Ann,Bo", b"--deck", bytes(deck),
+                           b"--board", bytes(board), b"--seed", b"1", stdin=b"\xff\xfe\n240\n", cwd=tmp_path,
+                           io_errors=io_errors)
+    assert result.returncode == 0, result.stderr
+    assert b"not UTF-8 text; please type it again" in result.stdout and result.stderr == b""
+    if io_errors == "surrogateescape":
+        assert b"Bo says 240" in result.stdout
+    # (A strict stdin drops the rest of the buffer it failed to decode: from a pipe, the next line
+    # goes with it; at a terminal each line is its own read.)
+
+
+@pytest.mark.parametrize("game", [["pimaldaumen", "--players", "Ann,Bo"], ["fingerfootball"]])
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path, game):
+    argv = ["play", *game, "--seed", "1", "--save", str(tmp_path / "s.json")]
+    if game[0] == "pimaldaumen":
+        argv += ["--deck", str(write_deck(tmp_path)), "--board", str(write_board(tmp_path))]
+    proc = subprocess.Popen([sys.executable, "-m", "propctl.cli", *argv], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    proc.stdout.readline()
+    proc.stdout.close()  # `| head -1`
+    _, err = proc.communicate(("track\nboard\nhelp\n" * 3000).encode(), timeout=60)
+    assert proc.returncode == 1
+    assert err == b"", err.decode()[-400:]

@@ -47,7 +47,7 @@ def test_the_clocks_stop_lands_on_its_planned_millisecond_through_the_runtime(vb
 
 def test_whole_runtime_passes_allocate_nothing_with_the_link_idle_and_busy():
     """The board's forever loop under micropython.heap_lock: idle link, then bytes streaming in."""
-    from propctl.sim import VBOARD_DIR
+    from propctl.sim.runner import VBOARD_DIR
     proc = subprocess.Popen([find_micropython(), str(ROOT / "tests" / "mp" / "runtime_passes.py"), "40"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=micropython_env(VBOARD_DIR))

@@ -4,21 +4,16 @@ Exit codes: 0 success, 1 the work found problems (bad cards, failed deploy),
 2 the command line itself was wrong.
 """
 import argparse
-import importlib
+import os
 import sys
 
-from propctl import __version__
+from propctl import __version__, deploy, monitor, play, ports
+from propctl.cards import cli as cards_cli
+from propctl.sim import command as sim_command
 
-# Each module propctl.NAME provides register(subparsers): it adds its parser and
-# sets `func` on it; func(args) returns the exit code. Listed in --help order.
-SUBCOMMAND_MODULES = [
-    "cards.cli",
-    "play",
-    "sim",
-    "deploy",
-    "monitor",
-    "ports",
-]
+# Each module provides register(subparsers): it adds its parser and sets `func`
+# on it; func(args) returns the exit code. Listed in --help order.
+SUBCOMMAND_MODULES = [cards_cli, play, sim_command, deploy, monitor, ports]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,8 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run `propctl COMMAND --help` for the details of one command.")
     parser.add_argument("--version", action="version", version="propctl " + __version__)
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for name in SUBCOMMAND_MODULES:
-        importlib.import_module("propctl." + name).register(subparsers)
+    for module in SUBCOMMAND_MODULES:
+        module.register(subparsers)
     return parser
 
 
@@ -46,6 +41,21 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Whoever read the output stopped (`| head`): end quietly, as command-line tools do.
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush finds no broken pipe."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -280,7 +280,7 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
     except Exception as exc:
         raise DeployError("no REPL on %s: %s (is it a MicroPython board? is another program "
                           "using the port?)" % (port, exc)) from None
-    summary = {"copied": [], "removed": [], "skipped": [], "config": None, "hello": None}
+    summary: dict = {"copied": [], "removed": [], "skipped": [], "config": None, "hello": None}
     try:
         manifest = read_manifest(files)
         sizes = files.sizes(sorted(local) + source_twins(local))
@@ -371,7 +371,7 @@ def register(subparsers) -> None:
                     "transport, only the files that changed (the board keeps a record of hashes in "
                     "/.deploy.json). Writes config.json (prop, board, --set values), clears safe mode, "
                     "resets the board and waits for its hello. Works the same against the virtual "
-                    "board of `propctl sim clock --serve`.",
+                    "board of `propctl sim serve`.",
         epilog="Examples:\n"
                "  propctl deploy --port /dev/ttyACM0 --prop clock --board pico\n"
                "  propctl deploy --port /dev/ttyUSB0 --prop clock --board esp32 --set clock.chime=solenoid\n"

@@ -50,7 +50,8 @@ def describe_event(name: str, data) -> str:
         return "hand starts: round %s, seed %s, %s segments, %s planned" % (
             d.get("round"), d.get("seed"), d.get("segments"), _seconds(d.get("duration_ms")))
     if name == "reverse":
-        way = {1: "clockwise", -1: "anticlockwise"}.get(d.get("direction"), "?")
+        ways: dict = {1: "clockwise", -1: "anticlockwise"}
+        way = ways.get(d.get("direction"), "?")
         return "hand reverses, now %s, at %s" % (way, _seconds(d.get("at_ms")))
     if name == "stop":
         return "hand stops at %s%s" % (_seconds(d.get("at_ms")), " (capped by the safety limit)"

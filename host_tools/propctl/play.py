@@ -1,11 +1,8 @@
 """`propctl play GAME`: terminal game masters for the table games."""
-import importlib
+from propctl.games import fingerfootball, pimaldaumen
 
-# Each module propctl.games.NAME provides register(subparsers) for `propctl play NAME`.
-GAME_MODULES = [
-    "pimaldaumen",
-    "fingerfootball",
-]
+# Each game module provides register(subparsers) for `propctl play NAME`.
+GAME_MODULES = [pimaldaumen, fingerfootball]
 
 
 def register(subparsers) -> None:
@@ -14,8 +11,8 @@ def register(subparsers) -> None:
         description="Run a game master in the terminal: it says whose turn it is, takes the "
                     "players' answers, keeps the score and can save and resume a game.")
     games = parser.add_subparsers(title="games", metavar="GAME")
-    for name in GAME_MODULES:
-        importlib.import_module("propctl.games." + name).register(games)
+    for module in GAME_MODULES:
+        module.register(games)
     parser.set_defaults(func=lambda args: _no_game(parser))
 
 

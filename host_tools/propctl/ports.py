@@ -33,7 +33,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "ports", help="list serial ports that may be a prop board",
         description="List serial ports (the same listing as `mpremote devs`), likely MicroPython boards "
-                    "first. A virtual board (`propctl sim clock --serve`) prints its own port instead.")
+                    "first. A virtual board (`propctl sim serve`) prints its own port instead.")
     parser.set_defaults(func=run)
 
 
@@ -41,7 +41,7 @@ def run(args) -> int:
     rows = candidates()
     if not rows:
         print("no serial ports found. Plug the board in with a data USB cable; on Linux you may need "
-              "to be in the dialout group. A virtual board: `propctl sim clock --serve`.")
+              "to be in the dialout group. A virtual board: `propctl sim serve`.")
         return 1
     for device, description, likely in rows:
         print("%s %-20s %s" % ("*" if likely else " ", device, description))

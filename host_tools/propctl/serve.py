@@ -1,4 +1,4 @@
-"""The virtual board on a serial port: `propctl sim --serve`.
+"""The virtual board on a serial port: `propctl sim serve`.
 
 Runs the MicroPython unix port with the fake `machine` (propctl/vboard) in a
 folder that plays the board's flash, behind a pseudo-terminal, and prints the
@@ -16,8 +16,9 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import Optional
 
-from propctl.sim import VBOARD_DIR, find_micropython
+from propctl.sim.runner import VBOARD_DIR, find_micropython
 from propctl.vserial import VirtualSerial
 
 # MicroPython heap of the virtual board: about what a Pico leaves free.
@@ -39,10 +40,10 @@ class VirtualBoard:
         self.boots = 0
         self.exit_codes: list = []
         self._log = log or (lambda message: None)
-        self._proc = None
+        self._proc: Optional[subprocess.Popen] = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._thread = None
+        self._thread: Optional[threading.Thread] = None
 
     def _env(self) -> dict:
         env = dict(os.environ)
@@ -124,7 +125,7 @@ class VirtualBoard:
 
 
 def main(args) -> int:
-    """Entry for `propctl sim --serve`: serve until Ctrl-C. Reads args.flash, args.link, args.heap."""
+    """Entry for `propctl sim serve`: serve until Ctrl-C. Reads args.flash, args.link, args.heap."""
     flash = getattr(args, "flash", None)
     if not flash:
         flash = tempfile.mkdtemp(prefix="vboard-flash-")
@@ -152,7 +153,7 @@ def main(args) -> int:
 
 
 def add_arguments(parser) -> None:
-    """The serve options, for the sim command's parser."""
+    """The serve options of `propctl sim serve`."""
     parser.add_argument("--flash", help="folder that plays the board's flash (default: a new temp folder)")
     parser.add_argument("--link", help="also make this path a symlink to the port (like socat link=)")
     parser.add_argument("--heap", default=DEFAULT_HEAP, help="MicroPython heap size (default %(default)s)")

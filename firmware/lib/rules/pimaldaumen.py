@@ -539,29 +539,50 @@ class Game:
         return game
 
     def _check_saved(self) -> None:
-        """Refuse saved states that play could never reach."""
+        """Refuse saved states that play could never reach (every part a later action reads)."""
         taken = [pos for pos in self.positions if pos]
         if len(taken) != len(set(taken)):
             raise ValueError("saved game has two pieces on one field")
-        if self.phase == GUESS and (self.round is None or self.round.over
-                                    or self.round.questioner != self.questioner):
+        played = self.round
+        if played is not None and (played.players != self.players or played.questioner != self.questioner):
+            raise ValueError("saved question belongs to another questioner")
+        if self.phase == GUESS and (played is None or played.over):
             raise ValueError("saved game is mid-question but has no open question")
-        if self.phase in (BONUS_QUESTION, BONUS_GUESS):
+        if self.bonus_seat is not None or self.phase in (BONUS_QUESTION, BONUS_GUESS):
             _check_seat(self.bonus_seat, self.players, "the bonus player")
-            if self.phase == BONUS_GUESS:
-                check_scale(self.bonus_scale)
+        if self.phase == BONUS_GUESS:
+            check_scale(self.bonus_scale)
+        elif self.bonus_scale is not None:
+            raise ValueError("saved game has a bonus question but does not wait for its answer")
         if self.phase == CHOOSE:
-            pending = self.pending
-            if not isinstance(pending, dict) or pending.get("reason") not in ("guess", "questioner", "bonus"):
-                raise ValueError("saved game waits for a choice but has none pending")
-            _check_seat(pending.get("seat"), self.players, "the moving player")
-            if pending["reason"] == "guess" and self.round is None:
-                raise ValueError("saved game has a guess to finish but no open question")
-            for field in pending.get("options", []) + [pending.get("to")]:
-                if not isinstance(field, int) or field < 0 or field > self.board.goal:
-                    raise ValueError("saved choice names field %r, not on this board" % (field,))
+            self._check_pending()
+        elif self.pending is not None:
+            raise ValueError("saved game has a choice pending but does not wait for it")
         if self.phase == OVER:
             _check_seat(self.winner, self.players, "the winner")
+        elif self.winner is not None:
+            raise ValueError("saved game has a winner but is not over")
+
+    def _check_pending(self) -> None:
+        pending = self.pending
+        if not isinstance(pending, dict) or pending.get("reason") not in ("guess", "questioner", "bonus"):
+            raise ValueError("saved game waits for a choice but has none pending")
+        _check_seat(pending.get("seat"), self.players, "the moving player")
+        reason = pending["reason"]
+        if reason == "guess" and self.round is None:
+            raise ValueError("saved game has a guess to finish but no open question")
+        if reason == "questioner" and pending["seat"] != self.questioner:
+            raise ValueError("saved choice moves the questioner, but names another player")
+        options = pending.get("options")
+        if not isinstance(options, list) or not options:
+            raise ValueError("saved choice has no bonus field to stop on")
+        for field in options + [pending.get("to")]:
+            if isinstance(field, bool) or not isinstance(field, int) or field < 0 or field > self.board.goal:
+                raise ValueError("saved choice names field %r, not on this board" % (field,))
+        for key in ("points", "minus"):
+            value = pending.get(key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value > 2 * TOP:
+                raise ValueError("saved choice has %s %r" % (key, value))
 
 
 _WAITING = {

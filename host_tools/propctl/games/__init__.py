@@ -1,4 +1,4 @@
-"""Terminal game masters, one module per game.
+"""Terminal game masters, one module per game, and table.py, the plumbing they share.
 
-Each provides register(subparsers) and is listed in propctl.play.GAME_MODULES.
+Each game module provides register(subparsers) and is listed in propctl.play.GAME_MODULES.
 """

@@ -6,17 +6,15 @@ dice, counts downs and plays, keeps the score and the quarters, and saves the
 game atomically so it can be resumed. Bad input never ends the game.
 """
 import argparse
-import json
-import os
 import re
 
-from propctl.atomic import write_atomic
+from propctl.games.table import SaveFile, Table, Unusable, add_common_options, checked_text, random_seed
 from rules import fingerfootball_field as field
 from rules.fingerfootball import FingerFootball, make_settings
 
 DEFAULT_SAVE = "fingerfootball-save.json"
-SAVE_FORMAT = "propctl fingerfootball save"
-SAVE_VERSION = 1
+SAVE_FILE = SaveFile("propctl fingerfootball save", 1, "Finger Football")
+SAVE_FORMAT = SAVE_FILE.format
 
 EPILOG = """\
 how a game goes:
@@ -87,10 +85,6 @@ ACTION_HINTS = {
 }
 
 
-class _Quit(Exception):
-    """The table asked to stop."""
-
-
 def register(subparsers) -> None:
     """Add `fingerfootball` under `propctl play`."""
     parser = subparsers.add_parser(
@@ -101,11 +95,8 @@ def register(subparsers) -> None:
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--names", metavar="A,B", default="Home,Away",
                         help="the two teams, comma-separated (default: Home,Away)")
-    parser.add_argument("--seed", type=int,
-                        help="seed the coin and dice, for a reproducible game (default: random)")
-    parser.add_argument("--save", metavar="FILE",
-                        help="where to save (default: %s, or the --resume file)" % DEFAULT_SAVE)
-    parser.add_argument("--resume", metavar="FILE", help="continue a saved game")
+    add_common_options(parser, DEFAULT_SAVE,
+                       "seed the coin and dice, for a reproducible game (default: random)")
     parser.add_argument("--autosave", action="store_true",
                         help="save after every entry, not only on save/quit/Ctrl-C/end of input")
     parser.add_argument("--plays", type=int, default=20, metavar="N",
@@ -127,14 +118,14 @@ def run(args, ask=input, say=print) -> int:
     if args.resume:
         try:
             game = load(args.resume)
-        except (OSError, ValueError) as exc:
+        except Unusable as exc:
             say("error: %s cannot be resumed: %s" % (args.resume, exc))
             return 1
         say("Resuming the game saved in %s." % args.resume)
         save_path = args.save or args.resume
     else:
         try:
-            game = FingerFootball(_seed(args.seed), settings_from_args(args))
+            game = FingerFootball(random_seed(args.seed), settings_from_args(args))
         except ValueError as exc:
             say("error: %s" % exc)
             return 2
@@ -142,15 +133,9 @@ def run(args, ask=input, say=print) -> int:
     return Referee(game, save_path, ask, say, autosave=args.autosave).play()
 
 
-def _seed(seed):
-    if seed is not None:
-        return seed
-    return int.from_bytes(os.urandom(4), "little")
-
-
 def settings_from_args(args) -> dict:
     """Engine settings from the command line; ValueError explains a bad value."""
-    names = [n.strip() for n in args.names.split(",")]
+    names = [checked_text(n.strip(), "--names") for n in args.names.split(",")]
     if len(names) != 2 or not all(names):
         raise ValueError("--names needs two team names separated by a comma, got %r" % args.names)
     if names[0].lower() == names[1].lower():
@@ -168,37 +153,30 @@ def settings_from_args(args) -> dict:
 
 def save(game, path) -> None:
     """Write the game to `path` atomically (old file or new file, never half)."""
-    data = json.dumps({"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": game.snapshot()},
-                      indent=1).encode("utf-8")
-    write_atomic(path, data)
+    SAVE_FILE.write(path, {"game": game.snapshot()})
 
 
 def load(path) -> FingerFootball:
-    """A saved game; ValueError (or OSError) says why a file cannot be used."""
-    with open(path, encoding="utf-8") as stream:
-        try:
-            data = json.load(stream)
-        except ValueError as exc:
-            raise ValueError("not JSON (%s)" % exc) from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise ValueError("not a saved Finger Football game")
-    if data.get("version") != SAVE_VERSION:
-        raise ValueError("saved in format version %r; this propctl reads version %d"
-                         % (data.get("version"), SAVE_VERSION))
+    """A saved game; Unusable says why a file cannot be used."""
+    data = SAVE_FILE.read(path)
     try:
-        return FingerFootball.restore(data["game"])
-    except (KeyError, TypeError, IndexError) as exc:
-        raise ValueError("the saved game is damaged (%s)" % exc) from None
+        game = FingerFootball.restore(data["game"])
+        for name in game.settings["names"]:
+            checked_text(name, "a team name")
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
+        raise Unusable("the saved game is damaged (%s)" % exc) from None
+    return game
 
 
-class Referee:
+class Referee(Table):
     """The terminal loop: shows the board, reads entries, applies them to the engine."""
 
+    game_name = "fingerfootball"
+    help_text = HELP
+
     def __init__(self, game, save_path, ask, say, autosave=False) -> None:
+        super().__init__(ask, say, save_path, SAVE_FILE)
         self.game = game
-        self.save_path = save_path
-        self.ask_raw = ask
-        self.say = say
         self.autosave = autosave
         self.history: list = []  # earlier snapshots, for undo
         self.changed = True  # show the board before the next prompt
@@ -208,19 +186,13 @@ class Referee:
         self.say("Finger Football referee: %s v %s. Type `help` at any prompt."
                  % (self.game.name(0), self.game.name(1)))
         self.say(self.game.state["message"])
-        try:
-            while self.game.state["phase"] != "over":
-                self.step()
-        except (KeyboardInterrupt, _Quit):
-            return self.stop()
-        except EOFError:
-            self.say("")
-            self.say("Input ended.")
-            self.write_save()
-            return 0
+        return self.run_to_end()
+
+    def over(self) -> bool:
+        return self.game.state["phase"] == "over"
+
+    def finish(self) -> None:
         self.show_board()
-        self.write_save()
-        return 0
 
     def step(self) -> None:
         game = self.game
@@ -255,35 +227,24 @@ class Referee:
         self.changed = True
         self.say(">> " + message)
         if self.autosave:
-            self.write_save(quiet=True)
+            self.save(quiet=True)
 
-    def ask(self, prompt: str) -> str:
-        """One entry from the table; handles the referee's own commands."""
-        while True:
-            text = self.ask_raw(prompt).strip()
-            command = text.lower()
-            if command in ("help", "?"):
-                self.say(HELP)
-                self.show_hints()
-            elif command == "board":
-                self.show_board()
-            elif command == "save":
-                self.write_save()
-            elif command == "undo":
-                self.undo()
-                return ""  # the choices changed: ask again from the top
-            elif command in ("quit", "exit"):
-                raise _Quit()
-            else:
-                return text
+    def commands(self) -> dict:
+        return {"board": self.show_board, "undo": self.undo}
 
-    def undo(self) -> None:
+    def show_help(self) -> None:
+        self.say(HELP)
+        self.show_hints()
+
+    def undo(self) -> bool:
+        """Take back the last entry; True: the choices changed, ask again from the top."""
         if not self.history:
             self.say("  nothing to undo")
-            return
+            return True
         self.game = FingerFootball.restore(self.history.pop())
         self.say("  Undone. " + self.game.state["message"])
         self.changed = True
+        return True
 
     def show_hints(self) -> None:
         for name in self.game.action_names():
@@ -294,28 +255,8 @@ class Referee:
         for line in board_lines(self.game):
             self.say(line)
 
-    def stop(self) -> int:
-        self.say("")
-        try:
-            answer = self.ask_raw("Save the game to %s before stopping? [Y/n]: " % self.save_path)
-        except (KeyboardInterrupt, EOFError):
-            answer = "y"  # when in doubt keep the game
-        if answer.strip().lower() in ("", "y", "yes", "j", "ja"):
-            self.write_save()
-        else:
-            self.say("Not saved.")
-        return 0
-
-    def write_save(self, quiet: bool = False) -> bool:
-        try:
-            save(self.game, self.save_path)
-        except OSError as exc:
-            self.say("  could not save to %s: %s (the game goes on)" % (self.save_path, exc.strerror or exc))
-            return False
-        if not quiet:
-            self.say("Saved to %s; continue with: propctl play fingerfootball --resume %s"
-                     % (self.save_path, self.save_path))
-        return True
+    def save_body(self) -> dict:
+        return {"game": self.game.snapshot()}
 
 
 def _result_hint(name: str, game) -> str:

@@ -8,19 +8,21 @@ are rules.pimaldaumen; this module only talks to the table and keeps files.
 import argparse
 import io
 import json
-import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Dict, List, Optional
 
 from cardpack import Pack, PackError
-from cardpack.question import FRAMES
+from cardpack.question import FRAMES, QuestionCard
 from cardpack.question import check_version as check_pack_version
 from cardpack.question import decode as decode_card
-from propctl.atomic import write_atomic
 from propctl.cards.load import load_deck
+from propctl.games.table import SaveFile, Table, Unusable, add_common_options, checked_text, random_seed
 from rules.pimaldaumen import (
     BONUS_GUESS,
     BONUS_QUESTION,
     CHOOSE,
+    COLOURS,
     GUESS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -36,8 +38,7 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_BOARD = DATA / "pimaldaumen_board.json"
 SAMPLE_DECK = DATA / "decks" / "questions.json"
 DEFAULT_SAVE = "pimaldaumen-save.json"
-SAVE_FORMAT = "propctl pimaldaumen save"
-SAVE_VERSION = 1
+SAVE_FILE = SaveFile("propctl pimaldaumen save", 1, "Pi mal Daumen")
 
 EPILOG = """\
 how a game goes:
@@ -90,10 +91,7 @@ def register(subparsers) -> None:
                              "or violet (for groups that know the white ones)")
     parser.add_argument("--board", metavar="FILE", default=str(DEFAULT_BOARD),
                         help="board layout as JSON (default: the stand-in board shipped with propctl)")
-    parser.add_argument("--seed", type=int, help="shuffle the deck reproducibly with this seed")
-    parser.add_argument("--save", metavar="FILE", help="where to save (default: %s, or the --resume "
-                                                       "file)" % DEFAULT_SAVE)
-    parser.add_argument("--resume", metavar="FILE", help="continue a saved game")
+    add_common_options(parser, DEFAULT_SAVE, "shuffle the deck reproducibly with this seed")
     parser.set_defaults(func=run)
 
 
@@ -122,15 +120,23 @@ class SetupError(Exception):
         self.code = code
 
 
-class _Quit(Exception):
-    """The table asked to stop."""
-
-
 def parse_names(text: str) -> list:
     """Player names from "A, B, C": 2-6, unique, non-empty."""
     names = [n.strip() for n in text.split(",")]
     if any(not n for n in names):
         raise SetupError("--players: an empty name in %r; separate names with commas" % text, 2)
+    return check_names(names)
+
+
+def check_names(names: list) -> list:
+    """`names` if they are 2-6 different, non-empty, showable texts; SetupError (exit 2) if not."""
+    for n in names:
+        if not isinstance(n, str) or not n.strip():
+            raise SetupError("--players: every player needs a name", 2)
+        try:
+            checked_text(n, "--players")
+        except ValueError as exc:
+            raise SetupError(str(exc), 2) from None
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise SetupError("--players: Pi mal Daumen is for %d to %d players, got %d"
                          % (MIN_PLAYERS, MAX_PLAYERS, len(names)), 2)
@@ -181,25 +187,56 @@ def load_board(path) -> dict:
     return data
 
 
-class Session:
+@dataclass
+class Pile:
+    """The question cards in play: their shuffled order, how many are used, the card being read."""
+
+    cards: Dict[str, QuestionCard]  # by id
+    frame: str                      # white or violet: which side's questions are read
+    order: List[str]                # card ids in draw order
+    seed: int                       # the shuffle's seed (advanced at each reshuffle)
+    drawn: int = 0                  # how many of `order` are used
+    current: Optional[str] = None   # id of the card being read, or None
+    colour: Optional[str] = None    # its colour, fixed when it was drawn
+
+    def draw(self, colour: str) -> bool:
+        """Take the next card, to be read in `colour`; True if the used-up deck was shuffled again."""
+        reshuffled = self.drawn >= len(self.order)
+        if reshuffled:
+            self.seed = (self.seed * 1103515245 + 12345) & 0xFFFFFFFF
+            Rng(self.seed).shuffle(self.order)
+            self.drawn = 0
+        self.current = self.order[self.drawn]
+        self.colour = colour
+        self.drawn += 1
+        return reshuffled
+
+    def question(self):
+        """The question in play (card and colour fixed when it was drawn)."""
+        assert self.current is not None and self.colour is not None
+        return self.cards[self.current].question(self.frame, self.colour)
+
+    def state(self) -> dict:
+        """The pile's part of a save."""
+        return {"frame": self.frame, "order": self.order, "drawn": self.drawn, "current": self.current,
+                "current_colour": self.colour, "seed": self.seed}
+
+
+class Session(Table):
     """One game at the table: the game, the names, the shuffled deck and the save file."""
 
-    def __init__(self, game, names, cards, board_data, deck_paths, frame, order, drawn, current,
-                 current_colour, seed, save_path, ask, say) -> None:
+    game_name = "pimaldaumen"
+    help_text = HELP
+    keep_when_unsure = False  # a Ctrl-C at the save question keeps the last autosave
+
+    def __init__(self, game: Game, names: List[str], pile: Pile, board_data: dict, deck_paths: List[str],
+                 save_path, ask, say) -> None:
+        super().__init__(ask, say, save_path, SAVE_FILE)
         self.game = game
         self.names = names
-        self.cards = dict((card.id, card) for card in cards)
+        self.pile = pile
         self.board_data = board_data
         self.deck_paths = deck_paths
-        self.frame = frame
-        self.order = order          # card ids in draw order
-        self.drawn = drawn          # how many of `order` are used
-        self.current = current      # id of the card being read, or None
-        self.current_colour = current_colour  # its colour, fixed when it was drawn
-        self.seed = seed
-        self.save_path = save_path
-        self.ask_raw = ask
-        self.say = say
 
     # -- starting ---------------------------------------------------------
 
@@ -215,69 +252,114 @@ class Session:
             first = matches[0]
         cards = load_cards(args.deck)
         board_data = load_board(args.board)
-        seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+        seed = random_seed(args.seed)
         order = [card.id for card in cards]
         Rng(seed).shuffle(order)
         game = Game(Board(board_data), len(names), first)
         deck_paths = [str(Path(p).resolve()) for p in args.deck]
-        return cls(game, names, cards, board_data, deck_paths, args.frame, order, 0, None, None,
-                   seed, args.save or DEFAULT_SAVE, ask, say)
+        pile = Pile({card.id: card for card in cards}, args.frame, order, seed)
+        return cls(game, names, pile, board_data, deck_paths, args.save or DEFAULT_SAVE, ask, say)
 
     @classmethod
     def resume(cls, path, save_path, ask, say) -> "Session":
+        """The game saved in `path`; SetupError "FILE cannot be resumed: why" for any damage."""
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise SetupError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
-        except ValueError as exc:
-            raise SetupError("%s is not a saved game (not JSON: %s)" % (path, exc)) from None
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SetupError("%s is not a saved Pi mal Daumen game" % path)
-        if data.get("version") != SAVE_VERSION:
-            raise SetupError("%s was saved in format version %r; this propctl reads version %d"
-                             % (path, data.get("version"), SAVE_VERSION))
-        try:
-            names = list(data["names"])
-            board = Board(data["board"])
-            game = Game.from_state(board, data["game"])
-            if len(names) != game.players:
-                raise ValueError("%d names for %d players" % (len(names), game.players))
-            cards = load_cards(data["deck"])
-            known = set(card.id for card in cards)
-            missing = [i for i in data["order"] if i not in known]
-            if missing:
-                raise ValueError("the deck no longer has the cards %s" % ", ".join(missing[:5]))
-            session = cls(game, names, cards, data["board"], data["deck"], data["frame"],
-                          list(data["order"]), int(data["drawn"]), data["current"],
-                          data["current_colour"], data["seed"], save_path or path, ask, say)
-            if session.current is not None:
-                session.question()  # the card and colour in play must exist
-        except (KeyError, TypeError, ValueError) as exc:
+            session = cls.from_save(SAVE_FILE.read(path), save_path or path, ask, say)
+        except Unusable as exc:
             raise SetupError("%s cannot be resumed: %s" % (path, exc)) from None
         say("Resuming the game saved in %s." % path)
         return session
+
+    @classmethod
+    def from_save(cls, data: dict, save_path, ask, say) -> "Session":
+        """A session from a save's data, every part checked before play; Unusable says what is wrong."""
+        def item(key, kinds, what):
+            value = data.get(key)
+            if key not in data or isinstance(value, bool) or not isinstance(value, kinds):
+                raise Unusable("its %s is missing or damaged" % what)
+            return value
+
+        names = item("names", list, "list of players")
+        try:
+            check_names(names)
+        except SetupError as exc:
+            raise Unusable("its players: %s" % str(exc).replace("--players: ", "")) from None
+        frame = data.get("frame")
+        if frame not in FRAMES:
+            raise Unusable("its frame is %s, not one of %s" % (json.dumps(frame), ", ".join(FRAMES)))
+        try:
+            board = Board(data.get("board"))
+        except ValueError as exc:
+            raise Unusable("its board: %s" % exc) from None
+        try:
+            game = Game.from_state(board, item("game", dict, "game"))
+        except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
+            raise Unusable("its game: %s" % (exc if isinstance(exc, ValueError) else "damaged")) from None
+        if len(names) != game.players:
+            raise Unusable("%d names for %d players" % (len(names), game.players))
+        deck = item("deck", list, "list of deck files")
+        if not deck or not all(isinstance(p, str) for p in deck):
+            raise Unusable("its list of deck files is damaged")
+        try:
+            cards = load_cards(deck)
+        except SetupError as exc:
+            raise Unusable(str(exc)) from None
+        known = set(card.id for card in cards)
+        order = item("order", list, "card order")
+        if not order or not all(isinstance(i, str) for i in order) or len(set(order)) != len(order):
+            raise Unusable("its card order is damaged")
+        missing = [i for i in order if i not in known]
+        if missing:
+            raise Unusable("the deck no longer has the cards %s" % ", ".join(missing[:5]))
+        drawn = item("drawn", int, "count of cards drawn")
+        if not 0 <= drawn <= len(order):
+            raise Unusable("it has drawn %d of %d cards" % (drawn, len(order)))
+        seed = item("seed", int, "seed")
+        current, colour = data.get("current"), data.get("current_colour")
+        pile = Pile({card.id: card for card in cards}, frame, order, seed, drawn, current, colour)
+        session = cls(game, names, pile, data["board"], deck, save_path, ask, say)
+        session.check_card_in_play()
+        return session
+
+    def check_card_in_play(self) -> None:
+        """Unusable unless the card being read exists and fits the question the game waits for."""
+        game, pile = self.game, self.pile
+        if pile.current is None:  # the colour of the last card may stay: it is not used
+            if game.phase in (GUESS, BONUS_GUESS):
+                raise Unusable("it waits for an answer but has no card in play")
+            return
+        if not isinstance(pile.current, str) or pile.current not in pile.cards:
+            raise Unusable("the card in play is not in the deck")
+        if pile.colour not in COLOURS:
+            raise Unusable("the card in play has no question colour")
+        try:
+            scale = pile.question().scale
+        except (KeyError, ValueError) as exc:
+            raise Unusable("the card in play: %s" % exc) from None
+        waiting = {GUESS: game.round.scale if game.round is not None else None,
+                   BONUS_GUESS: game.bonus_scale}.get(game.phase, scale)
+        if list(waiting or []) != list(scale):
+            raise Unusable("the open question's scale is not the one of the card in play")
 
     # -- the game loop -----------------------------------------------------------
 
     def play(self) -> int:
         """Run the game to its end; returns the exit code."""
-        game = self.game
         self.say("Pi mal Daumen: %s. %s frame questions. Type `help` at any prompt."
-                 % (", ".join(self.names), self.frame.capitalize()))
+                 % (", ".join(self.names), self.pile.frame.capitalize()))
         self.show_track()
-        if game.phase in (GUESS, BONUS_GUESS, CHOOSE):
+        if self.game.phase in (GUESS, BONUS_GUESS, CHOOSE):
             self.repeat_question()
-        try:
-            while game.phase != OVER:
-                self.step()
-        except (KeyboardInterrupt, _Quit):
-            return self.stop(asked=True)
-        except EOFError:
-            return self.stop(asked=False)
+        return self.run_to_end()
+
+    def over(self) -> bool:
+        return self.game.phase == OVER
+
+    def finish(self) -> None:
         self.show_track()
-        self.say("%s wins the game!" % self.names[game.winner])
-        self.save(quiet=False)
-        return 0
+        winner = self.game.winner
+        assert winner is not None  # the game is over
+        self.say("%s wins the game!" % self.names[winner])
 
     def step(self) -> None:
         game = self.game
@@ -301,30 +383,20 @@ class Session:
 
     def draw(self):
         """The next card's question in the current colour; reshuffles an empty deck."""
-        if self.drawn >= len(self.order):
+        if self.pile.draw(self.game.question_colour):
             self.say("(All cards are used: the deck is shuffled again.)")
-            self.seed = (self.seed * 1103515245 + 12345) & 0xFFFFFFFF
-            Rng(self.seed).shuffle(self.order)
-            self.drawn = 0
-        self.current = self.order[self.drawn]
-        self.current_colour = self.game.question_colour
-        self.drawn += 1
-        return self.question()
-
-    def question(self):
-        """The question in play (card and colour fixed when it was drawn)."""
-        return self.cards[self.current].question(self.frame, self.current_colour)
+        return self.pile.question()
 
     def read_out(self, reader: int, question) -> None:
         unit = " (%s)" % question.unit if question.unit else ""
         self.say("%s reads card %s, %s frame, %s question:"
-                 % (self.names[reader], self.current, self.frame, self.current_colour))
+                 % (self.names[reader], self.pile.current, self.pile.frame, self.pile.colour))
         self.say("    %s%s" % (question.text, unit))
 
     def repeat_question(self) -> None:
-        if self.current is not None:
+        if self.pile.current is not None:
             self.say("The open question was:")
-            self.read_out(self.game.reader, self.question())
+            self.read_out(self.game.reader, self.pile.question())
 
     def take_answer(self) -> None:
         game = self.game
@@ -347,6 +419,7 @@ class Session:
 
     def take_choice(self) -> None:
         pending = self.game.pending
+        assert pending is not None  # the game waits for this choice (checked on resume too)
         name = self.names[pending["seat"]]
         options = pending["options"]
         here = self.game.positions[pending["seat"]]
@@ -407,12 +480,12 @@ class Session:
                 self.reveal()
                 self.say("*** %s reaches the goal!" % self.names[event["seat"]])
         if finished:
-            self.current = None
+            self.pile.current = None
 
     def reveal(self) -> None:
-        if self.current is None:
+        if self.pile.current is None:
             return
-        question = self.question()
+        question = self.pile.question()
         unit = " %s" % question.unit if question.unit else ""
         self.say("  The exact answer: %s%s (source: %s)" % (question.answer, unit, question.source))
 
@@ -482,57 +555,13 @@ class Session:
             pos = game.positions[seat]
             self.say("  %d %-12s field %2d of %d%s" % (seat + 1, name, pos, board.goal, self.field_note(pos)))
 
-    # -- input, saving, stopping -----------------------------------------------------
+    # -- input and saving -------------------------------------------------------------
 
-    def ask(self, prompt: str) -> str:
-        """One line from the table; handles the commands, raises _Quit on `quit`."""
-        while True:
-            text = self.ask_raw(prompt).strip()
-            command = text.lower()
-            if command in ("help", "?"):
-                self.say(HELP)
-            elif command == "track":
-                self.show_track()
-            elif command == "save":
-                self.save(quiet=False)
-            elif command in ("quit", "exit"):
-                raise _Quit()
-            else:
-                return text
+    def commands(self) -> dict:
+        return {"track": self.show_track}
 
-    def stop(self, asked: bool) -> int:
-        if not asked:
-            self.say("")
-            self.say("Input ended.")
-            self.save(quiet=False)
-            return 0
-        self.say("")
-        try:
-            answer = self.ask_raw("Save the game before stopping? [Y/n]: ").strip().lower()
-        except (KeyboardInterrupt, EOFError):
-            answer = "n"
-        if answer in ("", "y", "yes", "j", "ja"):
-            self.save(quiet=False)
-        else:
-            self.say("Not saved.")
-        return 0
-
-    def to_dict(self) -> dict:
-        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "names": self.names,
-                "frame": self.frame, "deck": self.deck_paths, "board": self.board_data,
-                "order": self.order, "drawn": self.drawn, "current": self.current,
-                "current_colour": self.current_colour,
-                "seed": self.seed, "game": self.game.state()}
-
-    def save(self, quiet: bool) -> bool:
-        data = json.dumps(self.to_dict(), ensure_ascii=False, indent=1).encode("utf-8")
-        try:
-            write_atomic(self.save_path, data)
-        except OSError as exc:
-            self.say("  could not save to %s: %s (the game goes on)" % (self.save_path, exc.strerror or exc))
-            return False
-        if not quiet:
-            self.say("Saved to %s; continue with: propctl play pimaldaumen --resume %s"
-                     % (self.save_path, self.save_path))
-        return True
-
+    def save_body(self) -> dict:
+        body = {"names": self.names, "deck": self.deck_paths, "board": self.board_data,
+                "game": self.game.state()}
+        body.update(self.pile.state())
+        return body

@@ -185,7 +185,8 @@ def main() -> None:
     bench = FootballBench(config, echo=echo, capacity=20000)
     app = bench.app
     emit({"type": "info", "seed": opts["seed"], "rows": len(bench.screen()),
-          "display": bench.settings["football"].get("display", "oled"), "errors": app.config_errors})
+          "display": bench.settings["football"].get("display", "oled"), "errors": app.config_errors,
+          "names": app.game.settings["names"]})
     players = Players(bench, opts["seed"])
     players.show()
     steps = 0

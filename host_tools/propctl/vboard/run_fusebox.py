@@ -36,6 +36,14 @@ def emit(obj) -> None:
     sys.stdout.write("\n")
 
 
+def whole_number(what: str, word: str) -> int:
+    """int(word), or a ValueError a person can read (MicroPython's says "invalid syntax ...")."""
+    try:
+        return int(word)
+    except ValueError:
+        raise ValueError("%s is a whole number, not %r" % (what, word)) from None
+
+
 class Session:
     """One virtual fuse box and the commands above."""
 
@@ -54,7 +62,7 @@ class Session:
         self.bench.run(20)  # power-up: the first scan settles the sensors
 
     def _window_number(self, word: str) -> int:
-        n = int(word)
+        n = whole_number("a window", word)
         if n < 1 or n > 8:
             raise ValueError("windows are 1 to 8, not %d" % n)
         return n - 1
@@ -98,9 +106,9 @@ class Session:
             elif verb == "select":
                 self.link("select_card", arg)
             elif verb == "game":
-                self.link("new_game", int(arg))
+                self.link("new_game", whole_number("the number of players", arg))
             elif verb == "report":
-                seats = [int(s) for s in arg.split(",") if s not in ("", "-")]
+                seats = [whole_number("a seat", s) for s in arg.split(",") if s not in ("", "-")]
                 self.link("report_choices", seats)
             elif verb == "chatter":
                 window = self._window_number(arg)
@@ -110,7 +118,7 @@ class Session:
                     bench.raw(window, level if i % 2 == 0 else 1 - level, now + 7 * i)
                 bench.run(7 * 215 + SETTLE_MS)
             elif verb == "wait":
-                bench.run(int(arg))
+                bench.run(whole_number("the time to wait (ms)", arg))
             elif verb == "state":
                 self.link("state")
             elif verb == "quit":

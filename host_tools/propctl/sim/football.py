@@ -11,15 +11,25 @@ import subprocess
 import sys
 import time
 
-from propctl import sim
-from propctl.overrides import parse_sets
+from propctl.sim.runner import (
+    VBOARD_DIR,
+    InPlace,
+    SimError,
+    check_settings,
+    fields_text,
+    parse_sets,
+    records,
+    runner_env,
+    setup,
+)
 
 HEAP = "16M"
+DEFAULT_NAMES = ("Home", "Away")  # the runner's info line names the teams
 
 
 def runner_command(args, micropython: str) -> list:
     """The micropython command line that plays the demo game."""
-    command = [micropython, "-X", "heapsize=" + HEAP, str(sim.VBOARD_DIR / "run_football.py"),
+    command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_football.py"),
                "--seed", str(args.seed if args.seed is not None else int(time.time()) % 100000)]
     overrides = parse_sets(args.set)
     if overrides:
@@ -27,7 +37,22 @@ def runner_command(args, micropython: str) -> list:
     return command
 
 
-def describe(record: dict) -> str:
+def score_text(record: dict, names) -> str:
+    """A score event as a sentence: who scored how much, and the score after it."""
+    team = record["team"]
+    return "%s +%d: %s %d, %s %d" % (names[team], record["points"], names[0], record["score"][0],
+                                      names[1], record["score"][1])
+
+
+def quarter_text(record: dict, names) -> str:
+    """A quarter event: the next quarter, or the final whistle and the winner."""
+    if record["over"]:
+        winner = record.get("winner")
+        return "over: the final whistle, %s" % ("%s wins" % names[winner] if winner is not None else "a tie")
+    return "%d begins" % record["quarter"]
+
+
+def describe(record: dict, names=DEFAULT_NAMES) -> str:
     """One event or player line for the log, or "" for events not worth a line."""
     t = record.get("t", 0) / 1000
     if record.get("type") == "player":
@@ -48,9 +73,12 @@ def describe(record: dict) -> str:
         text = "referee %s" % record["message"]
     elif name == "refused":
         text = "refused %s: %s" % (record["button"], record["error"])
-    elif name in ("score", "quarter", "fault"):
-        rest = {k: v for k, v in record.items() if k not in ("type", "event", "t")}
-        text = "%-7s %s" % (name, json.dumps(rest, sort_keys=True))
+    elif name == "score":
+        text = "score   %s" % score_text(record, names)
+    elif name == "quarter":
+        text = "quarter %s" % quarter_text(record, names)
+    elif name == "fault":
+        text = "FAULT   %s" % fields_text(record)
     else:
         return ""  # button, possession: the screen shows them
     return "%7.2f s  %s" % (t, text)
@@ -66,57 +94,44 @@ def oled_box(lines: list, rows: int) -> list:
 
 
 class Screen:
-    """Redraws the panel and the latest log lines in place (ANSI), like the clock's sim."""
+    """The panel and the latest log lines, redrawn in place."""
 
     def __init__(self, out, rows: int) -> None:
-        self.out = out
+        self.block = InPlace(out)
         self.rows = rows
         self.lines: list = []
         self.log: list = []
-        self.drawn = 0
 
     def draw(self) -> None:
-        body = oled_box(self.lines, self.rows) + [""] + (self.log[-10:] + [""] * 10)[:10]
-        text = "\x1b[%dA" % self.drawn if self.drawn else ""
-        text += "".join("\r\x1b[2K" + line + "\n" for line in body)
-        self.out.write(text)
-        self.out.flush()
-        self.drawn = len(body)
+        self.block.show(oled_box(self.lines, self.rows) + [""] + (self.log[-10:] + [""] * 10)[:10])
 
 
 def run(args) -> int:
     """Play and draw one demo game; 0 when the game reached its final whistle."""
-    interactive = sim.interactive_default() if args.non_interactive is None else not args.non_interactive
+    try:
+        micropython, firmware_lib = setup(args.firmware, "football")
+        check_settings(parse_sets(args.set), {}, micropython, firmware_lib)
+    except SimError as exc:
+        print("propctl sim football: %s" % exc, file=sys.stderr)
+        return exc.code
+    interactive = args.interactive
     speed = args.speed if args.speed is not None else (1 if interactive else 0)
-    try:
-        micropython = sim.find_micropython()
-    except FileNotFoundError as exc:
-        print("propctl sim: %s" % exc, file=sys.stderr)
-        return 1
-    firmware_lib = sim.Path(args.firmware) if args.firmware else sim.REPO_FIRMWARE_LIB
-    try:
-        command = runner_command(args, micropython)
-    except ValueError as exc:  # a malformed --set
-        print("propctl sim: %s" % exc, file=sys.stderr)
-        return 2
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=sim.runner_env(firmware_lib), text=True)
+    proc = subprocess.Popen(runner_command(args, micropython), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
     screen = None
     end = None
+    names = DEFAULT_NAMES
     started = time.monotonic()
     try:
-        for raw in proc.stdout:
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                print(raw.rstrip(), file=sys.stderr)
-                continue
+        assert proc.stdout is not None
+        for record in records(proc.stdout, lambda line: print(line, file=sys.stderr)):
             kind = record.get("type")
             if speed > 0 and "t" in record:
                 wait = started + record["t"] / 1000 / speed - time.monotonic()
                 if wait > 0:
                     time.sleep(wait)
             if kind == "info":
+                names = record.get("names", names)
                 pace = "as fast as possible" if speed == 0 else "x%d" % speed
                 print("Finger Football box on a virtual board (seed %s, %s display, speed %s)" % (
                     record["seed"], record["display"], pace), flush=True)
@@ -131,7 +146,7 @@ def run(args) -> int:
                 else:
                     print("%7.2f s  [%s]" % (record["t"] / 1000, " | ".join(record["lines"])), flush=True)
             elif kind in ("player", "event"):
-                line = describe(record)
+                line = describe(record, names)
                 if not line:
                     continue
                 if screen:
@@ -148,7 +163,7 @@ def run(args) -> int:
             proc.wait()
     if end is None:
         stderr = proc.stderr.read() if proc.stderr else ""
-        print("propctl sim: the virtual box failed: %s" % (stderr.strip() or "no end report"),
+        print("propctl sim football: the virtual box failed: %s" % (stderr.strip() or "no end report"),
               file=sys.stderr)
         return 1
     names = end["names"]

@@ -12,23 +12,41 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Optional
 
-from propctl.overrides import combine, parse_sets
-from propctl.sim import REPO_FIRMWARE_LIB, VBOARD_DIR, find_micropython, interactive_default, runner_env
+from propctl.overrides import combine
+from propctl.sim.runner import (
+    PROPCTL_DIR,
+    VBOARD_DIR,
+    SimError,
+    check_settings,
+    fields_text,
+    load_config,
+    parse_sets,
+    records,
+    runner_env,
+    setup,
+)
 
-SAMPLE_DECK = Path(__file__).resolve().parent / "data" / "decks" / "taskcards.csv"
+SAMPLE_DECK = PROPCTL_DIR / "data" / "decks" / "taskcards.csv"
 KEYS = {"n": "next", "p": "prev", "b": "bolt", "w": "wait 1000", "x": "state"}
 HELP = ("keys: 1-8 open/close a window   n/p next/previous card   b bolt button   w wait 1 s\n"
         "      g new game   r report discs   s select a card by id   c sensor chatter   q quit")
 
+SCRIPT_HELP = ("open N, close N, toggle N (windows 1-8), next, prev, bolt, select ID, game N (players),\n"
+               "  report P,P (the players, counted from 1, who showed the bolt), chatter N, wait MS, state")
+
+# The link numbers windows and players from this (vboard/run_fusebox.py); people count from 1.
+LINK_COUNTS_FROM = 0
+
 
 def add_arguments(parser) -> None:
-    """The fusebox options of `propctl sim`."""
+    """The fuse box's own options of `propctl sim fusebox`."""
     parser.add_argument("--pack", metavar="FILE",
-                        help="fusebox: the card pack (.bin), or a deck (.csv/.json) packed on the fly; "
+                        help="the card pack (.bin), or a deck (.csv/.json) packed on the fly; "
                              "'none' for manual mode (default: the sample deck)")
     parser.add_argument("--script", metavar="FILE",
-                        help="fusebox: commands to play, one per line (open 3, next, select GEO-01, game 4, "
+                        help="commands to play, one per line (open 3, next, select GEO-01, game 4, "
                              "report 1,2, bolt, wait 500, ...); '-' reads them from stdin")
 
 
@@ -49,14 +67,58 @@ def prepare_pack(choice, workdir: Path):
     return str(path.resolve())
 
 
-def overrides_from(args, pack) -> dict:
-    """The board's config: --config file, then every --set, then the pack."""
-    data = {}
-    if args.config:
-        data = json.loads(Path(args.config).read_text(encoding="utf-8"))
-    data = combine(data, parse_sets(args.set))
+def overrides_from(config: dict, sets: dict, pack) -> dict:
+    """The board's config: the --config file's object, then every --set, then the pack."""
+    data = combine(config, sets)
     data.setdefault("fusebox", {})["pack"] = pack or ""
     return data
+
+
+# --- windows and players as people count them: from 1 ---------------------------
+
+def person(link_number) -> int:
+    """A window's or player's number as people count (1-8, 1-n), from the link's number."""
+    return int(link_number) - LINK_COUNTS_FROM + 1
+
+
+def on_link(number: int) -> int:
+    """A window's or player's number on the link, from the one people use."""
+    return number - 1 + LINK_COUNTS_FROM
+
+
+def player_text(link_player) -> str:
+    return "player %d" % person(link_player)
+
+
+def players_text(link_players) -> str:
+    """"nobody", "player 2", "players 1 and 3", "players 1, 2 and 4"."""
+    numbers = [str(person(s)) for s in sorted(link_players, key=int)]
+    if not numbers:
+        return "nobody"
+    if len(numbers) == 1:
+        return "player " + numbers[0]
+    return "players %s and %s" % (", ".join(numbers[:-1]), numbers[-1])
+
+
+def scores_text(scores) -> str:
+    """The game's scores as "player 1: 0, player 2: 3 points" (the link lists them in player order)."""
+    return ", ".join("player %d: %d" % (i + 1, points) for i, points in enumerate(scores)) + " points"
+
+
+def to_link(command: str) -> str:
+    """A typed command with its players (report 1,3) numbered for the link; ValueError if not players."""
+    words = command.split()
+    if not words or words[0] != "report" or len(words) < 2:
+        return command
+    players = []
+    for word in words[1].split(","):
+        if word in ("", "-"):
+            continue
+        if not word.isdigit() or int(word) < 1:
+            raise ValueError("report lists the players who showed the bolt, counted from 1, e.g. report 1,3;"
+                             " not %r" % word)
+        players.append(str(on_link(int(word))))
+    return "report " + ",".join(players)
 
 
 # --- drawing ----------------------------------------------------------------
@@ -70,29 +132,31 @@ def describe(record: dict) -> str:
     if kind == "reply":
         ok = record["ok"]
         if record["cmd"] == "report_choices":
-            pts = ", ".join("seat %s +%d" % (s, p) for s, p in sorted(ok["points"].items())) or "no points"
+            pts = ", ".join("%s +%d" % (player_text(s), p) for s, p in sorted(ok["points"].items(),
+                                                                               key=lambda i: int(i[0])))
             text = "result  window %d %s: %s; scores %s%s" % (
-                ok["window"] + 1, "BOLT" if ok["bolt"] else "safe", pts, ok["scores"],
-                ", round over" if ok["round_over"] else "")
+                person(ok["window"]), "BOLT" if ok["bolt"] else "safe", pts or "no points",
+                scores_text(ok["scores"]), "; the round is over" if ok["round_over"] else "")
         elif record["cmd"] == "new_game":
-            text = "game    %d players, seat %d starts" % (ok["players"], ok["starter"])
+            text = "game    %d players, %s starts" % (ok["players"], player_text(ok["starter"]))
         else:
-            text = "%s ok" % record["cmd"]
+            text = "%s done" % record["cmd"].replace("_", " ")
         return "%7.2f s  %s" % (t, text)
     name = record.get("event", "?")
     if name == "window":
-        text = "window %d %s" % (record["window"] + 1, "opened" if record["open"] else "closed")
+        text = "window %d %s" % (person(record["window"]), "opened" if record["open"] else "closed")
     elif name == "card":
         text = "card    %s in the box%s" % (record["id"] or "(manual mode: unknown card)",
                                            ", an unfinished round dropped" if record["dropped_round"] else "")
     elif name == "safe":
-        text = "safe    window %d: click, green light (%d open)" % (record["window"] + 1, record["opened"])
+        text = "safe    window %d: click, green light (%d open)" % (
+            person(record["window"]), record["opened"])
     elif name == "fuse_blown":
-        text = "FUSE BLOWN at window %d: buzzer, red light" % (record["window"] + 1)
+        text = "FUSE BLOWN at window %d: buzzer, red light" % person(record["window"])
     elif name == "windows_not_closed":
-        text = "close every window first: open %s" % ", ".join(str(w + 1) for w in record["windows"])
+        text = "close every window first: open %s" % ", ".join(str(person(w)) for w in record["windows"])
     elif name == "sensor_fault":
-        text = "sensor fault: window %d %s" % (record["window"] + 1, record["fault"].replace("_", " "))
+        text = "sensor fault: window %d %s" % (person(record["window"]), record["fault"].replace("_", " "))
     elif name == "mode":
         text = "mode    %s%s" % (record["mode"], " (%d cards)" % record["cards"] if record["mode"] == "pack"
                                  else ": " + record["why"])
@@ -101,9 +165,21 @@ def describe(record: dict) -> str:
     elif name == "scored":
         return ""  # the reply line says it
     else:
-        rest = {k: v for k, v in record.items() if k not in ("type", "event", "t")}
-        text = "%s %s" % (name, json.dumps(rest, sort_keys=True))
+        text = "%s: %s" % (name.replace("_", " "), fields_text(record))
     return "%7.2f s  %s" % (t, text)
+
+
+def game_text(game: dict) -> str:
+    """The game line under the box: scores, who chooses, who is still in the round."""
+    parts = [scores_text(game["scores"])]
+    if game["over"]:
+        parts.append("GAME OVER, won by %s" % players_text(game.get("winners") or []))
+    elif game["chooser"] is None:
+        parts.append("no round going: put a card in")
+    else:
+        parts.append("%s chooses the next window" % player_text(game["chooser"]))
+        parts.append("still in the round: %s" % players_text(game["in_round"]))
+    return "; ".join(parts)
 
 
 def draw_box(status: dict) -> list:
@@ -119,25 +195,25 @@ def draw_box(status: dict) -> list:
     if status.get("text"):
         lines.append("  %s [%s]" % (status["text"], status.get("category", "")))
     statements = status.get("statements") or [""] * 8
-    for w in range(8):
+    for window in range(1, 9):  # as printed on the box
+        w = on_link(window)
         if w in status["open"]:
-            inside = statements[w] or "(open)"
+            inside = statements[window - 1] or "(open)"
             if status.get("bolt_seen") == w:
                 inside = "/!\\ " + inside + " /!\\"
         else:
             inside = "#" * 32
         faulty = "  sensor fault" if w in status["faulty"] else ""
-        lines.append("  %d [%-32s]%s" % (w + 1, inside[:32], faulty))
+        lines.append("  %d [%-32s]%s" % (window, inside[:32], faulty))
     lamps = "red %s  green %s  buzzer %s  relay %s" % (
         "ON " if status["red"] else "off", "ON " if status["green"] else "off",
         "ON " if status["sound"] else "off", "ON " if status["relay"] else "off")
     lines.append("  %s   state %s   board time %.2f s" % (lamps, status["state"], status["t"] / 1000))
     game = status.get("game")
     if game:
-        lines.append("  game: scores %s   chooser seat %s   still in %s%s" % (
-            game["scores"], game["chooser"], game["in_round"], "   GAME OVER" if game["over"] else ""))
+        lines.append("  game: " + game_text(game))
     if status["to_report"] and status.get("game"):
-        waiting = ", ".join(str(w + 1) for w in status["to_report"])
+        waiting = ", ".join(str(person(w)) for w in status["to_report"])
         lines.append("  waiting for the discs of window %s (r)" % waiting)
     return lines
 
@@ -145,27 +221,31 @@ def draw_box(status: dict) -> list:
 class Runner:
     """The MicroPython side: send a command, collect lines up to its status."""
 
-    def __init__(self, overrides: dict, firmware_lib: Path) -> None:
-        command = [find_micropython(), str(VBOARD_DIR / "run_fusebox.py"), "--overrides",
+    def __init__(self, overrides: dict, micropython: str, firmware_lib: Path) -> None:
+        command = [micropython, str(VBOARD_DIR / "run_fusebox.py"), "--overrides",
                    json.dumps(overrides)]
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
+        self.last_status: Optional[dict] = None  # the box as last reported
 
     def read_until_status(self) -> tuple:
         """(lines before the status, the status) or (lines, None) when the runner ended."""
-        lines = []
-        for raw in self.proc.stdout:
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                lines.append({"type": "refused", "error": raw.rstrip()})
-                continue
+        lines: list = []
+        assert self.proc.stdout is not None
+        for record in records(self.proc.stdout, lambda raw: lines.append({"type": "refused", "error": raw})):
             if record.get("type") == "status":
+                self.last_status = record
                 return lines, record
             lines.append(record)
         return lines, None
 
     def send(self, command: str) -> tuple:
+        """Send one typed command; a command the host can tell is wrong comes back refused."""
+        try:
+            command = to_link(command)
+        except ValueError as exc:
+            return [{"type": "refused", "error": str(exc)}], self.last_status
+        assert self.proc.stdin is not None
         self.proc.stdin.write(command + "\n")
         self.proc.stdin.flush()
         return self.read_until_status()
@@ -173,7 +253,8 @@ class Runner:
     def close(self) -> int:
         if self.proc.poll() is None:
             try:
-                self.proc.stdin.close()
+                if self.proc.stdin is not None:
+                    self.proc.stdin.close()
             except OSError:
                 pass
             try:
@@ -259,7 +340,7 @@ def run_interactive(runner: Runner, out) -> int:
             elif key == "g":
                 command = "game " + _ask("players (2-8): ").strip()
             elif key == "r":
-                command = "report " + _ask("seats that showed the bolt, e.g. 1,3 (empty: none): ").strip()
+                command = "report " + _ask("players who showed the bolt, e.g. 1,3 (empty: none): ").strip()
             elif key == "s":
                 command = "select " + _ask("card id: ").strip()
             elif key == "c":
@@ -276,27 +357,34 @@ def run_interactive(runner: Runner, out) -> int:
 
 
 def run(args) -> int:
-    """`propctl sim fusebox`."""
-    firmware_lib = Path(args.firmware) if args.firmware else REPO_FIRMWARE_LIB
-    if not (firmware_lib / "props" / "fusebox.py").exists():
-        print("propctl sim: no fuse-box firmware at %s" % firmware_lib, file=sys.stderr)
-        return 1
-    script = getattr(args, "script", None)
-    interactive = interactive_default() if args.non_interactive is None else not args.non_interactive
-    if script:
-        interactive = False
+    """`propctl sim fusebox`: scripted or from the keyboard; 0 unless the runner failed."""
+    script = args.script
+    interactive = args.interactive and not script
+    try:
+        micropython, firmware_lib = setup(args.firmware, "fusebox")
+        config = load_config(args.config)
+        check_settings(parse_sets(args.set), config, micropython, firmware_lib)
+    except SimError as exc:
+        print("propctl sim fusebox: %s" % exc, file=sys.stderr)
+        return exc.code
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            pack = prepare_pack(getattr(args, "pack", None), Path(tmp))
-            overrides = overrides_from(args, pack)
-            runner = Runner(overrides, firmware_lib)
-        except (ValueError, OSError, FileNotFoundError) as exc:
+            pack = prepare_pack(args.pack, Path(tmp))
+            overrides = overrides_from(config, parse_sets(args.set), pack)
+            runner = Runner(overrides, micropython, firmware_lib)
+        except (ValueError, OSError) as exc:
             print("propctl sim fusebox: %s" % exc, file=sys.stderr)
             return 1
         if interactive:
             return run_interactive(runner, sys.stdout)
         if script and script != "-":
-            commands = Path(script).read_text(encoding="utf-8").splitlines()
+            try:
+                commands = Path(script).read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError) as exc:
+                runner.close()
+                print("propctl sim fusebox: --script %s cannot be read: %s"
+                      % (script, getattr(exc, "strerror", None) or exc), file=sys.stderr)
+                return 1
         else:
             commands = sys.stdin.read().splitlines() if not sys.stdin.isatty() else []
         code = run_scripted(runner, commands, sys.stdout)

@@ -1,0 +1,188 @@
+"""What every terminal game master shares: the table's own commands, saving, stopping, resuming.
+
+A game master (pimaldaumen, fingerfootball) subclasses Table: it names its
+game, its help text, its extra commands (track, board, undo) and what a save
+holds. Table reads the table's lines and answers help, save and quit itself,
+asks whether to save on Ctrl-C or quit, saves atomically, and SaveFile loads a
+save with the checks every save needs (readable, JSON, this game's format and
+version) before the game checks its own part.
+"""
+import json
+import os
+from pathlib import Path
+from typing import Callable, Dict, Optional
+
+from propctl.atomic import write_atomic
+
+YES = ("", "y", "yes", "j", "ja")  # Enter means yes
+
+
+class Quit(Exception):
+    """The table asked to stop."""
+
+
+class Unusable(ValueError):
+    """Why a save file cannot be resumed (the message completes "FILE cannot be resumed: ...")."""
+
+
+def add_common_options(parser, default_save: str, seed_help: str) -> None:
+    """--seed, --save and --resume, the same for every game master."""
+    parser.add_argument("--seed", type=int, help=seed_help)
+    parser.add_argument("--save", metavar="FILE",
+                        help="where to save (default: %s, or the --resume file)" % default_save)
+    parser.add_argument("--resume", metavar="FILE", help="continue a saved game")
+
+
+def random_seed(seed: Optional[int]) -> int:
+    """The seed given, or a fresh one from the system."""
+    if seed is not None:
+        return seed
+    return int.from_bytes(os.urandom(4), "little")
+
+
+def checked_text(text: str, what: str) -> str:
+    """`text` if it can be shown and saved; ValueError for bytes that were not UTF-8 (a wrong terminal)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        raise ValueError("%s: %r is not UTF-8 text; set the terminal to UTF-8 or type the name "
+                         "without the special letters" % (what, shown)) from None
+    return text
+
+
+class SaveFile:
+    """A game's save format: {"format": ..., "version": ..., ...the game's own keys}."""
+
+    def __init__(self, format_name: str, version: int, title: str) -> None:
+        self.format = format_name
+        self.version = version
+        self.title = title  # "a saved <title> game"
+
+    def write(self, path, body: dict) -> None:
+        """Save atomically (old file or new file, never half); raises OSError."""
+        data = {"format": self.format, "version": self.version}
+        data.update(body)
+        # ASCII with escapes: any name or path survives the round trip
+        write_atomic(path, json.dumps(data, indent=1).encode("ascii"))
+
+    def read(self, path) -> dict:
+        """The saved object, checked for format and version; Unusable says why not."""
+        try:
+            text = Path(path).read_bytes().decode("utf-8")
+        except OSError as exc:
+            raise Unusable("cannot be read (%s)" % (exc.strerror or exc)) from None
+        except UnicodeDecodeError:
+            raise Unusable("not a saved %s game (not text)" % self.title) from None
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise Unusable("not a saved %s game (not JSON: %s)" % (self.title, exc)) from None
+        if not isinstance(data, dict) or data.get("format") != self.format:
+            raise Unusable("not a saved %s game" % self.title)
+        if data.get("version") != self.version:
+            raise Unusable("saved in format version %s; this propctl reads version %d"
+                           % (json.dumps(data.get("version")), self.version))
+        return data
+
+
+class Table:
+    """The terminal loop around one game: reading lines, the table's commands, saving, stopping."""
+
+    game_name = ""       # the name after `propctl play`
+    help_text = ""
+    keep_when_unsure = True  # Ctrl-C at the "save?" question: True saves, False does not
+
+    def __init__(self, ask: Callable[[str], str], say: Callable[..., None], save_path,
+                 save_file: SaveFile) -> None:
+        self.ask_raw = ask
+        self.say = say
+        self.save_path = save_path
+        self.save_file = save_file
+
+    # -- what a game master provides ---------------------------------------------
+
+    def commands(self) -> Dict[str, Callable[[], bool]]:
+        """Extra words the table may type at any prompt; a command returning True ends the prompt
+        with "" (the question changed, e.g. after undo)."""
+        return {}
+
+    def show_help(self) -> None:
+        self.say(self.help_text)
+
+    def save_body(self) -> dict:
+        raise NotImplementedError
+
+    def over(self) -> bool:
+        raise NotImplementedError
+
+    def step(self) -> None:
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """Said once the game has ended."""
+
+    # -- the loop ---------------------------------------------------------------
+
+    def run_to_end(self) -> int:
+        """Step until the game is over or the table stops; the exit code."""
+        try:
+            while not self.over():
+                self.step()
+        except (KeyboardInterrupt, Quit):
+            return self.stop()
+        except EOFError:
+            self.say("")
+            self.say("Input ended.")
+            self.save()
+            return 0
+        self.finish()
+        self.save()
+        return 0
+
+    def ask(self, prompt: str) -> str:
+        """One line from the table; answers help, save, quit and the game's own commands."""
+        extra = self.commands()
+        while True:
+            try:
+                text = checked_text(self.ask_raw(prompt).strip(), "typed")
+            except (UnicodeDecodeError, ValueError):  # strict or surrogate-escaping stdin
+                self.say("  That was not UTF-8 text; please type it again.")
+                continue
+            command = text.lower()
+            if command in ("help", "?"):
+                self.show_help()
+            elif command == "save":
+                self.save()
+            elif command in ("quit", "exit"):
+                raise Quit()
+            elif command in extra:
+                if extra[command]():
+                    return ""
+            else:
+                return text
+
+    def stop(self) -> int:
+        """Ctrl-C or quit: ask whether to save, then stop (exit code 0)."""
+        self.say("")
+        try:
+            answer = self.ask_raw("Save the game to %s before stopping? [Y/n]: " % self.save_path)
+        except (KeyboardInterrupt, EOFError, UnicodeDecodeError):
+            answer = "" if self.keep_when_unsure else "n"
+        if answer.strip().lower() in YES:
+            self.save()
+        else:
+            self.say("Not saved.")
+        return 0
+
+    def save(self, quiet: bool = False) -> bool:
+        """Save now; a failed save is said and the game goes on."""
+        try:
+            self.save_file.write(self.save_path, self.save_body())
+        except OSError as exc:
+            self.say("  could not save to %s: %s (the game goes on)" % (self.save_path, exc.strerror or exc))
+            return False
+        if not quiet:
+            self.say("Saved to %s; continue with: propctl play %s --resume %s"
+                     % (self.save_path, self.game_name, self.save_path))
+        return True

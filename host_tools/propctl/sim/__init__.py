@@ -1,0 +1,8 @@
+"""`propctl sim`: the real prop firmware on a virtual board, one module per prop.
+
+runner     the shared pieces (MicroPython, environment, JSON lines, screen); imports nothing of ours
+clock      `propctl sim clock`: the ghost clock's face and event log
+fusebox    `propctl sim fusebox`: the fuse box played from the keyboard or a script
+football   `propctl sim football`: a demo game on the Finger Football box
+command    the `propctl sim` parser, one sub-command per prop and `serve` (propctl.serve)
+"""

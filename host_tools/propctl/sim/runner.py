@@ -1,0 +1,189 @@
+"""What every `propctl sim` runner shares: MicroPython, its environment, the JSON lines, the screen.
+
+Each prop's firmware runs inside the MicroPython unix port on the fake
+`machine` of propctl/vboard and talks JSON lines on stdout. This module finds
+the interpreter and the firmware, builds the environment, reads the lines,
+checks `--set` keys against the firmware's own settings, and redraws a block of
+text in place. It is a leaf: it imports nothing of propctl, so the prop modules
+and propctl.serve can all use it without importing each other.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Optional, TextIO
+
+PROPCTL_DIR = Path(__file__).resolve().parents[1]
+VBOARD_DIR = PROPCTL_DIR / "vboard"
+REPO_FIRMWARE_LIB = PROPCTL_DIR.parents[1] / "firmware" / "lib"
+
+
+class SimError(Exception):
+    """A run cannot start; `code` is the exit code (1 setup problem, 2 bad command line)."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def find_micropython() -> str:
+    """$MICROPYTHON, else `micropython` next to this Python, else on PATH."""
+    explicit = os.environ.get("MICROPYTHON")
+    if explicit:
+        return explicit
+    beside = Path(sys.executable).with_name("micropython")
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("micropython")
+    if found:
+        return found
+    raise FileNotFoundError("no MicroPython unix port found: run `make setup`, or set MICROPYTHON=/path")
+
+
+def runner_env(firmware_lib: Path) -> dict:
+    """MICROPYPATH: the fake machine first (it must shadow the built-in), then the firmware."""
+    env = dict(os.environ)
+    env["MICROPYPATH"] = ":".join([str(VBOARD_DIR), str(firmware_lib), ".frozen"])
+    return env
+
+
+def setup(firmware: Optional[str], prop_module: str) -> tuple:
+    """(micropython, firmware lib folder) for a prop whose firmware is props/<prop_module>.py."""
+    firmware_lib = Path(firmware) if firmware else REPO_FIRMWARE_LIB
+    if not (firmware_lib / "props" / (prop_module + ".py")).exists():
+        raise SimError("no %s firmware at %s; run from a clone of the project or pass --firmware DIR"
+                       % (prop_module, firmware_lib))
+    try:
+        return find_micropython(), firmware_lib
+    except FileNotFoundError as exc:
+        raise SimError(str(exc)) from None
+
+
+def interactive_default() -> bool:
+    """Draw in place only for a person at a terminal (not in CI, not with redirected input)."""
+    if os.environ.get("CI"):
+        return False
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def records(lines: Iterable[str], junk: Callable[[str], None]) -> Iterator[dict]:
+    """The JSON objects among a runner's output lines; any other line goes to junk(line)."""
+    for raw in lines:
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            record = None
+        if isinstance(record, dict):
+            yield record
+        else:
+            junk(raw.rstrip("\n"))
+
+
+# --- settings ----------------------------------------------------------------
+
+def firmware_defaults(micropython: str, firmware_lib: Path) -> dict:
+    """settings.DEFAULTS of the firmware that will run, read by MicroPython from that firmware."""
+    code = "import json, settings; print(json.dumps(settings.DEFAULTS))"
+    try:
+        done = subprocess.run([micropython, "-c", code], env=runner_env(firmware_lib),
+                              capture_output=True, text=True, timeout=60)
+    except OSError as exc:
+        raise SimError("cannot run %s: %s" % (micropython, exc.strerror or exc)) from None
+    if done.returncode != 0:
+        raise SimError("cannot read the firmware's settings: %s" % done.stderr.strip())
+    return json.loads(done.stdout)
+
+
+def unknown_keys(overrides: dict, defaults: dict) -> list:
+    """Why keys of `overrides` are not settings of the firmware: one sentence per bad key."""
+    problems = []
+    for key in sorted(overrides):
+        value = overrides[key]
+        if key not in defaults:
+            problems.append("%r is not a setting (the settings are: %s)"
+                            % (key, ", ".join(sorted(defaults))))
+        elif isinstance(defaults[key], dict):
+            section = sorted(defaults[key])
+            if not isinstance(value, dict):
+                problems.append("%s is a section, not a value: set one of its keys, e.g. %s.%s=VALUE"
+                                % (key, key, section[0]))
+                continue
+            for sub in sorted(value):
+                if sub not in defaults[key]:
+                    problems.append("%s.%s is not a setting (the %s settings are: %s)"
+                                    % (key, sub, key, ", ".join(section)))
+    return problems
+
+
+def check_settings(sets: dict, config: dict, micropython: str, firmware_lib: Path) -> None:
+    """SimError (exit 2) naming every --set key the firmware does not know, and any section of
+    --config that is not an object (unknown keys in the file only warn, as on a board)."""
+    defaults = firmware_defaults(micropython, firmware_lib)
+    problems = unknown_keys(sets, defaults)
+    if problems:
+        raise SimError("--set: " + "; ".join(problems), 2)
+    problems = [p for p in unknown_keys(config, defaults) if " is a section, " in p]
+    if problems:
+        raise SimError("--config: " + "; ".join(problems), 2)
+
+
+def load_config(path: Optional[str]) -> dict:
+    """The --config file's object ({} without one); SimError when it cannot be used."""
+    if not path:
+        return {}
+    try:
+        data = json.loads(Path(path).read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise SimError("--config %s cannot be read: %s" % (path, exc.strerror or exc)) from None
+    except ValueError as exc:  # JSON or UTF-8
+        raise SimError("--config %s is not a JSON file: %s" % (path, exc)) from None
+    if not isinstance(data, dict):
+        raise SimError("--config %s must hold a JSON object {...}" % path)
+    return data
+
+
+def parse_sets(items: Optional[list]) -> dict:
+    """--set KEY=VALUE items as a config object: VALUE is JSON, or a bare word; KEY may be SECTION.KEY."""
+    data: dict = {}
+    for item in items or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not all(key.split(".")):
+            raise SimError("--set wants KEY=VALUE, e.g. --set clock.seed=7 (got %r)" % item, 2)
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw  # a bare word such as mcp23017
+        section, _, sub = key.partition(".")
+        if sub:
+            if not isinstance(data.setdefault(section, {}), dict):
+                raise SimError("--set: %s is a section, not a value: set one of its keys, e.g. %s" % (
+                    section, key), 2)
+            data[section][sub] = value
+        else:
+            data[key] = value
+    return data
+
+
+def fields_text(record: dict) -> str:
+    """An event the sim has no sentence for, as "key value, key value" (its fields, no JSON)."""
+    return ", ".join("%s %s" % (key.replace("_", " "), record[key]) for key in sorted(record)
+                     if key not in ("type", "event", "t")) or "(no details)"
+
+
+# --- drawing -------------------------------------------------------------------
+
+class InPlace:
+    """A block of lines redrawn where it was drawn last (ANSI cursor-up), for a terminal."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.drawn = 0
+
+    def show(self, lines: list) -> None:
+        text = "\x1b[%dA" % self.drawn if self.drawn else ""
+        text += "".join("\r\x1b[2K" + line + "\n" for line in lines)
+        self.out.write(text)
+        self.out.flush()
+        self.drawn = len(lines)
