@@ -7,13 +7,13 @@ import argparse
 import os
 import sys
 
-from propctl import __version__, deploy, monitor, play, ports
+from propctl import __version__, deploy, monitor, plan, play, ports
 from propctl.cards import cli as cards_cli
 from propctl.sim import command as sim_command
 
 # Each module provides register(subparsers): it adds its parser and sets `func`
 # on it; func(args) returns the exit code. Listed in --help order.
-SUBCOMMAND_MODULES = [cards_cli, play, sim_command, deploy, monitor, ports]
+SUBCOMMAND_MODULES = [cards_cli, play, sim_command, plan, deploy, monitor, ports]
 
 
 def build_parser() -> argparse.ArgumentParser:

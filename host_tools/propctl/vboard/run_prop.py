@@ -11,11 +11,15 @@ Options:
                       '{"clock": {"motor": "stepper"}, "board": "esp32"}' (checked by settings.merge)
     --press-at MS     when the start button is pressed (default 300)
     --rounds N        play N rounds, pressing the button again 2 s after each (default 1)
+    --keys 1          a person plays (needs --speed >= 1): no automatic presses; stdin lines
+                      "down" (the button goes down; up again after 100 ms unless "hold" follows),
+                      "hold" (keep it down), "up", "speed N", "quit"; the run ends on "quit"
 
 Output, one JSON object per line, "t" = board time in ms since power-up:
     {"type": "info", "prop": "clock", "board": ..., "motor": ..., "errors": [...]}
     {"type": "event", "t": ..., "event": "start", ...the event's fields}
     {"type": "frame", "t": ..., "angle_mdeg": ..., "state": ..., "direction": ..., "left_ms": ...}
+    {"type": "pwm", "t": ..., "pin": "15", "what": "freq" or "duty", "value": ...}   the piezo's PWM
     {"type": "end", "t": ..., "completed": ..., "energised": ..., "quick_reversals": ..., "forbidden": ...}
 The run ends once the clock is idle again after its last round (exit status 0),
 or with status 1 on a fault or when the round does not finish in time.
@@ -29,7 +33,7 @@ from runtime import Runtime, watchdog
 
 def parse_args(argv):
     opts = {"prop": None, "seed": None, "speed": 0, "frame_ms": 100, "overrides": {},
-            "press_at": 300, "rounds": 1}
+            "press_at": 300, "rounds": 1, "keys": 0}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -50,6 +54,8 @@ def parse_args(argv):
                 opts["press_at"] = int(value)
             elif arg == "--rounds":
                 opts["rounds"] = int(value)
+            elif arg == "--keys":
+                opts["keys"] = int(value)
             else:
                 raise SystemExit("run_prop: unknown option %s" % arg)
         else:
@@ -76,6 +82,55 @@ def emit(obj) -> None:
     sys.stdout.write("\n")
 
 
+class Keys:
+    """A person's key presses from stdin lines (see --keys), polled without blocking."""
+
+    TAP_MS = 100  # board ms a "down" without "hold" keeps the button down
+
+    def __init__(self, board, button) -> None:
+        import select
+        self.board = board
+        self.button = button
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+        self.down_at = -1   # board ms the button went down, -1 while up
+        self.held = False
+        self.speed = 1
+        self.quit = False
+
+    def read(self, now: int) -> None:
+        while not self.quit and self.poller.poll(0):
+            line = sys.stdin.readline()
+            if not line:
+                self.quit = True  # the host went away
+                break
+            self.command(line.strip(), now)
+        if self.down_at >= 0 and not self.held and now - self.down_at >= self.TAP_MS:
+            self.release()
+
+    def command(self, word: str, now: int) -> None:
+        if word == "down":
+            self.board.set_input(self.button, 0)
+            self.down_at = now
+            self.held = False
+        elif word == "hold" and self.down_at >= 0:
+            self.held = True
+        elif word == "up":
+            if now - self.down_at >= self.TAP_MS:
+                self.release()
+            else:
+                self.held = False  # a tap: up once TAP_MS have passed
+        elif word.startswith("speed "):
+            self.speed = max(1, int(word[6:]))
+        elif word == "quit":
+            self.quit = True
+
+    def release(self) -> None:
+        self.board.clear_input(self.button)
+        self.down_at = -1
+        self.held = False
+
+
 def run_clock(opts) -> int:
     def echo(record):
         line = {"type": "event"}
@@ -90,6 +145,14 @@ def run_clock(opts) -> int:
     emit({"type": "info", "prop": "clock", "board": bench.settings["board"], "motor": c["motor"],
           "bridge": c["bridge"], "chime": c["chime"], "tick_ms": app.tick_ms,
           "max_run_ms": app.max_run_ms, "errors": bench.errors + app.config_errors})
+    piezo = str(bench.pins["piezo"])
+
+    def on_change(sig, value, t):
+        name, _, what = board.names[sig].partition(".")
+        if name == piezo and what:
+            emit({"type": "pwm", "t": t, "pin": piezo, "what": what, "value": value})
+
+    board.watch(on_change)
     frame_ms = opts["frame_ms"]
     state = {"next_frame": 0, "done_at": -1, "pressed_for": 0, "press_at": -1, "down_at": -1}
 
@@ -114,7 +177,9 @@ def run_clock(opts) -> int:
                     state["down_at"] = -1
                     break
 
-    press(opts["press_at"])
+    keys = Keys(board, bench.button) if opts["keys"] else None
+    if keys is None:
+        press(opts["press_at"])
 
     def frame():
         t = board.clock.elapsed
@@ -142,6 +207,12 @@ def run_clock(opts) -> int:
             board.clock.run_real(opts["speed"])
 
             def until():
+                if keys is not None:
+                    keys.read(board.clock.elapsed)
+                    if keys.speed != speed[0]:
+                        board.clock.run_real(keys.speed)
+                        runtime._speed = speed[0] = keys.speed  # sleep 1/speed of each wait
+                    return keys.quit
                 hold_in_real_time()
                 board.check_watchdog()
                 frame()
@@ -149,8 +220,12 @@ def run_clock(opts) -> int:
 
             # The loop main.py runs on a board; it sleeps 1/speed of each wait
             # (below 1 ms it only loops: a stepper at a high --speed keeps a core busy).
-            Runtime(app, clock=board.clock.now, wdt=watchdog(bench.settings, "clock"),
-                    speed=opts["speed"]).run(until)
+            runtime = Runtime(app, clock=board.clock.now, wdt=watchdog(bench.settings, "clock"),
+                              speed=opts["speed"])
+            speed = [opts["speed"]]
+            if keys is not None:
+                keys.speed = opts["speed"]
+            runtime.run(until)
     except Exception as exc:  # the app already emitted "fault"; report and fail
         emit({"type": "error", "t": board.clock.elapsed, "error": repr(exc)})
         return 1
@@ -159,6 +234,8 @@ def run_clock(opts) -> int:
     emit({"type": "end", "t": board.clock.elapsed, "completed": app.completed,
           "energised": bench.hand.energised, "quick_reversals": bench.hand.quick_reversals,
           "forbidden": bench.hand.forbidden, "resets": board.resets})
+    if keys is not None:
+        return 0
     return 0 if app.completed >= opts["rounds"] else 1
 
 
