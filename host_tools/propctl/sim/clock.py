@@ -20,11 +20,9 @@ import tty
 from pathlib import Path
 
 from propctl import sound
-
 from propctl.overrides import combine
 from propctl.sim.runner import (
     VBOARD_DIR,
-    InPlace,
     SimError,
     check_settings,
     fields_text,
@@ -142,6 +140,7 @@ class Screen:
         self.out = out
         self.heading = heading
         self.show_plan = show_plan
+        self.speed = 1
         self.size = size or shutil.get_terminal_size()
         self.events: list = []
         self.frame: dict = {"angle_mdeg": 0, "state": "idle", "direction": 0, "left_ms": 0, "round": 0,
@@ -164,8 +163,8 @@ class Screen:
         lines = [self.heading]
         lines += clock_face(f["angle_mdeg"] / 1000, face_radius(rows, cols))
         left = "   time left %4.1f s" % (f["left_ms"] / 1000) if self.show_plan else ""
-        lines.append("  %s, round %d, %s%s   board time %.1f s" % (
-            f["state"], f["round"], turning, left, f["t"] / 1000))
+        lines.append("  %s, round %d, %s%s   board time %.1f s   speed x%d" % (
+            f["state"], f["round"], turning, left, f["t"] / 1000, self.speed))
         lines.append("  " + self.note)
         room = rows - 1 - len(lines)  # the last row stays empty: writing there could scroll
         if room > 0:
@@ -273,20 +272,28 @@ def run(args) -> int:
                     proc.stdin.flush()
                 except (BrokenPipeError, ValueError):
                     pass
-            reader = KeyReader(send, args.speed, lambda speed: setattr(args, "speed", speed))
+
+            def new_speed(speed):
+                if screen:
+                    screen.speed = speed
+            reader = KeyReader(send, args.speed, new_speed)
             reader.start()
         assert proc.stdout is not None
         for record in records(proc.stdout, lambda line: print(line, file=sys.stderr)):
             kind = record.get("type")
             if kind == "info":
-                heading = " ".join(info_lines(record, args))
                 if interactive:
+                    heading = "ghost clock, virtual %s: %s motor, %s chime" % (
+                        record["board"], record["motor"], record["chime"])
+                    for message in record.get("errors", []):
+                        heading += "  config: %s" % message
                     screen = Screen(sys.stdout, heading, args.show_plan)
+                    screen.speed = args.speed
                     if not keys:
                         screen.note = "the start button is pressed for you (no keyboard here)"
                     screen.draw()
                 else:
-                    print(heading, flush=True)
+                    print("\n".join(info_lines(record, args)), flush=True)
             elif kind == "event":
                 events.append(record)
                 line = describe(record)
@@ -328,7 +335,7 @@ def run(args) -> int:
         print("picture of the round: %s" % args.picture)
     last_frame = frames[-1] if frames else None
     angle = (last_frame["angle_mdeg"] / 1000) if last_frame else None
-    print("done: %d round(s) at board time %.2f s%s; motor %s; %d forbidden bridge states, "
+    print("done: %d round(s) at board time %.2f s%s; motor %s;\n      %d forbidden bridge states, "
           "%d reversals without the dwell" % (
               end["completed"], end["t"] / 1000,
               "" if angle is None else ", hand at %.1f deg" % (angle % 360),

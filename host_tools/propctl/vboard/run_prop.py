@@ -13,7 +13,8 @@ Options:
     --rounds N        play N rounds, pressing the button again 2 s after each (default 1)
     --keys 1          a person plays (needs --speed >= 1): no automatic presses; stdin lines
                       "down" (the button goes down; up again after 100 ms unless "hold" follows),
-                      "hold" (keep it down), "up", "speed N", "quit"; the run ends on "quit"
+                      "hold" (keep it down, pressing it again if the tap is over), "up",
+                      "speed N", "quit"; the run ends on "quit"
 
 Output, one JSON object per line, "t" = board time in ms since power-up:
     {"type": "info", "prop": "clock", "board": ..., "motor": ..., "errors": [...]}
@@ -87,10 +88,12 @@ class Keys:
 
     TAP_MS = 100  # board ms a "down" without "hold" keeps the button down
 
-    def __init__(self, board, button) -> None:
+    def __init__(self, bench) -> None:
         import select
-        self.board = board
-        self.button = button
+        self.bench = bench
+        self.board = bench.board
+        self.button = bench.button
+        self.heard_from = 0  # bench.events index at the last press
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)
         self.down_at = -1   # board ms the button went down, -1 while up
@@ -105,18 +108,31 @@ class Keys:
                 self.quit = True  # the host went away
                 break
             self.command(line.strip(), now)
-        if self.down_at >= 0 and not self.held and now - self.down_at >= self.TAP_MS:
+        if self.down_at >= 0 and not self.held and now - self.down_at >= self.TAP_MS and self.heard():
             self.release()
+
+    def heard(self) -> bool:
+        """The clock saw the press (a loaded host can stall longer than a tap lasts)."""
+        for e in self.bench.events[self.heard_from:]:
+            if e["event"] == "button" and e["kind"] == "pressed":
+                return True
+        return False
 
     def command(self, word: str, now: int) -> None:
         if word == "down":
             self.board.set_input(self.button, 0)
             self.down_at = now
+            self.heard_from = len(self.bench.events)
             self.held = False
-        elif word == "hold" and self.down_at >= 0:
+        elif word == "hold":
+            # a terminal's key repeat starts late: a tap may already be over, so press again
+            if self.down_at < 0:
+                self.board.set_input(self.button, 0)
+                self.down_at = now
+                self.heard_from = len(self.bench.events)
             self.held = True
         elif word == "up":
-            if now - self.down_at >= self.TAP_MS:
+            if now - self.down_at >= self.TAP_MS and self.heard():
                 self.release()
             else:
                 self.held = False  # a tap: up once TAP_MS have passed
@@ -177,7 +193,7 @@ def run_clock(opts) -> int:
                     state["down_at"] = -1
                     break
 
-    keys = Keys(board, bench.button) if opts["keys"] else None
+    keys = Keys(bench) if opts["keys"] else None
     if keys is None:
         press(opts["press_at"])
 
@@ -212,10 +228,12 @@ def run_clock(opts) -> int:
                     if keys.speed != speed[0]:
                         board.clock.run_real(keys.speed)
                         runtime._speed = speed[0] = keys.speed  # sleep 1/speed of each wait
-                    return keys.quit
-                hold_in_real_time()
+                else:
+                    hold_in_real_time()
                 board.check_watchdog()
                 frame()
+                if keys is not None:
+                    return keys.quit  # a person plays as long as they like
                 return finished() or board.clock.elapsed > limit
 
             # The loop main.py runs on a board; it sleeps 1/speed of each wait
