@@ -122,6 +122,7 @@ def test_clock_sim_in_a_terminal(cols, rows):
         assert "time left" not in screen  # the plan stays hidden without --show-plan
         os.write(fd, b" ")
         assert read_until(fd, term, lambda t: "round 1" in t.text(), 30), term.text()
+        assert not re.search(r"segments|\d s$", term.text().split("start   round 1")[-1].split("\n")[0])
         assert read_until(fd, term, lambda t: "bell rings" in t.text(), 60), term.text()
         assert term.scrolled == 0 and term.overlong == 0
         os.write(fd, b"q")

@@ -16,7 +16,8 @@ from typing import Iterable, List, Optional, Tuple
 
 RATE = 22050     # samples per second: plenty for piezo tones up to a few kHz
 LEVEL = 9000     # amplitude of the square wave (of 32767): loud enough, not harsh
-PLAYERS = (("aplay", "-q"), ("paplay",), ("afplay",), ("ffplay", "-nodisp", "-autoexit", "-loglevel", "quiet"))
+PLAYERS = (("aplay", "-q"), ("paplay",), ("afplay",),
+           ("ffplay", "-nodisp", "-autoexit", "-loglevel", "quiet"))
 
 Tone = Tuple[int, int, int]  # start_ms, end_ms, freq_hz
 

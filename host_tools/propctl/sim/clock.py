@@ -101,13 +101,14 @@ def clock_face(angle_deg: float, radius: int = 7) -> list:
     return ["".join(row).rstrip() for row in grid]
 
 
-def describe(record: dict) -> str:
-    """One event as a log line."""
+def describe(record: dict, show_plan: bool = True) -> str:
+    """One event as a log line; without show_plan the round's length stays secret."""
     name = record.get("event", "?")
     t = record.get("t", 0) / 1000
     if name == "start":
-        text = "start   round %d, seed %s, %d segments, %.1f s" % (
-            record["round"], record["seed"], record["segments"], record["duration_ms"] / 1000)
+        text = "start   round %d, seed %s" % (record["round"], record["seed"])
+        if show_plan:
+            text += ", %d segments, %.1f s" % (record["segments"], record["duration_ms"] / 1000)
     elif name == "reverse":
         text = "reverse now turning %s" % ("clockwise" if record["direction"] > 0 else "anticlockwise")
     elif name == "stop":
@@ -296,7 +297,7 @@ def run(args) -> int:
                     print("\n".join(info_lines(record, args)), flush=True)
             elif kind == "event":
                 events.append(record)
-                line = describe(record)
+                line = describe(record, args.show_plan or not interactive)
                 if screen:
                     screen.event(line)
                 else:
