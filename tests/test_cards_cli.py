@@ -7,14 +7,16 @@ from pathlib import Path
 import pytest
 
 from cardpack import Pack
-from cardpack.taskcard import CATEGORIES, check_version
+from cardpack.taskcard import check_version
 from propctl.cards import taskcards
 from propctl.cards.load import load_deck
 from propctl.cli import main
 
-SAMPLE = Path(__file__).resolve().parent.parent / "host_tools/propctl/data/decks/taskcards.csv"
-HEADER = "id,category,text,s1,s2,s3,s4,s5,s6,s7,s8,bolt,source\n"
-GOOD_ROW = "T-1,science,Which are even?,2,4,6,8,10,12,14,15,8,\n"
+DECKS = Path(__file__).resolve().parent.parent / "host_tools/propctl/data/decks"
+SAMPLE = DECKS / "taskcards.en.csv"
+HEADER = "id,category,text,s1,s2,s3,s4,s5,s6,s7,s8,bolt,source,as_of\n"
+# A card that passes every check, content included (shuffled, sourced, dated).
+GOOD_ROW = "T-1,science,Keep your fingers off the odd number.,4,12,2,8,14,6,10,15,8,arithmetic,2025\n"
 
 
 def run(capsys, *argv):
@@ -33,11 +35,9 @@ def test_sample_deck_is_clean_and_covers_the_seven_categories(capsys):
     code, out, _ = run(capsys, "cards", "check", str(SAMPLE))
     assert code == 0 and "no problems" in out
     deck = load_deck([SAMPLE])
-    assert len(deck.cards) >= 24
-    assert set(card.category for card in deck.cards) == set(range(len(CATEGORIES)))
-    # Every card names a source or a note for its facts.
-    rows = SAMPLE.read_text(encoding="utf-8").splitlines()[1:]
-    assert all(not row.endswith(",") for row in rows)
+    assert len(deck.cards) >= 48
+    assert len(set(card.category for card in deck.cards)) == 7
+    assert all(card.source and card.as_of for card in deck.cards)
     assert len(set(card.bolt for card in deck.cards)) == 8  # the bolt is not always in one place
 
 
@@ -48,7 +48,7 @@ def test_every_problem_is_reported_with_file_line_field_and_what_is_allowed(tmp_
                  + "A-3,nature,Which fly?,Bee,Wasp,Fly,Ant,Moth,Bat,Crow,Kite,9,\n"   # out of range
                  + "A-1,nature,Which fly?,Bee,Wasp,Fly,Ant,Moth,Bat,Crow,Kite,4,\n"   # duplicate id
                  + "A-5,nature,,Bee,Wasp,Fly,Ant,Moth,Bat,Crow,Kite,4,\n"             # empty text
-                 + "A-6,cooking,Which fly?,Bee,Wasp,Fly,Ant,Moth,Bat,Crow,Kite,4,\n")  # no such category
+                 + "A-6,,Which fly?,Bee,Wasp,Fly,Ant,Moth,Bat,Crow,Kite,4,\n")  # no category
     code, out, err = run(capsys, "cards", "check", path)
     assert code == 1
     lines = out.strip().splitlines()
@@ -56,7 +56,7 @@ def test_every_problem_is_reported_with_file_line_field_and_what_is_allowed(tmp_
     expected = [(2, "A-1", "s4", "missing statement"), (3, "A-2", "bolt", "2 bolts"),
                 (4, "A-3", "bolt", "9 is out of range; allowed: one window number 1-8"),
                 (5, "A-1", "id", "duplicate id 'A-1', first used at %s:2" % path),
-                (6, "A-5", "text", "is empty"), (7, "A-6", "category", "allowed: one of geography")]
+                (6, "A-5", "text", "is empty"), (7, "A-6", "category", "is empty")]
     for line, (number, card, field, words) in zip(lines, expected):
         assert line.startswith("%s:%d: card %s, %s:" % (path, number, card, field)), line
         assert words in line
@@ -71,7 +71,8 @@ def test_bad_encoding_names_the_line(tmp_path, capsys):
 
 
 def test_a_utf8_bom_and_non_ascii_text_are_fine(tmp_path, capsys):
-    path = write(tmp_path, "bom.csv", "\ufeff" + HEADER + "T-2,language,Welche Wörter?,ä,ö,ü,ß,é,ñ,ø,å,1,\n")
+    path = write(tmp_path, "bom.csv",
+                 "\ufeff" + HEADER + "T-2,Sprache,Finger weg von ß!,ä,ö,ü,ß,é,ñ,ø,å,4,Duden,2025\n")
     assert run(capsys, "cards", "check", path)[0] == 0
 
 
@@ -89,11 +90,11 @@ def test_unknown_kind_of_csv_asks_for_kind(tmp_path, capsys):
 
 
 def test_extra_cells_and_line_breaks_are_reported(tmp_path, capsys):
-    path = write(tmp_path, "cells.csv", HEADER + GOOD_ROW.replace("15,8,", "15,8,x,y")
+    path = write(tmp_path, "cells.csv", HEADER + GOOD_ROW.replace("2025", "2025,x,y")
                  + "T-3,science,\"two\nlines\",a,b,c,d,e,f,g,h,1,\n")
     code, out, _ = run(capsys, "cards", "check", path)
     assert code == 1
-    assert ":2: has 14 cells but the header names 13 columns" in out
+    assert ":2: has 16 cells but the header names 14 columns" in out
     assert ":3: card T-3, text: contains a line break" in out
 
 
@@ -104,9 +105,9 @@ def json_deck(cards, kind="taskcards"):
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
-CARD = {"id": "J-1", "category": "sport", "text": "Which are team sports?",
-        "statements": ["Football", "Handball", "Hockey", "Rugby", "Polo", "Cricket", "Basketball", "Archery"],
-        "bolt": 8, "source": "Archery is an individual sport"}
+CARD = {"id": "J-1", "category": "sport", "text": "Keep your fingers off the sport for one.",
+        "statements": ["Handball", "Rugby", "Football", "Polo", "Hockey", "Basketball", "Cricket", "Archery"],
+        "bolt": 8, "source": "Archery is an individual sport", "as_of": "2025"}
 
 
 def test_json_deck_checks_packs_and_shows(tmp_path, capsys):
@@ -117,7 +118,7 @@ def test_json_deck_checks_packs_and_shows(tmp_path, capsys):
     code, out, _ = run(capsys, "cards", "show", out_path, "J-1", "--json")
     assert code == 0
     shown = json.loads(out)
-    assert shown == {k: v for k, v in CARD.items() if k != "source"}
+    assert shown == {k: v for k, v in CARD.items() if k not in ("source", "as_of")}
 
 
 def test_json_problems_carry_the_line_of_their_card(tmp_path, capsys):
@@ -156,7 +157,7 @@ def test_missing_file_is_a_problem_not_a_crash(tmp_path, capsys):
 def test_pack_round_trip_equals_the_checked_cards(tmp_path, capsys):
     out_path = tmp_path / "deck.bin"
     code, out, _ = run(capsys, "cards", "pack", str(SAMPLE), "-o", str(out_path))
-    assert code == 0 and "28 Finger weg! task cards" in out
+    assert code == 0 and "49 Finger weg! task cards" in out
     deck = load_deck([SAMPLE])
     with open(out_path, "rb") as stream:
         pack = Pack(stream, kind="TASK")
@@ -171,9 +172,10 @@ def test_show_prints_a_card_with_its_bolt_and_lists_all(tmp_path, capsys):
     run(capsys, "cards", "pack", str(SAMPLE), "-o", out_path)
     code, out, _ = run(capsys, "cards", "show", out_path, "SPO-02")
     assert code == 0
-    assert "7. Madrid  <-- BOLT" in out and "[sport]" in out
+    bolt = load_deck([SAMPLE]).cards[36].bolt + 1
+    assert "%d. Istanbul  <-- BOLT" % bolt in out and "[sport and games]" in out
     code, out, _ = run(capsys, "cards", "show", out_path)
-    assert code == 0 and len(out.strip().splitlines()) == 28
+    assert code == 0 and len(out.strip().splitlines()) == 49
     code, _, err = run(capsys, "cards", "show", out_path, "NOPE-1")
     assert code == 1 and "no card with id 'NOPE-1'" in err
 
@@ -202,7 +204,9 @@ def test_pack_into_a_missing_folder_fails_cleanly(tmp_path, capsys):
 
 
 def test_big_decks_show_progress(tmp_path, capsys):
-    rows = "".join("B-%d,science,Which are even?,2,4,6,8,10,12,14,15,8,\n" % i for i in range(1500))
+    rows = "".join("B-%d,science,Keep your fingers off the odd one.,%s,%d,source,2025\n"
+                   % (i, ",".join(str(10000 + 8 * i + k) for k in (3, 6, 0, 5, 1, 7, 2, 4)), i % 8 + 1)
+                   for i in range(1500))
     path = write(tmp_path, "big.csv", HEADER + rows)
     code, _, err = run(capsys, "cards", "pack", path, "-o", str(tmp_path / "big.bin"))
     assert code == 0
@@ -222,7 +226,6 @@ def test_damaged_pack_is_a_clear_error(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv", [
     ["cards", "pack", "x.csv"],                     # no -o
-    ["cards", "check"],                             # no files
     ["cards", "check", "--kind", "recipes", "x.csv"],
     ["cards", "frobnicate"],
 ])
@@ -241,7 +244,7 @@ def test_help_teaches_with_examples(capsys):
     with pytest.raises(SystemExit):
         main(["cards", "pack", "--help"])
     out = capsys.readouterr().out
-    assert "propctl cards pack host_tools/propctl/data/decks/taskcards.csv -o taskcards.bin" in out
+    assert "propctl cards pack --lang de -o taskcards.bin" in out
     assert "Exit codes" in out
 
 

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from test_cards_cli import HEADER, SAMPLE
 
 from cardpack import Pack, PackError
-from cardpack.taskcard import CATEGORIES
 from propctl.cards import taskcards
+from propctl.cards.container import build_pack
 from propctl.cards.load import load_deck
 from propctl.cli import main
 
@@ -94,7 +94,8 @@ statements = st.lists(one_line, min_size=8, max_size=8, unique_by=str.lower)
 cards = st.builds(
     lambda n, cat, text, stmts, bolt: {"id": "C-%d" % n, "category": cat, "text": text,
                                        "statements": stmts, "bolt": bolt},
-    st.integers(0, 10**6), st.sampled_from(CATEGORIES), one_line, statements, st.integers(1, 8))
+    st.integers(0, 10**6), one_line.filter(lambda s: len(s.encode()) <= taskcards.MAX_CATEGORY_BYTES),
+    one_line, statements, st.integers(1, 8))
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -115,7 +116,8 @@ def test_valid_cards_round_trip_through_csv_or_json_and_the_pack(tmp_path_factor
     deck = load_deck([path])
     assert not deck.problems, deck.problems
     assert [taskcards.to_json(card) for card in deck.cards] == card_list
-    assert main(["cards", "pack", str(path), "-o", str(folder / "deck.bin"), "-q"]) == 0
-    pack = Pack(io.BytesIO((folder / "deck.bin").read_bytes()), kind="TASK")
+    # The encoding round trip; whether random cards are worth playing is quality's business.
+    data = build_pack(taskcards.CODE, taskcards.VERSION, [taskcards.encode(c) for c in deck.cards])
+    pack = Pack(io.BytesIO(data), kind="TASK")
     pack.verify()
     assert [taskcards.decode(pack.record(k)) for k in range(len(pack))] == deck.cards

@@ -122,6 +122,19 @@ def test_sim_without_a_prop_says_what_to_name():
     assert "name a prop to simulate" in result.stderr
 
 
+def test_every_prop_of_the_firmware_has_a_sim_sub_command():
+    import argparse
+
+    from propctl.build import PROPS
+    from propctl.sim import command
+    parser = argparse.ArgumentParser()
+    command.register(parser.add_subparsers())
+    assert PROPS
+    for prop in PROPS:
+        args = parser.parse_args(["sim", prop])  # an unknown sub-command would exit
+        assert args.func is not None
+
+
 def test_a_config_file_that_cannot_be_used_is_said_not_crashed(tmp_path):
     cases = {"missing.json": (None, 1, "cannot be read"), "bad.json": ("{nope", 1, "is not a JSON file"),
              "list.json": ("[1]", 1, "must hold a JSON object"),

@@ -1,9 +1,12 @@
 """End to end, no board attached: the virtual board on a pseudo-terminal, driven by the real
 `propctl deploy`, `propctl monitor` and plain `mpremote`, exactly as a board on USB would be.
 """
+import contextlib
 import json
+import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -11,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from propctl.build import FIRMWARE_DIR
+from propctl.build import FIRMWARE_DIR, REPO_ROOT
 from propctl.deploy import wait_for_hello
 from propctl.linkclient import LinkClient, LinkFailure
 from propctl.serve import VirtualBoard
@@ -135,7 +138,7 @@ def test_monitor_starts_a_round_and_shows_the_hand_and_the_chime(vboard, deploye
     code, out = propctl("monitor", "--port", vboard.port, "--send",
                         'report={"on_clock": [2, 1], "unused": [0, 4]}', "--timeout", "0.5")
     assert code == 0, out
-    assert "score: round won by seat 0; ghost spaces 1-0 (seat 0 +1)" in out
+    assert "score: round won by seat 1; ghost spaces 1-0 (seat 1 +1)" in out
 
 
 # no Ctrl-C (REPL interrupt), newline (splits lines) or CR (ignored, could leave a line empty)
@@ -256,11 +259,18 @@ def test_power_cuts_during_saves_leave_the_old_or_the_new_game(vboard, deployed)
     assert set(outcomes) <= {0, 1}
 
 
-def test_a_card_deck_is_copied_once(vboard, deployed, tmp_path):
+def _pack(tmp_path):
     deck = tmp_path / "deck.bin"
-    deck.write_bytes(bytes(range(256)) * 8)
+    code, out = propctl("cards", "pack", str(REPO_ROOT / "host_tools/propctl/data/decks/taskcards.en.csv"),
+                        "-o", str(deck))
+    assert code == 0, out
+    return deck
+
+
+def test_a_card_deck_is_copied_once(vboard, deployed, tmp_path):
+    deck = _pack(tmp_path)
     code, out = propctl("deploy", "--port", vboard.port, "--cards", str(deck))
-    assert code == 0 and "1 to copy" in out, out
+    assert code == 0 and "1 to copy" in out and "TASK, 49 records" in out, out
     assert (vboard.flash / "cards" / "deck.bin").read_bytes() == deck.read_bytes()
     code, out = propctl("deploy", "--port", vboard.port, "--cards", str(deck))
     assert code == 0 and "0 to copy" in out, out
@@ -271,8 +281,137 @@ def test_a_card_deck_is_copied_once(vboard, deployed, tmp_path):
     assert (vboard.flash / "cards" / "deck.bin").exists()
 
 
+def test_cards_that_are_not_a_sound_pack_are_refused_before_the_board_is_touched(vboard, deployed, tmp_path):
+    good = _pack(tmp_path).read_bytes()
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(random.Random(1).randbytes(4096))
+    damaged = tmp_path / "damaged.bin"
+    damaged.write_bytes(good[:-40] + bytes(b ^ 0x55 for b in good[-40:]))
+    cut = tmp_path / "cut.bin"
+    cut.write_bytes(good[:len(good) // 2])
+    unreadable = tmp_path / "locked.bin"
+    unreadable.write_bytes(good)
+    unreadable.chmod(0)
+    cases = [(noise, "not a card pack"), (damaged, "checksum"), (cut, "truncated"),
+             (tmp_path, "is a folder"), (tmp_path / "missing.bin", "no such file")]
+    if os.geteuid() != 0:  # root reads any file
+        cases.append((unreadable, "cannot read"))
+    for path, reason in cases:
+        code, out = propctl("deploy", "--port", vboard.port, "--cards", str(path))
+        assert code == 1 and reason in out and "Traceback" not in out, (path, out)
+        assert not (vboard.flash / "cards" / path.name).exists()
+
+
+def test_an_incomplete_firmware_tree_is_refused_and_nothing_is_removed(vboard, deployed, tmp_path):
+    before = sorted(str(p.relative_to(vboard.flash)) for p in vboard.flash.rglob("*"))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    no_prop = tmp_path / "no_prop"
+    shutil.copytree(_SNAPSHOT[0], no_prop)
+    (no_prop / "lib" / "props" / "clock.py").unlink()
+    for tree, reason in ((empty, "is not a firmware tree"), (no_prop, "lacks lib/props/clock.mpy")):
+        result = subprocess.run([sys.executable, "-m", "propctl.cli", "deploy", "--port", vboard.port,
+                                 "--prop", "clock", "--board", "pico", "--firmware", str(tree)],
+                                capture_output=True, text=True, timeout=90)
+        out = result.stdout + result.stderr
+        assert result.returncode == 1 and reason in out, out
+        assert "0 files" not in out and "to remove" not in out
+    assert sorted(str(p.relative_to(vboard.flash)) for p in vboard.flash.rglob("*")) == before
+
+
+def test_a_deploy_that_leaves_the_board_in_safe_mode_fails_with_the_reason(vboard, deployed, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(_SNAPSHOT[0], broken)
+    (broken / "lib" / "props" / "clock.py").write_text("raise RuntimeError('a broken prop')\n")
+    result = subprocess.run([sys.executable, "-m", "propctl.cli", "deploy", "--port", vboard.port,
+                             "--prop", "clock", "--board", "pico", "--set", SHORT_ROUND, "--firmware",
+                             str(broken)], capture_output=True, text=True, timeout=120)
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert "SAFE MODE" in out and "crashed during 3 boots" in out and "a broken prop" in out, out
+    assert "board up" not in out
+    code, out = propctl("deploy", "--port", vboard.port, "--prop", "clock", "--board", "pico",
+                        "--set", SHORT_ROUND)
+    assert code == 0 and "mode run" in out, out
+
+
+@contextlib.contextmanager
+def served(flash):
+    """`propctl sim --serve` in its own process, as a user runs it: yields its port."""
+    proc = subprocess.Popen([sys.executable, "-m", "propctl.cli", "sim", "--serve", "--flash", str(flash)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+    try:
+        yield proc.stdout.readline().split()[-1]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def test_a_board_that_resets_mid_copy_gives_one_line_and_the_deploy_resumes(vboard, deployed, tmp_path):
+    changed = tmp_path / "changed"
+    shutil.copytree(_SNAPSHOT[0], changed)
+    for source in (changed / "lib").rglob("*.py"):  # every compiled file differs from the board's
+        source.write_text(source.read_text() + "\n_CHANGED = 1\n")
+    flash = tmp_path / "flash"
+    shutil.copytree(vboard.flash, flash)
+    with served(flash) as port:
+        hello_until(port, lambda info: info.get("mode") == "run")
+        command = [sys.executable, "-m", "propctl.cli", "deploy", "--port", port, "--prop", "clock",
+                   "--board", "pico", "--set", SHORT_ROUND, "--firmware", str(changed)]
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.strip().startswith("[3/"):
+                for pid in _processes_in(flash):  # the power goes in the middle of the copy
+                    os.kill(int(pid), signal.SIGKILL)
+        out = "".join(lines)
+        assert proc.wait(timeout=60) == 1, out
+        assert any(line.strip().startswith("[3/") for line in lines), out
+        assert "lost the board on %s" % port in out and "run the same deploy" in out, out
+        assert "Traceback" not in out, out
+        result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        out = result.stdout + result.stderr
+        assert result.returncode == 0 and "board up: clock prop on pico" in out, out
+        assert "0 to copy" not in out  # it copied what the cut left undone
+        result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert "0 to copy" in result.stdout, result.stdout
+
+
+def test_monitor_says_in_one_line_that_the_board_went_away(vboard, deployed, tmp_path):
+    flash = tmp_path / "flash"
+    shutil.copytree(vboard.flash, flash)
+    with served(flash) as port:
+        hello_until(port, lambda info: info.get("mode") == "run")
+        proc = subprocess.Popen([sys.executable, "-m", "propctl.cli", "monitor", "--port", port,
+                                 "--timeout", "30"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True)
+        first = proc.stdout.readline()
+        assert "connected" in first, first
+    # the server has stopped: the port is gone, as when the cable is pulled
+    out = first + proc.stdout.read()
+    assert proc.wait(timeout=20) == 1, out
+    assert "lost the board on %s" % port in out and "Traceback" not in out, out
+
+
+def test_a_fresh_board_is_told_to_deploy_not_to_try_monitor(tmp_path):
+    with served(tmp_path / "flash") as port:  # MicroPython only, no main.py
+        code, out = propctl("monitor", "--port", port, "--timeout", "1")
+    assert code == 1, out
+    assert "deploy --port %s --prop clock --board pico" % port in out, out
+    assert "try `propctl monitor`" not in out
+
+
+def test_deploy_names_the_boards_micropython_and_knows_the_virtual_board(deployed):
+    assert "board: micropython 1." in deployed and "a virtual board, no chip to check" in deployed
+
+
 def test_mip_installs_the_rules_core_from_package_json(vboard, deployed):
-    from propctl.build import REPO_ROOT
     from rules.rng import Rng
     result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "mip", "install", "--target",
                              "miplib", str(REPO_ROOT / "package.json")],

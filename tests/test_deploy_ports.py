@@ -26,4 +26,23 @@ def test_no_ports_says_what_to_check(monkeypatch, capsys):
     monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [])
     assert main(["ports"]) == 1
     out = capsys.readouterr().out
-    assert "dialout" in out and "propctl sim serve" in out
+    assert "dialout" in out and "propctl sim serve" in out and "BOOTSEL" in out
+
+
+def test_no_likely_board_says_what_to_do(monkeypatch, capsys):
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [fake_port("/dev/ttyS0")])
+    assert main(["ports"]) == 0
+    out = capsys.readouterr().out
+    assert "none of these looks like a MicroPython board" in out and "BOOTSEL" in out
+
+
+def test_port_auto_picks_the_first_likely_board_or_says_none_was_found(monkeypatch, capsys):
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [
+        fake_port("/dev/ttyS0"), fake_port("/dev/ttyACM1", 0x2E8A, 0x0005)])
+    assert ports.resolve_port("auto") == "/dev/ttyACM1"
+    assert ports.resolve_port("/dev/ttyUSB3") == "/dev/ttyUSB3"
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [fake_port("/dev/ttyS0")])
+    assert main(["deploy", "--port", "auto", "--prop", "clock", "--board", "pico"]) == 1
+    assert main(["monitor", "--port", "auto", "--timeout", "0.1"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("--port auto found no MicroPython board") == 2 and "Traceback" not in err

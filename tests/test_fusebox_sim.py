@@ -11,19 +11,20 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DECK = ROOT / "host_tools" / "propctl" / "data" / "decks" / "taskcards.csv"
+DECKS = ROOT / "host_tools" / "propctl" / "data" / "decks"
+DECK = DECKS / "taskcards.en.csv"
 PROPCTL = [sys.executable, "-m", "propctl.cli"]
 
 
-def bolt_window(card_id):
+def bolt_window(card_id, deck=DECK):
     """The bolt as people count windows (1-8), from the deck file."""
-    with open(DECK, encoding="utf-8-sig", newline="") as f:
+    with open(deck, encoding="utf-8-sig", newline="") as f:
         return {row["id"]: int(row["bolt"]) for row in csv.DictReader(f)}[card_id]
 
 
-def sim(*args, stdin=""):
-    return subprocess.run(PROPCTL + ["sim", "fusebox", "--non-interactive", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+def sim(*args, stdin="", lang="en"):
+    return subprocess.run(PROPCTL + ["sim", "fusebox", "--non-interactive", "--lang", lang, *args],
+                          input=stdin, capture_output=True, text=True, timeout=60, cwd=ROOT)
 
 
 def test_scripted_round_blows_the_fuse_at_the_bolt_window(tmp_path):
@@ -42,6 +43,14 @@ def test_scripted_round_blows_the_fuse_at_the_bolt_window(tmp_path):
     assert "result  window %d BOLT" % bolt in out
     # the final drawing shows the bolt through its open window, and the red light on
     assert "/!\\" in out and "red ON" in out
+
+
+def test_the_german_deck_in_the_fusebox(tmp_path):
+    bolt = bolt_window("SCI-02", DECKS / "taskcards.de.csv")
+    done = sim("--script", "-", stdin="select SCI-02\ngame 2\nopen %d\n" % bolt, lang="de")
+    assert done.returncode == 0, done.stderr
+    assert "Finger weg von dem Mond, der nicht um den Jupiter kreist." in done.stdout
+    assert "[Wissenschaft]" in done.stdout and "FUSE BLOWN at window %d" % bolt in done.stdout
 
 
 def test_scripted_session_is_the_same_every_time():

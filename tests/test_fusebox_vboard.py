@@ -15,7 +15,7 @@ from propctl.cards.load import load_deck
 from propctl.sim.runner import REPO_FIRMWARE_LIB
 
 S = "scenarios.fusebox_vboard:"
-DECK = REPO_FIRMWARE_LIB.parents[1] / "host_tools" / "propctl" / "data" / "decks" / "taskcards.csv"
+DECK = REPO_FIRMWARE_LIB.parents[1] / "host_tools" / "propctl" / "data" / "decks" / "taskcards.en.csv"
 DEBOUNCE = 20
 SCAN = 5
 

@@ -243,6 +243,11 @@ def test_every_valid_save_resumes(pimal_saves, football_saves):
     (lambda s: s.update(frame="blue"), 'its frame is "blue"'),
     (lambda s: s.update(seed="x"), "its seed is missing or damaged"),
     (lambda s: s["game"].update(phase="guess", round=None), "its game: "),
+    (lambda s: s.update(read="D0"), "its list of questions read is damaged"),
+    (lambda s: s.update(read=[["D9", "green"]]), 'questions read is damaged (["D9", "green"])'),
+    (lambda s: s.update(read=[["D0", "blue"]]), 'questions read is damaged (["D0", "blue"])'),
+    (lambda s: s.update(read=[["D0"]]), 'questions read is damaged (["D0"])'),
+    (lambda s: s.update(read=[[["D0"], "green"]]), "questions read is damaged"),
 ])
 def test_a_bad_pimaldaumen_save_says_why(pimal_saves, change, why):
     folder, saves = pimal_saves
@@ -253,3 +258,15 @@ def test_a_bad_pimaldaumen_save_says_why(pimal_saves, change, why):
     table = Table([])
     assert run_pimal(path, folder / "out.json", table) == 1
     assert "bad.json cannot be resumed: " in table.text and why in table.text, table.text
+
+
+def test_a_save_from_before_the_questions_read_resumes_remembering_none(pimal_saves):
+    folder, saves = pimal_saves
+    save = copy.deepcopy([s for s in saves if s["game"]["phase"] == "guess"][0])
+    assert save["read"], "a save in the guess phase has read the question in play"
+    del save["read"]
+    path = folder / "old.json"
+    path.write_text(json.dumps(save))
+    table = Table(PIMAL_AFTER)
+    assert run_pimal(path, folder / "out.json", table) == 0, table.text
+    assert "Resuming the game" in table.text

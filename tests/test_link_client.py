@@ -5,7 +5,7 @@ import json
 import pytest
 
 from propctl.linkclient import LinkClient, LinkFailure, ProtocolMismatch, compatibility_problem
-from propctl.monitor import Printer, describe_event, describe_score
+from propctl.monitor import Printer
 
 
 class FakeSerial:
@@ -92,7 +92,7 @@ def test_a_gap_in_sequence_numbers_counts_lost_lines_and_seq_1_means_a_reset():
 
 def test_monitor_output_flags_lost_lines_and_resets():
     out = io.StringIO()
-    printer = Printer(out)
+    printer = Printer(out, prop="clock")
     client = LinkClient(FakeSerial([board_line(1, ev="chime", data={"round": 2}),
                                     board_line(3, ev="stop", data={"at_ms": 2500}),
                                     board_line(1, ev="safe_mode",
@@ -104,16 +104,3 @@ def test_monitor_output_flags_lost_lines_and_resets():
     assert "1 line(s) from the board were lost" in text
     assert "hand stops at 2.5 s" in text
     assert "the board was reset" in text and "SAFE MODE: 3 crashes. deploy" in text
-
-
-def test_scores_are_read_with_the_rules_core():
-    text = describe_score({"round_winners": [2], "banked": [1, 0, 2], "before": [1, 0, 1], "over": False,
-                           "winners": []})
-    assert text == ("round won by seat 2; ghost spaces 1-0-2 (seat 2 +1); "
-                    "one more round win ends the game for seat 2")
-    text = describe_score({"round_winners": [0, 1], "banked": [3, 3], "before": [2, 2], "over": True,
-                           "winners": [0, 1]})
-    assert "GAME OVER: seat 0, seat 1 won" in text
-    assert describe_score({"round_winners": [], "banked": [0, 0], "before": [0, 0]}).startswith(
-        "round won by nobody")
-    assert describe_event("unknown_thing", {"b": 1, "a": "x"}) == 'unknown_thing a="x" b=1'

@@ -1,6 +1,5 @@
 """Pi mal Daumen question cards: the sample deck, check/pack/show, broken files, board reader."""
 import csv
-import io
 import json
 from pathlib import Path
 
@@ -11,18 +10,12 @@ from rules.pimaldaumen import TOP, score
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "host_tools/propctl/data/decks"
-SAMPLE_JSON = DECKS / "questions.json"
-SAMPLE_CSV = DECKS / "questions.csv"
-RULEBOOK = {
-    "How long did the dinosaurs live on earth?":
-        ["12", 3, "120", 6, "175", 6, "240", 4, "330", 3, "520", 2, "600"],
-    "How many stations did the New York subway have at the end of 1993?":
-        ["100", 3, "390", 6, "463", 6, "490", 4, "570", 3, "700", 2, "980"],
-}
+SAMPLE_JSON = DECKS / "questions.en.json"
+SHIPPED = {"en": DECKS / "questions.en.json", "de": DECKS / "questions.de.json"}
 
 
-def sample():
-    deck = load_deck([SAMPLE_JSON])
+def sample(path=SAMPLE_JSON):
+    deck = load_deck([path])
     assert deck.problems == []
     return deck.cards
 
@@ -31,31 +24,61 @@ def all_questions(cards):
     return [q for card in cards for q in card.questions]
 
 
-def test_sample_deck_has_the_rulebook_questions_and_twenty_one_more():
-    cards = sample()
-    found = all_questions(cards)
-    assert len(cards) == 4 and len(found) == 24
-    texts = [q.text for q in found]
-    assert len(set(texts)) == 24
-    for text, scale in RULEBOOK.items():
-        assert found[texts.index(text)].scale == scale
-    assert found[texts.index("How long did the dinosaurs live on earth?")].answer == "175"
-    bladder = [q for q in found if q.text.startswith("Normally, people feel the urge")]
-    assert bladder[0].scale[-1] == "1300" and bladder[0].unit == "millilitres"
-    original = [q for q in found if "rulebook" not in q.source]
-    assert len(original) >= 21
-    for q in found:
-        assert q.source and score(q.scale, q.answer) == TOP
+def test_shipped_decks_hold_120_sourced_questions_in_each_language():
+    for lang, path in SHIPPED.items():
+        cards = sample(path)
+        found = all_questions(cards)
+        assert len(cards) >= 20 and len(found) >= 120, lang
+        assert len(set(q.text for q in found)) == len(found)
+        for q in found:
+            assert q.source and q.as_of and score(q.scale, q.answer) == TOP
+            assert "." not in q.answer  # whole numbers, as the game's answers are
+        # Few "in which year" questions: a range of units and magnitudes instead.
+        years = [q for q in found if q.text.startswith(("In which year", "In welchem Jahr"))]
+        assert len(years) <= len(found) // 12
+        units = set(q.unit for q in found)
+        assert len(units) >= 10
+        magnitudes = set(len(q.answer) for q in found)
+        assert magnitudes >= {1, 2, 3, 4, 5, 6}
 
 
-def test_sample_deck_in_csv_is_the_same_deck():
-    deck = load_deck([SAMPLE_CSV])
+def test_german_and_english_are_the_same_cards_translated():
+    en, de = sample(SHIPPED["en"]), sample(SHIPPED["de"])
+    assert [c.id for c in en] == [c.id for c in de]
+    for a, b in zip(all_questions(en), all_questions(de)):
+        assert (a.scale, a.answer, a.source, a.as_of) == (b.scale, b.answer, b.source, b.as_of)
+        assert a.text != b.text
+
+
+def test_no_question_is_the_publishers():
+    # The rulebook's three example cards (dinosaurs, New York subway, bladder) are not ours to ship.
+    texts = " ".join(q.text for path in SHIPPED.values() for q in all_questions(sample(path)))
+    for words in ("dinosaurs", "Dinosaurier", "subway", "New York", "bladder", "Blase"):
+        assert words not in texts
+
+
+def test_the_deck_in_csv_is_the_same_deck(tmp_path):
+    deck = load_deck([_csv_file(tmp_path)])
     assert deck.problems == []
     assert deck.cards == sample()
 
 
-def test_exact_decimals_survive_json_csv_and_the_pack():
-    cards = sample()
+def _csv_file(tmp_path, rows=None):
+    path = tmp_path / "questions.csv"
+    _write_csv(path, rows or _sample_rows())
+    return path
+
+
+def test_exact_decimals_survive_json_csv_and_the_pack(tmp_path):
+    cards = json.loads(SAMPLE_JSON.read_text())["cards"][:2]
+    cards[0]["white"]["yellow"].update(scale=["-500", 2, "-290", 6, "-273.15", 6, "-250", 4, "-100"],
+                                       answer="-273.15")
+    cards[0]["violet"]["green"].update(scale=[5, 2, "9.5", 6, "9.80665", 6, "10.2", 4, 20], answer="9.80665")
+    cards[1]["white"]["salmon"].update(scale=["140000000", 6, "149597870.7", 6, "160000000"],
+                                       answer="149597870.7")
+    path = tmp_path / "decimals.json"
+    path.write_text(json.dumps({"kind": "questions", "cards": cards}))
+    cards = sample(path)
     answers = [q.answer for q in all_questions(cards)]
     assert "-273.15" in answers and "9.80665" in answers and "149597870.7" in answers
     for card in cards:
@@ -63,6 +86,8 @@ def test_exact_decimals_survive_json_csv_and_the_pack():
         assert len(record) < 4096
         assert questions.decode(record) == card
         assert load_deck([_json_file(card)]).cards == [card]
+    rows = [questions.to_csv_row(card) for card in cards]
+    assert load_deck([_csv_file(tmp_path, rows)]).cards == cards
 
 
 def _json_file(card):
@@ -74,18 +99,21 @@ def _json_file(card):
 
 
 def test_check_pack_and_show_from_the_command_line(tmp_path, capsys):
-    assert propctl_main(["cards", "check", str(SAMPLE_CSV)]) == 0
-    assert "4 Pi mal Daumen question cards: no problems" in capsys.readouterr().out
+    assert propctl_main(["cards", "check", str(_csv_file(tmp_path))]) == 0
+    assert "20 Pi mal Daumen question cards: no problems" in capsys.readouterr().out
     pack = tmp_path / "questions.bin"
     assert propctl_main(["cards", "pack", str(SAMPLE_JSON), "-o", str(pack)]) == 0
     capsys.readouterr()
-    assert propctl_main(["cards", "show", str(pack), "PMD-001"]) == 0
+    first = sample()[0]
+    salmon = first.question("white", "salmon")
+    assert propctl_main(["cards", "show", str(pack), first.id]) == 0
     shown = capsys.readouterr().out
-    assert "white frame, salmon: How long did the dinosaurs live on earth? (millions of years)" in shown
-    assert "12 |3| 120 |6| 175 |6| 240 |4| 330 |3| 520 |2| 600" in shown
-    assert propctl_main(["cards", "show", str(pack), "PMD-002", "--json"]) == 0
+    unit = " (%s)" % salmon.unit if salmon.unit else ""
+    assert "white frame, salmon: %s%s" % (salmon.text, unit) in shown
+    assert questions.format_scale(salmon.scale) in shown
+    assert propctl_main(["cards", "show", str(pack), first.id, "--json"]) == 0
     card = json.loads(capsys.readouterr().out)
-    assert card["violet"]["yellow"]["answer"] == "-273.15"
+    assert card["violet"]["yellow"]["answer"] == int(first.question("violet", "yellow").answer)
 
 
 def test_the_board_reads_the_pack_like_the_desktop(tmp_path, differential):
@@ -102,7 +130,7 @@ def test_the_board_reads_the_pack_like_the_desktop(tmp_path, differential):
 
 
 def _sample_rows():
-    return list(csv.DictReader(io.StringIO(SAMPLE_CSV.read_text(encoding="utf-8"))))
+    return [questions.to_csv_row(card) for card in sample()]
 
 
 def _write_csv(path, rows):
@@ -113,26 +141,26 @@ def _write_csv(path, rows):
 
 
 def test_broken_csv_reports_every_problem_with_line_card_and_field(tmp_path, capsys):
-    rows = _sample_rows()
+    rows = _sample_rows()[:4]
     rows[0]["white_yellow_scale"] = "1950 | 2 | 1940"
     rows[0]["white_green_answer"] = "about 200"
     rows[1]["violet_salmon_source"] = ""
     rows[1]["white_yellow_scale"] = "1970 | 7 | 1980 | 6 | 1995"
-    rows[2]["white_green_answer"] = "40000"
+    rows[2]["white_green_answer"] = rows[2]["white_green_scale"].split(" | ")[-3]
     rows[2]["violet_green_scale"] = "1550 | 2 | 1620 | 4 | 1700"
-    rows[3]["id"] = "PMD-001"
+    rows[3]["id"] = "PMD-01"
     path = tmp_path / "broken.csv"
     _write_csv(path, rows)
     assert propctl_main(["cards", "check", str(path)]) == 1
     out = capsys.readouterr().out
     expected = [
-        "broken.csv:2: card PMD-001, white_yellow_scale: scale values must increase",
-        "broken.csv:2: card PMD-001, white_green_answer: 'about 200' is not a number",
-        "broken.csv:3: card PMD-002, violet_salmon_source: is empty",
-        "broken.csv:3: card PMD-002, white_yellow_scale[1]: '7' is not a point value",
-        "broken.csv:4: card PMD-003, white_green_answer: 40000 earns 4 points; the exact answer must earn 6",
-        "broken.csv:4: card PMD-003, violet_green_scale: has no 6-point range",
-        "broken.csv:5: card PMD-001, id: duplicate id 'PMD-001'",
+        "broken.csv:2: card PMD-01, white_yellow_scale: scale values must increase",
+        "broken.csv:2: card PMD-01, white_green_answer: 'about 200' is not a number",
+        "broken.csv:3: card PMD-02, violet_salmon_source: is empty",
+        "broken.csv:3: card PMD-02, white_yellow_scale[1]: '7' is not a point value",
+        "broken.csv:4: card PMD-03, white_green_answer: %s earns" % rows[2]["white_green_answer"],
+        "broken.csv:4: card PMD-03, violet_green_scale: has no 6-point range",
+        "broken.csv:5: card PMD-01, id: duplicate id 'PMD-01'",
     ]
     for line in expected:
         assert line in out, line
@@ -151,7 +179,7 @@ def test_csv_with_missing_columns_is_refused(tmp_path, capsys):
 
 
 def test_broken_json_reports_every_problem(tmp_path, capsys):
-    cards = json.loads(SAMPLE_JSON.read_text())["cards"]
+    cards = json.loads(SAMPLE_JSON.read_text())["cards"][:4]
     del cards[0]["violet"]
     cards[1]["white"]["green"]["hint"] = "think of a piano"
     cards[1]["white"]["yellow"]["answer"] = 1989.0000000000002
@@ -162,14 +190,14 @@ def test_broken_json_reports_every_problem(tmp_path, capsys):
     path.write_text(json.dumps({"kind": "questions", "cards": cards}, indent=1))
     assert propctl_main(["cards", "check", str(path)]) == 1
     out = capsys.readouterr().out
-    for words in ("card PMD-001, violet: must be an object with the questions yellow, green, salmon",
-                  "card PMD-002, white.green: unknown field 'hint'",
-                  "card PMD-002, white.yellow.answer: 1989.0000000000002 cannot be kept exact",
-                  "card PMD-003, white.salmon.scale: must be a list",
-                  "card PMD-004, white.salmon: missing question",
-                  "card PMD-004, violet.green.unit: contains a line break"):
+    for words in ("card PMD-01, violet: must be an object with the questions yellow, green, salmon",
+                  "card PMD-02, white.green: unknown field 'hint'",
+                  "card PMD-02, white.yellow.answer: 1989.0000000000002 cannot be kept exact",
+                  "card PMD-03, white.salmon.scale: must be a list",
+                  "card PMD-04, white.salmon: missing question",
+                  "card PMD-04, violet.green.unit: contains a line break"):
         assert words in out, words
-    assert out.count("card PMD-001, violet") == 1
+    assert out.count("card PMD-01, violet") == 1
     assert "broken.json:" in out
 
 

@@ -12,7 +12,7 @@ from propctl.cli import main as propctl_main
 from propctl.games.pimaldaumen import register, run
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE_DECK = ROOT / "host_tools/propctl/data/decks/questions.json"
+SAMPLE_DECK = ROOT / "host_tools/propctl/data/decks/questions.en.json"
 DINOSAURS = [12, 3, 120, 6, 175, 6, 240, 4, 330, 3, 520, 2, 600]
 NAMES = "Peter,Wolfgang,Bärbel,Gaby,Annette"
 
@@ -217,8 +217,8 @@ def test_bad_setups_are_explained(tmp_path):
     assert play(table, "--players", "Ann,ann", "--deck", write_deck(tmp_path)) == 2
     assert "appears twice" in table.text
     table = Table([])
-    assert play(table, "--players", "Ann,Bo") == 2
-    assert "questions.json" in table.text
+    assert play(table, "--deck", write_deck(tmp_path)) == 2
+    assert "needs --players" in table.text
     broken = tmp_path / "broken.csv"
     broken.write_text("id,white_salmon_scale\nX,1 | 6\n")
     table = Table([])
@@ -233,7 +233,12 @@ def test_bad_setups_are_explained(tmp_path):
 
 def test_a_packed_deck_plays_the_same(tmp_path):
     pack = tmp_path / "deck.bin"
-    assert propctl_main(["cards", "pack", str(write_deck(tmp_path)), "-o", str(pack), "-q"]) == 0
+    # Packed directly: this deck repeats one question on purpose, which `cards pack` refuses.
+    from propctl.cards import questions
+    from propctl.cards.container import build_pack
+    from propctl.cards.load import load_deck
+    cards = load_deck([write_deck(tmp_path)]).cards
+    pack.write_bytes(build_pack(questions.CODE, questions.VERSION, [questions.encode(c) for c in cards]))
     table = Table(["10", "500"])
     assert play(table, "--players", NAMES, "--deck", pack, "--board", write_board(tmp_path),
                 "--seed", 1, "--save", tmp_path / "save.json") == 0
@@ -331,3 +336,75 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path, game):
     _, err = proc.communicate(("track\nboard\nhelp\n" * 3000).encode(), timeout=60)
     assert proc.returncode == 1
     assert err == b"", err.decode()[-400:]
+
+
+def test_without_deck_the_shipped_questions_of_lang_are_read_and_the_stand_in_is_announced(tmp_path):
+    from propctl.cards.load import load_deck
+    for lang in ("de", "en"):
+        table = Table(["1"])
+        assert play(table, "--players", "Ann,Bo", "--lang", lang, "--seed", 5,
+                    "--save", tmp_path / ("%s.json" % lang)) == 0
+        deck = ROOT / ("host_tools/propctl/data/decks/questions.%s.json" % lang)
+        salmon = [c.question("white", "salmon").text for c in load_deck([deck]).cards]
+        assert any(text in table.text for text in salmon)
+        assert "the board is a STAND-IN" in table.said[1]  # said when the game starts
+
+
+def test_a_board_that_is_no_stand_in_is_not_announced_as_one(tmp_path):
+    table = Table(["1"])
+    new_game(tmp_path, table)
+    assert "STAND-IN" not in table.text
+
+
+def simulated_table(seed):
+    """Players who guess around the exact answer: right, a bit off, or far off, at random."""
+    from rules.rng import Rng
+    rng = Rng(seed)
+    factors = ["0.2", "0.5", "0.7", "0.8", "0.9", "1", "1.1", "1.3", "1.6", "2.5", "4"]
+    holder = {}
+
+    def ask(prompt):
+        if "answer" not in prompt:
+            return ""  # a bonus field offer: move on
+        question = holder["session"].pile.question()
+        guess = int(question.answer) * int(float(factors[rng.below(len(factors))]) * 100) // 100
+        return str(guess)
+    return holder, ask
+
+
+def test_a_whole_seeded_game_reads_no_question_twice(tmp_path):
+    from propctl.games.pimaldaumen import Session
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    # These games take 26 and 33 questions, more than the 20 cards: before draw() kept track of
+    # the questions read, they read 2 and 8 questions twice.
+    for lang, players, seed in (("en", "Ann,Bo,Cy", 1), ("de", "Ann,Bo,Cy,Di,Ed,Flo", 1)):
+        args = parser.parse_args(["pimaldaumen", "--players", players, "--lang", lang, "--seed", str(seed),
+                                  "--save", str(tmp_path / "save.json")])
+        said = []
+        holder, ask = simulated_table(seed)
+        session = Session.new(args, ask, said.append)
+        holder["session"] = session
+        reads = []
+        draw = session.draw
+
+        def counting_draw(draw=draw, session=session, reads=reads):
+            question = draw()
+            reads.append((session.pile.current, session.pile.frame, session.pile.colour))
+            return question
+        session.draw = counting_draw
+        assert session.play() == 0
+        assert session.game.phase == "over" and "wins the game!" in said[-2]
+        assert len(reads) > 20
+        assert len(set(reads)) == len(reads), "a question was read twice"
+        assert not any("repeat from now on" in line for line in said)
+
+
+def test_the_questions_read_survive_saving_and_resuming(tmp_path):
+    from propctl.games.pimaldaumen import Session
+    table = Table(["240"])  # the first round ends at once; the next question is drawn, then EOF
+    new_game(tmp_path, table)
+    read = saved(tmp_path)["read"]
+    assert len(read) == 2 and all(colour in ("yellow", "green", "salmon") for _, colour in read)
+    session = Session.resume(str(tmp_path / "save.json"), None, Table([]).ask, Table([]).say)
+    assert session.pile.read == set((card, colour) for card, colour in read)

@@ -6,13 +6,11 @@ checks) even when the 64-bit unix port sees nothing.
 """
 import json
 import os
-import re
 import subprocess
 import sys
 
 import pytest
-from conftest import wasm_runner
-from micropython_harness import ROOT, find_micropython, micropython_env
+from micropython_harness import ROOT, find_micropython, micropython_env, wasm_runner
 
 VBOARD = ROOT / "host_tools" / "propctl" / "vboard"
 ITERATIONS = 8000  # two clock rounds' worth of 10 ms ticks
@@ -48,16 +46,16 @@ def test_clock_sim_plays_a_round_on_wasm32():
 
 
 def test_real_time_sim_runs_on_wasm32_as_on_the_unix_port():
-    # Real time goes through the firmware's asyncio pump; on wasm32 through
-    # tools/wasm/lib/asyncio.py (the port's own asyncio has no run()).
+    # Real time goes through firmware/lib/runtime.py sleeping on the port's clock. The hand's end
+    # angle is not compared: at 40 times real time a late pass on a busy host moves board time by
+    # tens of ms, so two real-time runs never end at the same angle (virtual-time runs do, and are
+    # compared three-way elsewhere).
     command = [sys.executable, "-m", "propctl.cli", "sim", "clock", "--seed", "5", "--speed", "40",
                "--non-interactive"]
-    ends = []
     for interpreter in (find_micropython(), wasm_runner()):
         done = subprocess.run(command, capture_output=True, text=True, timeout=300,
                               env=dict(os.environ, MICROPYTHON=interpreter))
-        assert "failed" not in done.stderr, done.stderr
-        # The board time at the end follows real time, so it is left out.
-        ends.append([re.sub(r"board time [0-9.]+ s", "board time", line)
-                     for line in done.stdout.splitlines() if line.startswith("done:")])
-    assert ends[0] and ends[0] == ends[1]
+        assert done.returncode == 0 and "failed" not in done.stderr, done.stdout + done.stderr
+        end = [line for line in done.stdout.splitlines() if line.startswith("done:")]
+        assert len(end) == 1 and end[0].startswith("done: 1 round(s)"), done.stdout
+        assert "motor released; 0 forbidden bridge states" in end[0], end[0]

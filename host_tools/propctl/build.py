@@ -1,7 +1,8 @@
-"""Compile firmware sources with mpy-cross.
+"""Find the firmware tree and compile it with mpy-cross.
 
-Used by the tests (every firmware file must compile for the boards) and by
-`propctl deploy` (copy .mpy files, smaller and faster to import than .py).
+Used by the tests (every firmware file must compile for the boards), by
+`propctl deploy` (copy .mpy files, smaller and faster to import than .py) and
+by the sims (FIRMWARE_DIR / "lib" on MICROPYPATH).
 """
 import shutil
 import subprocess
@@ -9,7 +10,31 @@ import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE_DIR = REPO_ROOT / "firmware"
+# Package data of an installed propctl (pip/pipx install, no clone needed).
+FIRMWARE_PACKAGE = "propctl_firmware"
+
+
+def is_firmware_tree(root: Path) -> bool:
+    """A tree a board can boot: main.py and the link runtime that starts the props."""
+    return (root / "main.py").is_file() and (root / "lib" / "link" / "board.py").is_file()
+
+
+def firmware_root() -> Path:
+    """The firmware tree shipped with propctl (package data), else this clone's firmware/."""
+    import importlib.util
+    try:
+        # the firmware has no __init__.py (it would go onto the boards): a namespace package,
+        # which importlib.resources.files() cannot open on Python 3.10/3.11; its spec can
+        spec = importlib.util.find_spec(FIRMWARE_PACKAGE)
+    except (ImportError, ValueError):
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        if is_firmware_tree(Path(location)):
+            return Path(location)
+    return REPO_ROOT / "firmware"
+
+
+FIRMWARE_DIR = firmware_root()
 
 # Boot files must stay as .py: MicroPython only runs boot.py/main.py as source.
 KEEP_AS_SOURCE = {"main.py", "boot.py", "manifest.py"}

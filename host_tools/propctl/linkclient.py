@@ -158,8 +158,7 @@ class LinkClient:
             left = deadline - time.monotonic()
             line = self.read_line(max(0.0, left)) if left > 0 else None
             if line is None:
-                raise LinkFailure("no answer to %s within %.1f s (is the prop running? "
-                                  "try `propctl monitor`)" % (cmd, timeout))
+                raise LinkFailure("no answer to %s within %.1f s" % (cmd, timeout))
             message = line.message
             if message is not None and message.get("re") == request_id and "ev" not in message:
                 if on_line is not None and line.lost:

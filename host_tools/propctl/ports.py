@@ -12,6 +12,15 @@ KNOWN_VIDS = {
 }
 
 
+# What to do when no board shows up (ports and --port auto say it).
+NO_BOARD_ADVICE = (
+    "Check: the board is plugged in with a data USB cable (charge-only cables are common); "
+    "it has MicroPython on it (a Pico in BOOTSEL mode shows up as a USB drive named RPI-RP2, not "
+    "as a serial port: copy the MicroPython .uf2 onto it first, see the README, 'Flashing a board'); "
+    "on Linux your user is in the dialout group (sudo usermod -aG dialout $USER, then log in again). "
+    "No board at all? A virtual one: `propctl sim serve`.")
+
+
 def candidates() -> list:
     """(device, description, likely) for every serial port, likely boards first."""
     # the same listing `mpremote devs` shows
@@ -33,19 +42,35 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "ports", help="list serial ports that may be a prop board",
         description="List serial ports (the same listing as `mpremote devs`), likely MicroPython boards "
-                    "first. A virtual board (`propctl sim serve`) prints its own port instead.")
+                    "first. A virtual board (`propctl sim serve`) prints its own port instead. "
+                    "deploy and monitor take `--port auto` for the first likely board.")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
     rows = candidates()
     if not rows:
-        print("no serial ports found. Plug the board in with a data USB cable; on Linux you may need "
-              "to be in the dialout group. A virtual board: `propctl sim serve`.")
+        print("no serial ports found. " + NO_BOARD_ADVICE)
         return 1
     for device, description, likely in rows:
         print("%s %-20s %s" % ("*" if likely else " ", device, description))
     if any(row[2] for row in rows):
-        print("* likely a MicroPython board")
+        print("* likely a MicroPython board (`--port auto` picks the first)")
+    else:
+        print("none of these looks like a MicroPython board. " + NO_BOARD_ADVICE)
     sys.stdout.flush()
     return 0
+
+
+class PortError(Exception):
+    """--port auto found no board; the message says what to do."""
+
+
+def resolve_port(port: str) -> str:
+    """`auto` -> the first likely board's port (like `mpremote connect auto`); other names unchanged."""
+    if port != "auto":
+        return port
+    likely = [row[0] for row in candidates() if row[2]]
+    if not likely:
+        raise PortError("--port auto found no MicroPython board. " + NO_BOARD_ADVICE)
+    return likely[0]

@@ -18,6 +18,7 @@ import threading
 from pathlib import Path
 from typing import Optional
 
+from propctl.invocation import propctl_command
 from propctl.sim.runner import VBOARD_DIR, find_micropython
 from propctl.vserial import VirtualSerial
 
@@ -138,8 +139,10 @@ def main(args) -> int:
     print("flash folder: %s" % flash, flush=True)
     if link_path:
         print("also reachable as %s" % link_path, flush=True)
-    print("try: propctl deploy --port %s --prop clock --board pico ; propctl monitor --port %s ;"
-          " Ctrl-C stops" % (board.port, board.port), flush=True)
+    propctl = propctl_command()  # the hints must run as printed, .venv activated or not
+    print("in another terminal, try:\n  %s deploy --port %s --prop clock --board pico\n"
+          "  %s monitor --port %s\nCtrl-C here stops the virtual board"
+          % (propctl, board.port, propctl, board.port), flush=True)
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     try:

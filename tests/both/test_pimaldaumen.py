@@ -85,7 +85,10 @@ def test_numbers_are_read_exactly():
 
 def test_numbers_have_one_canonical_text():
     assert decimal_text("1 050,0") == "1050"
-    assert decimal_text("-273,150") == "-273.15"
+    assert decimal_text("-273,15") == "-273.15"
+    # A comma before exactly three digits could group thousands: refused, not guessed.
+    assert "1050 or 1.050" in str(raises(ValueError, decimal_text, "1,050"))
+    assert "-273150 or -273.150" in str(raises(ValueError, decimal_text, "-273,150"))
     assert decimal_text(".05") == "0.05"
     assert decimal_text("-0.5") == "-0.5"
     assert decimal_text("+12") == "12"

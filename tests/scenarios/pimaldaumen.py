@@ -11,7 +11,8 @@ def _decimal(rng, units, decimals):
     digits = str(abs(units))
     while len(digits) <= decimals:
         digits = "0" + digits
-    mark = "," if rng.chance(300) else "."
+    # a comma before exactly three decimals is refused as ambiguous ("1,050"), so use a dot there
+    mark = "," if rng.chance(300) and decimals != 3 else "."
     return sign + digits[:-decimals] + mark + digits[-decimals:]
 
 

@@ -1,14 +1,17 @@
 """Finger weg! task cards: the record layout of pack kind "TASK" and its decoder.
 
-A task card has an id, one of seven categories, a task text, eight statements
-(windows 0..7, top to bottom on the fuse box) and the bolt window 0..7.
+A task card has an id, a category, a task text, eight statements (windows
+0..7, top to bottom on the fuse box) and the bolt window 0..7. Categories are
+the deck's own words ("geography", "Geografie"): a deck with other categories
+needs no firmware change.
 
-Record layout, kind version 1 (the encoder is propctl.cards.taskcards):
+Record layout, kind version 2 (the encoder is propctl.cards.taskcards):
 
-    u8 category (index into CATEGORIES)
     u8 bolt window 0..7
-    10 strings, each u8 byte length then UTF-8 bytes:
-       id, task text, statement 0 .. statement 7
+    11 strings, each u8 byte length then UTF-8 bytes:
+       id, category, task text, statement 0 .. statement 7
+
+(Version 1 stored the category as an index into a fixed list of seven.)
 
 Use on the board:
 
@@ -19,29 +22,27 @@ Use on the board:
 from cardpack.pack import PackError
 
 KIND = "TASK"
-VERSION = 1
+VERSION = 2
 WINDOWS = 8
-CATEGORIES = ("geography", "nature", "science", "history", "language", "sport", "culture")
-"""The seven task categories; a card stores the index."""
+_TEXTS = 3 + WINDOWS  # id, category, task text, the statements
 
 
 class TaskCard:
-    """One task card: `id`, `category` (0..6), `text`, `statements` (8 str), `bolt` (0..7).
+    """One task card: `id`, `category` (str), `text`, `statements` (8 str), `bolt` (0..7).
 
     Cards from `decode` keep their record bytes and turn a text into a str
     only when it is read, so fetching a card costs about one record of heap;
     `statement(i)` reads one statement, `statements` all eight.
     """
 
-    def __init__(self, card_id: str, category: int, text: str, statements, bolt: int) -> None:
-        self.category = category
+    def __init__(self, card_id: str, category: str, text: str, statements, bolt: int) -> None:
         self.bolt = bolt
-        self._texts: tuple | None = (card_id, text) + tuple(statements)
+        self._texts: tuple | None = (card_id, category, text) + tuple(statements)
         self._record = b""
 
     @classmethod
-    def _from_record(cls, record, category: int, bolt: int) -> "TaskCard":
-        card = cls("", category, "", (), bolt)
+    def _from_record(cls, record, bolt: int) -> "TaskCard":
+        card = cls("", "", "", (), bolt)
         card._texts = None
         card._record = record
         return card
@@ -52,31 +53,31 @@ class TaskCard:
         return self._text(0)
 
     @property
+    def category(self) -> str:
+        """The category as the deck words it, e.g. "geography" or "Geografie"."""
+        return self._text(1)
+
+    @property
     def text(self) -> str:
         """The task text read out to the players."""
-        return self._text(1)
+        return self._text(2)
 
     def statement(self, window: int) -> str:
         """The statement behind `window` (0..7)."""
         if not 0 <= window < WINDOWS:
             raise IndexError("windows are 0..7, not %d" % window)
-        return self._text(2 + window)
+        return self._text(3 + window)
 
     @property
     def statements(self) -> tuple:
         """All eight statements, window 0 first."""
-        return tuple(self._text(2 + i) for i in range(WINDOWS))
-
-    @property
-    def category_name(self) -> str:
-        """The category as a word, e.g. "geography"."""
-        return CATEGORIES[self.category]
+        return tuple(self._text(3 + i) for i in range(WINDOWS))
 
     def _text(self, n: int) -> str:
         if self._texts is not None:
             return self._texts[n]
         record = self._record
-        pos = 2
+        pos = 1
         for _ in range(n):
             pos += 1 + record[pos]
         try:
@@ -106,24 +107,23 @@ def check_version(pack) -> None:
 def decode(record) -> TaskCard:
     """A TaskCard from record bytes; PackError if the bytes do not form one.
 
-    Checks the structure (category, bolt, every length) at once; the texts
-    are decoded when read (the record CRC already vouches for them).
+    Checks the structure (bolt, every length) at once; the texts are
+    decoded when read (the record CRC already vouches for them).
     """
     size = len(record)
-    if size < 2:
+    if size < 1:
         raise PackError("task card record is too short")
-    category = record[0]
-    bolt = record[1]
-    if category >= len(CATEGORIES) or bolt >= WINDOWS:
-        raise PackError("task card record is corrupted (category %d, bolt %d)" % (category, bolt))
-    pos = 2
-    for _ in range(2 + WINDOWS):
+    bolt = record[0]
+    if bolt >= WINDOWS:
+        raise PackError("task card record is corrupted (bolt %d)" % bolt)
+    pos = 1
+    for _ in range(_TEXTS):
         if pos >= size:
             raise PackError("task card record is cut short")
         pos += 1 + record[pos]
     if pos != size:
         raise PackError("task card record is %s" % ("cut short" if pos > size else "followed by stray bytes"))
-    return TaskCard._from_record(record, category, bolt)
+    return TaskCard._from_record(record, bolt)
 
 
 def find(pack, card_id: str) -> int:
@@ -132,6 +132,6 @@ def find(pack, card_id: str) -> int:
     for k in range(len(pack)):
         record = pack.record(k)
         # The id is the first string: compare its bytes.
-        if len(record) > 2 and record[3:3 + record[2]] == wanted:
+        if len(record) > 1 and record[2:2 + record[1]] == wanted:
             return k
     return -1

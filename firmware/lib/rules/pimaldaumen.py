@@ -27,7 +27,9 @@ def exact(value) -> tuple:
     """Read an int or a decimal string into (digits, decimals), exactly.
 
     Both "." and "," are decimal marks ("3,5" == "3.5"); spaces, "_" and "'"
-    may group digits. Raises ValueError with a message a player understands.
+    may group digits. A comma followed by exactly three digits ("1,050") is
+    refused as ambiguous: English writes one thousand and fifty so, German
+    means 1.05. Raises ValueError with a message a player understands.
     """
     if isinstance(value, bool):
         raise ValueError("an answer must be a number, not %r" % (value,))
@@ -46,6 +48,15 @@ def exact(value) -> tuple:
         if text[0] == "-":
             sign = -1
         text = text[1:]
+    if "," in text:
+        head, _, tail = text.rpartition(",")
+        if len(tail) == 3 and _all_digits(tail) and head.lstrip("0") != "":
+            minus = "-" if sign < 0 else ""
+            if "," in head:
+                raise ValueError("%r: type it without commas, e.g. %s%s"
+                                 % (value, minus, text.replace(",", "")))
+            raise ValueError("%r could be a thousands comma or a decimal comma: type %s%s or %s%s.%s"
+                             % (value, minus, head + tail, minus, head, tail))
     text = text.replace(",", ".")
     whole, dot, fraction = text.partition(".")
     if (not whole and not fraction) or "." in fraction or not _all_digits(whole + fraction):

@@ -7,24 +7,31 @@ import sys
 
 from cardpack import Pack, PackError
 from propctl.atomic import write_atomic
-from propctl.cards import kinds
+from propctl.cards import kinds, quality
+from propctl.cards import lang as langs
 from propctl.cards.container import build_pack
 from propctl.cards.load import load_deck
+from propctl.cards.select import one_deck, select
 
 # Decks at least this big report progress while packing.
 PROGRESS_FROM = 1000
 
 EPILOG = """\
 examples:
-  propctl cards check host_tools/propctl/data/decks/taskcards.csv
-  propctl cards check extra.json more.csv            # several files form one deck
-  propctl cards pack host_tools/propctl/data/decks/taskcards.csv -o taskcards.bin
+  propctl cards check --lang de                      # the shipped German decks
+  propctl cards check mydeck.en.csv extra.en.json    # several files form one deck per kind
+  propctl cards pack --lang de -o taskcards.bin      # the shipped German task cards
+  propctl cards pack mydeck.en.csv -o taskcards.bin
   propctl cards show taskcards.bin                   # list every card
   propctl cards show taskcards.bin GEO-01            # print one card, bolt marked
+  propctl cards show --lang en GEO-01                # a card of the shipped English deck
 
 The kind of cards comes from the CSV header or the JSON "kind" key; --kind
-overrides it. Exit codes: 0 fine, 1 problems found (nothing written),
-2 bad command line. README.md, section "Card decks", describes the formats.
+overrides it. A file's name may say its language (deck.de.csv); a deck and a
+pack hold one language. `check` and `pack` also judge the content (wording,
+order of statements, sources, scales, facts used twice: propctl.cards.quality).
+Exit codes: 0 fine, 1 problems found (nothing written), 2 bad command line.
+README.md, section "Card decks", describes the formats.
 """
 
 
@@ -41,11 +48,14 @@ def register(subparsers) -> None:
 
     check = sub.add_parser(
         "check", help="report every problem in card files",
-        description="Read the files as one deck and report every problem: file, line, card, "
-                    "field, what is wrong and what is allowed. Exit 1 if any, 0 if clean.",
+        description="Read the files as one deck per kind (no files: the shipped decks of --lang) "
+                    "and report every problem, content included: file, line, card, field, what is "
+                    "wrong and what is allowed. Exit 1 if any, 0 if clean.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    check.add_argument("files", nargs="+", metavar="FILE", help="CSV or JSON card files")
+    check.add_argument("files", nargs="*", metavar="FILE",
+                       help="CSV or JSON card files (none: the decks shipped with propctl)")
     check.add_argument("--kind", choices=kinds.names(), help=kind_help)
+    langs.add_argument(check, "the decks")
     check.set_defaults(func=run_check)
 
     pack = sub.add_parser(
@@ -53,9 +63,12 @@ def register(subparsers) -> None:
         description="Check the files and, only if they are clean, write the binary pack "
                     "atomically (a failure leaves no file and no half file).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    pack.add_argument("files", nargs="+", metavar="FILE", help="CSV or JSON card files")
+    pack.add_argument("files", nargs="*", metavar="FILE",
+                      help="CSV or JSON card files of one kind (none: the shipped task cards, "
+                           "or with --kind questions the shipped questions)")
     pack.add_argument("-o", "--output", required=True, metavar="DECK.bin", help="the pack to write")
     pack.add_argument("--kind", choices=kinds.names(), help=kind_help)
+    langs.add_argument(pack, "the deck")
     pack.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
     pack.set_defaults(func=run_pack)
 
@@ -63,9 +76,14 @@ def register(subparsers) -> None:
         "show", help="print a card (or list all) from a pack",
         description="Verify a pack and print the card with the given id, or list every card.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    show.add_argument("pack", metavar="DECK.bin", help="a pack written by `propctl cards pack`")
+    show.add_argument("pack", nargs="?", metavar="DECK.bin",
+                      help="a pack written by `propctl cards pack` (with --lang: leave out to show "
+                           "the shipped deck)")
     show.add_argument("id", nargs="?", metavar="ID", help="the card id; leave out to list all cards")
     show.add_argument("--json", action="store_true", help="print in the JSON file format")
+    show.add_argument("--kind", choices=kinds.names(), default="taskcards",
+                      help="with --lang: which shipped deck (default: taskcards)")
+    langs.add_argument(show, "the shipped deck to show instead of a pack")
     show.set_defaults(func=run_show)
 
     parser.set_defaults(func=lambda args: _usage(parser))
@@ -76,22 +94,34 @@ def _usage(parser) -> int:
     return 2
 
 
-def _report(deck) -> int:
-    for problem in deck.problems:
+def _report(problems) -> int:
+    for problem in problems:
         print(problem)
-    if deck.problems:
-        print("%d problem%s found" % (len(deck.problems), "" if len(deck.problems) == 1 else "s"),
+    if problems:
+        print("%d problem%s found" % (len(problems), "" if len(problems) == 1 else "s"),
               file=sys.stderr)
         return 1
     return 0
 
 
+def _judged(selection):
+    """All problems of a selection: reading, language, then content (if it could be read)."""
+    problems = list(selection.problems)
+    for deck in selection.decks:
+        problems.extend(deck.problems)
+    if not problems:
+        problems.extend(quality.check(selection.decks, selection.lang))
+    return problems
+
+
 def run_check(args) -> int:
     """`propctl cards check`."""
-    deck = load_deck(args.files, args.kind)
-    if _report(deck):
+    selection = select(args.files, args.kind, args.lang)
+    if _report(_judged(selection)):
         return 1
-    print("%d %s: no problems" % (len(deck.cards), deck.kind.TITLE))
+    for deck in selection.decks:
+        print("%d %s%s: no problems" % (len(deck.cards), deck.kind.TITLE,
+                                        " (%s)" % selection.lang if selection.lang else ""))
     return 0
 
 
@@ -102,8 +132,9 @@ def run_pack(args) -> int:
         print("-o %s would overwrite a card file you are packing; choose another name" % args.output,
               file=sys.stderr)
         return 2
-    deck = load_deck(args.files, args.kind)
-    if _report(deck):
+    selection = select(args.files, args.kind or (None if args.files else "taskcards"), args.lang)
+    deck = one_deck(selection)
+    if _report(_judged(selection) or deck.problems):
         print("nothing written", file=sys.stderr)
         return 1
     kind, total = deck.kind, len(deck.cards)
@@ -128,6 +159,11 @@ def run_pack(args) -> int:
 
 def run_show(args) -> int:
     """`propctl cards show`."""
+    if args.lang and (args.pack is None or (args.id is None and not os.path.exists(args.pack))):
+        return _show_shipped(args, args.pack)
+    if args.pack is None:
+        print("show needs a pack file, or --lang for the shipped deck", file=sys.stderr)
+        return 2
     try:
         with open(args.pack, "rb") as stream:
             data = stream.read()
@@ -161,6 +197,25 @@ def run_show(args) -> int:
             return 0
     print("%s: no card with id %r (%d cards; `propctl cards show %s` lists them)"
           % (args.pack, args.id, len(cards), args.pack), file=sys.stderr)
+    return 1
+
+
+def _show_shipped(args, card_id) -> int:
+    deck = load_deck([str(langs.shipped(args.kind, args.lang))], args.kind)
+    if _report(deck.problems):
+        return 1
+    kind = deck.kind
+    for card in deck.cards:
+        if card_id is None:
+            print("  ".join(kind.describe(card).splitlines()[:2]) if not args.json
+                  else json.dumps(kind.to_json(card), ensure_ascii=False))
+        elif kind.key(card) == card_id:
+            print(json.dumps(kind.to_json(card), ensure_ascii=False, indent=2) if args.json
+                  else kind.describe(card))
+            return 0
+    if card_id is None:
+        return 0
+    print("the shipped %s deck has no card with id %r" % (args.lang, card_id), file=sys.stderr)
     return 1
 
 

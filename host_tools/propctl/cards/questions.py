@@ -8,7 +8,7 @@ CSV: one row per card (like the printed card), columns
 
     id, then for FRAME in white, violet and COLOUR in yellow, green, salmon:
     FRAME_COLOUR_text, FRAME_COLOUR_unit, FRAME_COLOUR_scale,
-    FRAME_COLOUR_answer, FRAME_COLOUR_source; and notes (optional)
+    FRAME_COLOUR_answer, FRAME_COLOUR_source, FRAME_COLOUR_as_of; and notes (optional)
 
 with the scale written as on the card, values and points alternating:
 "12 | 3 | 120 | 6 | 175 | 6 | 240". Units and notes are optional.
@@ -17,11 +17,14 @@ JSON: {"kind": "questions", "cards": [{"id": "PMD-001",
   "white": {"yellow": QUESTION, "green": QUESTION, "salmon": QUESTION},
   "violet": {...}, "notes": "..."}]}
 with QUESTION = {"text": ..., "unit": ..., "scale": [12, 3, 120, 6, 175],
-"answer": 175, "source": ...}.
+"answer": 175, "source": ..., "as_of": "2024"}.
 
-Numbers are kept exact: integers, or decimals written as text ("-273.15") or
-as JSON numbers of at most 15 significant digits (read back by their shortest
-form, which is what was written). "," also works as the decimal mark.
+`as_of` (the date the fact holds for) is not packed; `propctl cards check`
+requires it (propctl.cards.quality). Numbers are kept exact: integers, or
+decimals written as text ("-273.15") or as JSON numbers of at most 15
+significant digits (read back by their shortest form, which is what was
+written). The decimal mark is "."; a comma is refused, because "1,050" means
+1050 in English and 1.05 in German.
 """
 import re
 
@@ -40,11 +43,11 @@ from rules.pimaldaumen import COLOURS, TOP, check_scale, decimal_text, score
 NAME = "questions"
 TITLE = "Pi mal Daumen question cards"
 CODE = KIND.encode()
-QUESTION_FIELDS = ("text", "unit", "scale", "answer", "source")
+QUESTION_FIELDS = ("text", "unit", "scale", "answer", "source", "as_of")
 SLOTS = tuple((frame, colour) for frame in FRAMES for colour in COLOURS)
 COLUMNS = ("id",) + tuple("%s_%s_%s" % (f, c, field) for f, c in SLOTS for field in QUESTION_FIELDS) \
     + ("notes",)
-REQUIRED_COLUMNS = tuple(c for c in COLUMNS if not c.endswith(("_unit", "notes")))
+REQUIRED_COLUMNS = tuple(c for c in COLUMNS if not c.endswith(("_unit", "_as_of", "notes")))
 JSON_FIELDS = ("id",) + FRAMES + ("notes",)
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}\Z")
 # Byte limits: six questions must fit one pack record (4 KB) for a board.
@@ -53,6 +56,15 @@ MAX_UNIT_BYTES = 40
 MAX_SOURCE_BYTES = 120
 MAX_NUMBER_CHARS = 16
 SCALE_EXAMPLE = "12 | 3 | 120 | 6 | 175 | 6 | 240"
+MAX_AS_OF_BYTES = 20
+
+
+class SourcedQuestion(Question):
+    """A question as read from a file: also the date its answer holds for (not packed)."""
+
+    def __init__(self, text, unit, scale, answer, source, as_of="") -> None:
+        super().__init__(text, unit, scale, answer, source)
+        self.as_of = as_of
 
 
 def matches_columns(columns) -> bool:
@@ -130,6 +142,7 @@ def _question(raw, label, fmt, problem):
     text = _text(raw.get("text"), label + "text", MAX_TEXT_BYTES, True, problem)
     unit = _text(raw.get("unit"), label + "unit", MAX_UNIT_BYTES, False, problem)
     source = _text(raw.get("source"), label + "source", MAX_SOURCE_BYTES, True, problem)
+    as_of = _text(raw.get("as_of"), label + "as_of", MAX_AS_OF_BYTES, False, problem)
     scale = _scale(raw.get("scale"), label + "scale", fmt, problem)
     answer = _number(raw.get("answer"), label + "answer", problem)
     if scale is not None and answer is not None:
@@ -140,7 +153,7 @@ def _question(raw, label, fmt, problem):
                     % (answer, where, TOP, TOP))
     if text is None or source is None or scale is None or answer is None:
         return None  # already reported; the card is dropped
-    return Question(text, unit or "", scale, answer, source)
+    return SourcedQuestion(text, unit or "", scale, answer, source, as_of or "")
 
 
 def _text(value, label, limit, required, problem):
@@ -173,6 +186,11 @@ def _number(value, label, problem):
                     % (text, "12.5"))
             return None
         value = text
+    if isinstance(value, str) and "," in value:
+        problem(label, "%r has a comma; allowed: digits with \".\" as the decimal mark and no "
+                       "grouping (1050 for one thousand and fifty, 1.05 for one point zero five), "
+                       "because \"1,050\" means one or the other depending on the language" % value)
+        return None
     try:
         text = decimal_text(value)
     except ValueError as exc:
@@ -288,6 +306,8 @@ def to_json(card: QuestionCard) -> dict:
             entry["scale"] = [v if i % 2 else _json_number(v) for i, v in enumerate(q.scale)]
             entry["answer"] = _json_number(q.answer)
             entry["source"] = q.source
+            if getattr(q, "as_of", ""):
+                entry["as_of"] = q.as_of
             out[frame][colour] = entry
     return out
 
@@ -302,6 +322,7 @@ def to_csv_row(card: QuestionCard) -> dict:
         row[prefix + "scale"] = " | ".join(str(v) for v in q.scale)
         row[prefix + "answer"] = q.answer
         row[prefix + "source"] = q.source
+        row[prefix + "as_of"] = getattr(q, "as_of", "")
     return row
 
 

@@ -1,11 +1,16 @@
 """Card kind "taskcards": Finger weg! task cards (pack kind code TASK).
 
-CSV columns (one row per card; `source` and `notes` are optional and not packed):
+CSV columns (one row per card; `source`, `as_of` and `notes` are not packed):
 
-    id, category, text, s1, s2, s3, s4, s5, s6, s7, s8, bolt, source, notes
+    id, category, text, s1, s2, s3, s4, s5, s6, s7, s8, bolt, source, as_of, notes
 
 JSON: {"kind": "taskcards", "cards": [{"id": ..., "category": ..., "text": ...,
-"statements": [8 texts], "bolt": 1..8, "source": ..., "notes": ...}, ...]}
+"statements": [8 texts], "bolt": 1..8, "source": ..., "as_of": ..., "notes": ...}, ...]}
+
+The category is the deck's own word for it (any text up to 40 bytes), so a
+German deck says "Geografie" and a new deck may bring new categories.
+`source` and `as_of` may be empty for reading; `propctl cards check` requires
+them (propctl.cards.quality).
 
 In the files the bolt is the window number 1..8 as people count the windows
 (s1 is the top window); the pack and cardpack.taskcard count windows 0..7.
@@ -14,21 +19,31 @@ import json
 import re
 import struct
 
-from cardpack.taskcard import CATEGORIES, KIND, VERSION, WINDOWS, TaskCard  # noqa: F401 (VERSION: kind interface)
+from cardpack.taskcard import KIND, VERSION, WINDOWS, TaskCard  # noqa: F401 (VERSION: kind interface)
 from cardpack.taskcard import decode as decode_record
 
 NAME = "taskcards"
 TITLE = "Finger weg! task cards"
 CODE = KIND.encode()
 STATEMENT_COLUMNS = tuple("s%d" % (i + 1) for i in range(WINDOWS))
-COLUMNS = ("id", "category", "text") + STATEMENT_COLUMNS + ("bolt", "source", "notes")
+COLUMNS = ("id", "category", "text") + STATEMENT_COLUMNS + ("bolt", "source", "as_of", "notes")
 REQUIRED_COLUMNS = ("id", "category", "text") + STATEMENT_COLUMNS + ("bolt",)
-JSON_FIELDS = ("id", "category", "text", "statements", "bolt", "source", "notes")
+JSON_FIELDS = ("id", "category", "text", "statements", "bolt", "source", "as_of", "notes")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}\Z")
 # Byte limits keep a record small enough for a board to fetch in well under 2 KB
 # of heap and the texts short enough to read out and print on a card.
 MAX_TEXT_BYTES = 200
 MAX_STATEMENT_BYTES = 60
+MAX_CATEGORY_BYTES = 40
+
+
+class SourcedTaskCard(TaskCard):
+    """A task card as read from a file: also where its facts come from (not packed)."""
+
+    def __init__(self, card_id, category, text, statements, bolt, source="", as_of="") -> None:
+        super().__init__(card_id, category, text, statements, bolt)
+        self.source = source
+        self.as_of = as_of
 
 
 def matches_columns(columns) -> bool:
@@ -64,9 +79,18 @@ def parse(fields: dict, fmt: str, report):
                 % (len(text.encode()), MAX_TEXT_BYTES))
     statements = _statements(fields, fmt, problem)
     bolt = _bolt(fields, problem)
+    source = _optional_text(fields, "source", problem)
+    as_of = _optional_text(fields, "as_of", problem)
     if bad[0]:
         return None
-    return TaskCard(card_id, category, text, statements, bolt)
+    return SourcedTaskCard(card_id, category, text, statements, bolt, source, as_of)
+
+
+def _optional_text(fields, name, problem):
+    value = fields.get(name)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return ""
+    return _text(fields, name, problem) or ""
 
 
 def _text(fields, name, problem, label=None):
@@ -85,15 +109,12 @@ def _text(fields, name, problem, label=None):
 
 
 def _category(fields, problem):
-    value = fields.get("category")
-    allowed = "one of " + ", ".join(CATEGORIES)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        problem("category", "is empty; allowed: " + allowed)
+    value = _text(fields, "category", problem)
+    if value and len(value.encode()) > MAX_CATEGORY_BYTES:
+        problem("category", "is %d bytes long; allowed: at most %d bytes of UTF-8"
+                % (len(value.encode()), MAX_CATEGORY_BYTES))
         return None
-    if not isinstance(value, str) or value.strip().lower() not in CATEGORIES:
-        problem("category", "%s is not a category; allowed: %s" % (_show(value), allowed))
-        return None
-    return CATEGORIES.index(value.strip().lower())
+    return value
 
 
 def _statements(fields, fmt, problem):
@@ -166,8 +187,8 @@ def _bolt(fields, problem):
 
 def encode(card: TaskCard) -> bytes:
     """The pack record of a card (layout in cardpack.taskcard)."""
-    out = bytearray(struct.pack("<BB", card.category, card.bolt))
-    for text in (card.id, card.text) + tuple(card.statements):
+    out = bytearray(struct.pack("<B", card.bolt))
+    for text in (card.id, card.category, card.text) + tuple(card.statements):
         data = text.encode("utf-8")
         if len(data) > 255:
             raise ValueError("card %s: a text longer than 255 bytes cannot be packed" % card.id)
@@ -184,7 +205,7 @@ def decode(data: bytes) -> TaskCard:
 
 def describe(card: TaskCard) -> str:
     """The card as people read it, bolt marked, windows numbered 1..8."""
-    lines = ["%s  [%s]" % (card.id, card.category_name), card.text]
+    lines = ["%s  [%s]" % (card.id, card.category), card.text]
     for i, statement in enumerate(card.statements):
         mark = "  <-- BOLT" if i == card.bolt else ""
         lines.append("  %d. %s%s" % (i + 1, statement, mark))
@@ -193,8 +214,12 @@ def describe(card: TaskCard) -> str:
 
 def to_json(card: TaskCard) -> dict:
     """The card in the JSON file format (bolt counted 1..8)."""
-    return {"id": card.id, "category": card.category_name, "text": card.text,
-            "statements": list(card.statements), "bolt": card.bolt + 1}
+    out = {"id": card.id, "category": card.category, "text": card.text,
+           "statements": list(card.statements), "bolt": card.bolt + 1}
+    for name in ("source", "as_of"):
+        if getattr(card, name, ""):
+            out[name] = getattr(card, name)
+    return out
 
 
 def _show(value) -> str:

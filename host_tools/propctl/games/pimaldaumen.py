@@ -8,14 +8,15 @@ are rules.pimaldaumen; this module only talks to the table and keeps files.
 import argparse
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Set, Tuple
 
 from cardpack import Pack, PackError
 from cardpack.question import FRAMES, QuestionCard
 from cardpack.question import check_version as check_pack_version
 from cardpack.question import decode as decode_card
+from propctl.cards import lang as langs
 from propctl.cards.load import load_deck
 from propctl.games.table import SaveFile, Table, Unusable, add_common_options, checked_text, random_seed
 from rules.pimaldaumen import (
@@ -36,18 +37,21 @@ from rules.rng import Rng
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_BOARD = DATA / "pimaldaumen_board.json"
-SAMPLE_DECK = DATA / "decks" / "questions.json"
 DEFAULT_SAVE = "pimaldaumen-save.json"
 SAVE_FILE = SaveFile("propctl pimaldaumen save", 1, "Pi mal Daumen")
 
 EPILOG = """\
 how a game goes:
   Name the players in clockwise order; the first one asks the first question
-  (or name the starter with --first). The game master then says who reads
-  which card and which colour: the colour of the field the questioner stands
-  on (salmon from the start). The others answer in turn, starting left of the
-  questioner; type each answer as a number (175, 3.5 or 3,5). Points move the
-  pieces; the track, bonus questions, minus fields and the winner are shown.
+  (or name the starter with --first). The questions come from the deck
+  shipped in --lang (de or en; default from the locale), or from --deck.
+  The game master then says who reads which card and which colour: the
+  colour of the field the questioner stands on (salmon from the start). The
+  others answer in turn, starting left of the questioner; type each answer
+  as a number (175, 3.5 or 3,5; "1,050" is refused as ambiguous: type 1050
+  or 1.05). No question is read twice in a game until every question of its
+  colour has been read. Points move the pieces; the track, bonus questions,
+  minus fields and the winner are shown.
 
 at any prompt:
   help    these commands          track   the track and every piece
@@ -56,14 +60,14 @@ at any prompt:
   every question, so even a closed terminal loses at most one question.
 
 examples:
-  propctl play pimaldaumen --players Peter,Wolfgang,Baerbel,Gaby,Annette \\
-      --deck host_tools/propctl/data/decks/questions.json
+  propctl play pimaldaumen --players Peter,Wolfgang,Baerbel,Gaby,Annette --lang de
   propctl play pimaldaumen --players Ann,Bo --deck deck.bin --frame violet --save ann-bo.json
   propctl play pimaldaumen --resume ann-bo.json
 
 The deck is a question-card file (CSV or JSON, see `propctl cards check`) or
-a pack written by `propctl cards pack`. The board defaults to a stand-in
-track (the printed board's layout is not known): see --board.
+a pack written by `propctl cards pack`. The board defaults to a STAND-IN
+track (the printed board's layout is not known; the game master says so when
+it starts): see --board.
 Exit codes: 0 game finished or saved, 1 unusable deck/board/save file,
 2 bad command line.
 """
@@ -84,13 +88,15 @@ def register(subparsers) -> None:
                         help="%d-%d names, comma-separated, in clockwise order around the table"
                              % (MIN_PLAYERS, MAX_PLAYERS))
     parser.add_argument("--deck", metavar="FILE", nargs="+",
-                        help="question cards: CSV or JSON files, or a .bin pack")
+                        help="question cards: CSV or JSON files, or a .bin pack "
+                             "(default: the deck shipped in --lang)")
     parser.add_argument("--first", metavar="NAME", help="who asks first (default: the first name)")
     parser.add_argument("--frame", choices=FRAMES, default="white",
                         help="which side's questions to read: white (first play-through, default) "
                              "or violet (for groups that know the white ones)")
     parser.add_argument("--board", metavar="FILE", default=str(DEFAULT_BOARD),
                         help="board layout as JSON (default: the stand-in board shipped with propctl)")
+    langs.add_argument(parser, "the shipped questions")
     add_common_options(parser, DEFAULT_SAVE, "shuffle the deck reproducibly with this seed")
     parser.set_defaults(func=run)
 
@@ -101,9 +107,8 @@ def run(args, ask=input, say=print) -> int:
         if args.resume:
             session = Session.resume(args.resume, args.save, ask, say)
         else:
-            if not args.players or not args.deck:
-                say("error: a new game needs --players and --deck (or --resume FILE); "
-                    "the sample deck is %s" % SAMPLE_DECK)
+            if not args.players:
+                say("error: a new game needs --players (or --resume FILE)")
                 return 2
             session = Session.new(args, ask, say)
     except SetupError as exc:
@@ -175,6 +180,12 @@ def _is_pack(path: str) -> bool:
         return False
 
 
+def stand_in(board_data) -> bool:
+    """True for a board file that says it is a stand-in for the printed board."""
+    words = "%s %s" % (board_data.get("name", ""), board_data.get("note", ""))
+    return "stand-in" in words.lower()
+
+
 def load_board(path) -> dict:
     """Board data from a JSON file, validated by the rules core."""
     try:
@@ -185,6 +196,20 @@ def load_board(path) -> dict:
     except ValueError as exc:
         raise SetupError("board %s: %s" % (path, exc)) from None
     return data
+
+
+def checked_read(read, order: List[str]) -> Set[Tuple[str, str]]:
+    """A save's questions read, [[card id, colour], ...], as a set; Unusable if it is damaged."""
+    if not isinstance(read, list):
+        raise Unusable("its list of questions read is damaged")
+    known = set(order)
+    pairs = set()
+    for pair in read:
+        if (not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str)
+                or pair[0] not in known or pair[1] not in COLOURS):
+            raise Unusable("its list of questions read is damaged (%s)" % json.dumps(pair)[:60])
+        pairs.add((pair[0], pair[1]))
+    return pairs
 
 
 @dataclass
@@ -198,18 +223,41 @@ class Pile:
     drawn: int = 0                  # how many of `order` are used
     current: Optional[str] = None   # id of the card being read, or None
     colour: Optional[str] = None    # its colour, fixed when it was drawn
+    # (card id, colour) of every question read this game
+    read: Set[Tuple[str, str]] = field(default_factory=set)
 
-    def draw(self, colour: str) -> bool:
-        """Take the next card, to be read in `colour`; True if the used-up deck was shuffled again."""
-        reshuffled = self.drawn >= len(self.order)
-        if reshuffled:
+    def draw(self, colour: str) -> List[str]:
+        """Take the next card whose question in `colour` nobody has heard yet; what to tell the table.
+
+        A card read for one colour still has its other two questions, so it
+        goes on being drawn for them; an empty deck is shuffled again. Only
+        when every question of a colour has been read do they repeat.
+        """
+        notes = []
+        found = self._unread(colour)
+        if found is None:
+            notes.append("(All cards are used: the deck is shuffled again.)")
             self.seed = (self.seed * 1103515245 + 12345) & 0xFFFFFFFF
             Rng(self.seed).shuffle(self.order)
             self.drawn = 0
-        self.current = self.order[self.drawn]
+            found = self._unread(colour)
+        if found is None:
+            notes.append("(Every %s question of this frame has been read: they repeat from now on.)" % colour)
+            self.read = set(item for item in self.read if item[1] != colour)
+            found = self.drawn
+        order = self.order
+        order[self.drawn], order[found] = order[found], order[self.drawn]
+        self.current = order[self.drawn]
         self.colour = colour
         self.drawn += 1
-        return reshuffled
+        self.read.add((self.current, colour))
+        return notes
+
+    def _unread(self, colour: str) -> Optional[int]:
+        for k in range(self.drawn, len(self.order)):
+            if (self.order[k], colour) not in self.read:
+                return k
+        return None
 
     def question(self):
         """The question in play (card and colour fixed when it was drawn)."""
@@ -219,7 +267,8 @@ class Pile:
     def state(self) -> dict:
         """The pile's part of a save."""
         return {"frame": self.frame, "order": self.order, "drawn": self.drawn, "current": self.current,
-                "current_colour": self.colour, "seed": self.seed}
+                "current_colour": self.colour, "seed": self.seed,
+                "read": sorted([card, colour] for card, colour in self.read)}
 
 
 class Session(Table):
@@ -250,13 +299,14 @@ class Session(Table):
                 raise SetupError("--first: %r is not one of the players (%s)"
                                  % (args.first, ", ".join(names)), 2)
             first = matches[0]
-        cards = load_cards(args.deck)
+        deck = args.deck or [str(langs.shipped("questions", langs.chosen(args)))]
+        cards = load_cards(deck)
         board_data = load_board(args.board)
         seed = random_seed(args.seed)
         order = [card.id for card in cards]
         Rng(seed).shuffle(order)
         game = Game(Board(board_data), len(names), first)
-        deck_paths = [str(Path(p).resolve()) for p in args.deck]
+        deck_paths = [str(Path(p).resolve()) for p in deck]
         pile = Pile({card.id: card for card in cards}, args.frame, order, seed)
         return cls(game, names, pile, board_data, deck_paths, args.save or DEFAULT_SAVE, ask, say)
 
@@ -316,7 +366,8 @@ class Session(Table):
             raise Unusable("it has drawn %d of %d cards" % (drawn, len(order)))
         seed = item("seed", int, "seed")
         current, colour = data.get("current"), data.get("current_colour")
-        pile = Pile({card.id: card for card in cards}, frame, order, seed, drawn, current, colour)
+        read = checked_read(data.get("read", []), order)  # saves from before "read" remember none
+        pile = Pile({card.id: card for card in cards}, frame, order, seed, drawn, current, colour, read)
         session = cls(game, names, pile, data["board"], deck, save_path, ask, say)
         session.check_card_in_play()
         return session
@@ -347,6 +398,10 @@ class Session(Table):
         """Run the game to its end; returns the exit code."""
         self.say("Pi mal Daumen: %s. %s frame questions. Type `help` at any prompt."
                  % (", ".join(self.names), self.pile.frame.capitalize()))
+        if stand_in(self.board_data):
+            self.say("Note: the board is a STAND-IN (%s): the printed board's layout is not known, "
+                     "so field colours, bonus and minus fields are our guess." % self.board_data.get(
+                         "name", "no name"))
         self.show_track()
         if self.game.phase in (GUESS, BONUS_GUESS, CHOOSE):
             self.repeat_question()
@@ -382,9 +437,9 @@ class Session(Table):
             self.take_choice()
 
     def draw(self):
-        """The next card's question in the current colour; reshuffles an empty deck."""
-        if self.pile.draw(self.game.question_colour):
-            self.say("(All cards are used: the deck is shuffled again.)")
+        """The next question in the current colour nobody has heard yet (see Pile.draw)."""
+        for note in self.pile.draw(self.game.question_colour):
+            self.say(note)
         return self.pile.question()
 
     def read_out(self, reader: int, question) -> None:

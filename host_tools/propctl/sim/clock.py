@@ -20,14 +20,14 @@ import tty
 from pathlib import Path
 
 from propctl import sound
-from propctl.overrides import combine
+from propctl.build import FIRMWARE_DIR
+from propctl.overrides import combine, parse_sets
 from propctl.sim.runner import (
     VBOARD_DIR,
     SimError,
     check_settings,
     fields_text,
     load_config,
-    parse_sets,
     records,
     runner_env,
     setup,
@@ -50,14 +50,14 @@ def add_arguments(parser) -> None:
                         help="write an SVG of the round just played: speed and hand angle over time")
 
 
-def runner_command(args, micropython: str) -> list:
-    """The micropython command line that runs the prop on the virtual board."""
+def runner_command(args, micropython: str, overrides: dict) -> list:
+    """The micropython command line that runs the prop on the virtual board with the settings
+    `overrides` (--config with every --set laid over it)."""
     command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_prop.py"), "clock",
                "--speed", str(args.speed), "--frame-ms", str(args.frame_ms),
                "--rounds", str(args.rounds)]
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
-    overrides = combine(load_config(args.config), parse_sets(args.set))
     if overrides:
         command += ["--overrides", json.dumps(overrides)]
     return command
@@ -241,16 +241,18 @@ def run(args) -> int:
     """`propctl sim clock`: one or more rounds; 0 when every round ended with the chime
     (with keys: 0 when the player quit)."""
     try:
-        micropython, firmware_lib = setup(args.firmware, "clock")
-        check_settings(parse_sets(args.set), load_config(args.config), micropython, firmware_lib)
-    except SimError as exc:
+        micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "clock")
+        config = load_config(args.config)
+        sets = parse_sets(args.set)
+        check_settings(sets, config, micropython, firmware_lib)
+    except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim clock: %s" % exc, file=sys.stderr)
-        return exc.code
+        return getattr(exc, "code", 2)
     interactive = args.interactive
     if args.speed is None:
         args.speed = 1 if interactive else 0
     keys = interactive and sys.stdin.isatty() and args.speed > 0
-    command = runner_command(args, micropython) + (["--keys", "1"] if keys else [])
+    command = runner_command(args, micropython, combine(config, sets)) + (["--keys", "1"] if keys else [])
     proc = subprocess.Popen(command, stdin=subprocess.PIPE if keys else subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=runner_env(firmware_lib),
                             text=True)

@@ -3,6 +3,7 @@ import argparse
 import sys
 
 from propctl import serve
+from propctl.build import PROPS
 from propctl.sim import clock, football, fusebox
 from propctl.sim.runner import interactive_default
 
@@ -51,7 +52,7 @@ def _serve_or_help(parser):
     def run(args) -> int:
         if args.serve:
             return serve.main(args)
-        print("propctl sim: name a prop to simulate (clock, fusebox, football), or `serve`",
+        print("propctl sim: name a prop to simulate (%s), or `serve`" % ", ".join(PROPS),
               file=sys.stderr)
         parser.print_usage(sys.stderr)
         return 2

@@ -11,13 +11,14 @@ import subprocess
 import sys
 import time
 
+from propctl.build import FIRMWARE_DIR
+from propctl.overrides import parse_sets
 from propctl.sim.runner import (
     VBOARD_DIR,
     InPlace,
     SimError,
     check_settings,
     fields_text,
-    parse_sets,
     records,
     runner_env,
     setup,
@@ -109,11 +110,11 @@ class Screen:
 def run(args) -> int:
     """Play and draw one demo game; 0 when the game reached its final whistle."""
     try:
-        micropython, firmware_lib = setup(args.firmware, "football")
+        micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "football")
         check_settings(parse_sets(args.set), {}, micropython, firmware_lib)
-    except SimError as exc:
+    except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim football: %s" % exc, file=sys.stderr)
-        return exc.code
+        return getattr(exc, "code", 2)
     interactive = args.interactive
     speed = args.speed if args.speed is not None else (1 if interactive else 0)
     proc = subprocess.Popen(runner_command(args, micropython), stdout=subprocess.PIPE,

