@@ -210,7 +210,7 @@ def test_big_decks_show_progress(tmp_path, capsys):
     path = write(tmp_path, "big.csv", HEADER + rows)
     code, _, err = run(capsys, "cards", "pack", path, "-o", str(tmp_path / "big.bin"))
     assert code == 0
-    assert "encoding 1500/1500 cards (100%)" in err and "encoding 150/1500" in err
+    assert "packing 1500/1500 cards (100%)" in err and "packing 150/1500" in err
     assert len(Pack(io.BytesIO((tmp_path / "big.bin").read_bytes()))) == 1500
 
 

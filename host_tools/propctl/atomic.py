@@ -1,19 +1,37 @@
-"""Write a desktop file so that a crash or a full disk leaves the old file or the new one, never half."""
+"""Write a desktop file so that a crash or a full disk leaves the old file or the new one, never half.
+
+The new content goes to a temp file next to the target, named so a person
+sees whose it is: `deck.bin.propctl-12345-k3j9.tmp` (12345 is the writing
+process). A `kill -9` leaves that file behind; the next write to the same
+target removes every such file whose process is gone.
+"""
 import os
-import tempfile
+import re
+import secrets
+import time
+from typing import Iterable, List, Union
+
+TEMP_MARK = ".propctl-"
+TEMP_SUFFIX = ".tmp"
+# Earlier versions wrote hidden `.deck.bin.k3j9x_2a.tmp` files (tempfile.mkstemp)
+# without a process id; those are removed once they are an hour old.
+_LEGACY_AGE_S = 3600
 
 
-def write_atomic(path, data: bytes) -> None:
-    """Write `data` to `path` via a temp file in the same folder, fsync, then os.replace.
+def write_atomic(path, data: Union[bytes, Iterable[bytes]]) -> None:
+    """Write `data` (bytes, or pieces of bytes) to `path`: temp file, fsync, os.replace.
 
-    On any failure the temp file is removed and `path` is untouched.
+    The file gets the mode a new file gets (0666 less the umask). On any
+    failure the temp file is removed and `path` is untouched.
     """
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=folder)
+    remove_stale_temps(path)
+    temp, fd = _create_temp(folder, os.path.basename(path))
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            for piece in ([data] if isinstance(data, (bytes, bytearray)) else data):
+                out.write(piece)
             out.flush()
             os.fsync(out.fileno())
         os.replace(temp, path)
@@ -23,3 +41,65 @@ def write_atomic(path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def temp_name(path, pid: int, token: str) -> str:
+    """The temp file name used while process `pid` writes `path`."""
+    return "%s%s%d-%s%s" % (os.fspath(path), TEMP_MARK, pid, token, TEMP_SUFFIX)
+
+
+def remove_stale_temps(path) -> list:
+    """Remove the temp files of `path` left by writers that no longer run; return their names."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    prefix = os.path.basename(path) + TEMP_MARK
+    removed: List[str] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    legacy = re.compile(r"\.%s\.[a-z0-9_]{8}\.tmp\Z" % re.escape(os.path.basename(path)))
+    for name in names:
+        full = os.path.join(folder, name)
+        if name.startswith(prefix) and name.endswith(TEMP_SUFFIX):
+            pid_text, _, token = name[len(prefix):-len(TEMP_SUFFIX)].partition("-")
+            if not (pid_text.isdigit() and token) or _running(int(pid_text)):
+                continue
+        elif not (legacy.match(name) and _older_than(full, _LEGACY_AGE_S)):
+            continue
+        try:
+            os.unlink(full)
+            removed.append(name)
+        except OSError:
+            pass  # gone already, or not ours to remove: leave it
+    return removed
+
+
+def _create_temp(folder: str, base: str):
+    # os.open with 0666 applies the umask like any new file (mkstemp would force 0600).
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        temp = os.path.join(folder, temp_name(base, os.getpid(), secrets.token_hex(3)))
+        try:
+            return temp, os.open(temp, flags, 0o666)
+        except FileExistsError:
+            continue
+
+
+def _older_than(path: str, seconds: float) -> bool:
+    try:
+        return time.time() - os.stat(path).st_mtime > seconds
+    except OSError:
+        return False
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid() or os.name != "posix":
+        return True  # ours; or no safe liveness test (os.kill would terminate on Windows)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError):
+        return True  # exists (another user's), or cannot tell: keep the file
+    return True

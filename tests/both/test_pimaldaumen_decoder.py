@@ -62,3 +62,29 @@ def test_damaged_records_raise_pack_errors():
 def test_unknown_frame_or_colour_is_refused():
     raises(ValueError, slot, "gold", "green")
     raises(ValueError, slot, "white", "blue")
+
+
+def test_a_question_the_rules_cannot_score_is_refused():
+    # Checksums only say the bytes are as written; the decoder checks they make sense.
+    def card(first_question):
+        out = text("PMD-8") + first_question
+        for n in range(1, 6):
+            out += question_bytes(n)
+        return out
+
+    def question(values, answer):
+        out = text("Wie viel?") + text("") + text(answer) + text("Quelle")
+        out += bytes([len(values) - 1]) + b"".join(text(v) for v in values) + bytes([6] * (len(values) - 1))
+        return out
+
+    assert decode(card(question(["10", "20"], "15"))).questions[0].scale == ["10", 6, "20"]
+    for values, answer in ((["20", "10"], "15"),     # decreasing
+                           (["10", "10"], "10"),     # not strictly increasing
+                           (["10", "zwanzig"], "15"),
+                           (["10", ""], "15"),
+                           (["10", "20"], "viel"),
+                           (["10", "20"], "")):
+        data = card(question(values, answer))
+        error = raises(PackError, decode, data)
+        assert "cannot be scored" in str(error), error
+        raises(PackError, decode_question, data, "white", "yellow")

@@ -20,6 +20,10 @@ A string is a u8 byte length then UTF-8 bytes; numbers are decimal text
         k+1 strings: the scale values, increasing
         k bytes: the points of the ranges (1..6)
 
+The decoder checks what the checksums cannot: every scale value and the
+answer must be decimal text the rules read, the values strictly increasing
+(rules.pimaldaumen.check_scale); anything else is a PackError.
+
 Use on the board:
 
     pack = Pack(stream, kind=KIND)
@@ -27,7 +31,7 @@ Use on the board:
     q = decode_question(pack.record(k), "white", "salmon")   # one question only
 """
 from cardpack.pack import PackError
-from rules.pimaldaumen import COLOURS, TOP
+from rules.pimaldaumen import COLOURS, TOP, check_scale, exact
 
 KIND = "QUES"
 VERSION = 1
@@ -142,6 +146,14 @@ class _Reader:
                 raise PackError("question card record is corrupted (%d points)" % points)
             scale.append(points)
             scale.append(values[i + 1])
+        # Valid checksums do not make a question playable: a scale the rules
+        # cannot score would crash a game at this question, so refuse it here.
+        try:
+            check_scale(scale)
+            exact(answer)
+        except ValueError as exc:
+            raise PackError("question card record holds a question that cannot be scored (%s)"
+                            % exc) from None
         return Question(text, unit, scale, answer, source)
 
     def skip_question(self) -> None:

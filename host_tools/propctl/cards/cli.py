@@ -1,17 +1,20 @@
 """`propctl cards check|pack|show`: card decks from CSV/JSON to a board's binary pack."""
 import argparse
-import io
+import functools
 import json
 import os
+import re
 import sys
+from typing import List
 
 from cardpack import Pack, PackError
 from propctl.atomic import write_atomic
 from propctl.cards import kinds, quality
 from propctl.cards import lang as langs
-from propctl.cards.container import build_pack
-from propctl.cards.load import load_deck
-from propctl.cards.select import one_deck, select
+from propctl.cards.container import pack_chunks
+from propctl.cards.load import Problem, load_deck
+from propctl.cards.select import Selection, one_deck, select
+from propctl.inputfile import InputFileError, open_regular
 
 # Decks at least this big report progress while packing.
 PROGRESS_FROM = 1000
@@ -33,6 +36,23 @@ order of statements, sources, scales, facts used twice: propctl.cards.quality).
 Exit codes: 0 fine, 1 problems found (nothing written), 2 bad command line.
 README.md, section "Card decks", describes the formats.
 """
+
+
+def _quiet_on_broken_pipe(run):
+    """`propctl cards show x.bin | head`: a reader that stops early is not an error."""
+    @functools.wraps(run)
+    def wrapper(args) -> int:
+        try:
+            code = run(args)
+            sys.stdout.flush()
+            return code
+        except BrokenPipeError:
+            try:  # the interpreter flushes stdout once more at exit: point it at nothing
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            return 0
+    return wrapper
 
 
 def register(subparsers) -> None:
@@ -94,7 +114,7 @@ def _usage(parser) -> int:
     return 2
 
 
-def _report(problems) -> int:
+def _report(problems: List[Problem]) -> int:
     for problem in problems:
         print(problem)
     if problems:
@@ -104,8 +124,9 @@ def _report(problems) -> int:
     return 0
 
 
-def _judged(selection):
-    """All problems of a selection: reading, language, then content (if it could be read)."""
+def _judged(selection: Selection) -> List[Problem]:
+    """All problems of a selection: reading (every limit `pack` enforces included),
+    language, then content (if it could be read)."""
     problems = list(selection.problems)
     for deck in selection.decks:
         problems.extend(deck.problems)
@@ -114,17 +135,20 @@ def _judged(selection):
     return problems
 
 
+@_quiet_on_broken_pipe
 def run_check(args) -> int:
-    """`propctl cards check`."""
+    """`propctl cards check`: every problem, including every limit `pack` enforces."""
     selection = select(args.files, args.kind, args.lang)
-    if _report(_judged(selection)):
+    if _report(_judged(selection)) or any(deck.kind is None for deck in selection.decks):
         return 1
     for deck in selection.decks:
-        print("%d %s%s: no problems" % (len(deck.cards), deck.kind.TITLE,
+        assert deck.kind is not None
+        print("%d %s%s: no problems" % (len(deck.records), deck.kind.TITLE,
                                         " (%s)" % selection.lang if selection.lang else ""))
     return 0
 
 
+@_quiet_on_broken_pipe
 def run_pack(args) -> int:
     """`propctl cards pack`."""
     target = os.path.realpath(args.output)
@@ -134,29 +158,42 @@ def run_pack(args) -> int:
         return 2
     selection = select(args.files, args.kind or (None if args.files else "taskcards"), args.lang)
     deck = one_deck(selection)
-    if _report(_judged(selection) or deck.problems):
+    if _report(_judged(selection) or deck.problems) or deck.kind is None:
         print("nothing written", file=sys.stderr)
         return 1
-    kind, total = deck.kind, len(deck.cards)
+    kind, total = deck.kind, len(deck.records)
     progress = None if args.quiet or total < PROGRESS_FROM else _Progress(total)
-    records = []
-    for i, card in enumerate(deck.cards):
-        records.append(kind.encode(card))
-        if progress is not None:
-            progress(i + 1, "encoding")
-    data = build_pack(kind.CODE, kind.VERSION, records)
+    pieces = pack_chunks(kind.CODE, kind.VERSION, deck.records,
+                         None if progress is None else lambda done, _: progress(done, "packing"))
+    size = 0
+
+    def counted():
+        nonlocal size
+        for piece in pieces:
+            size += len(piece)
+            yield piece
+
     try:
-        write_atomic(args.output, data)
+        write_atomic(args.output, counted())
     except OSError as exc:
         print("cannot write %s: %s; nothing written" % (args.output, exc.strerror or exc), file=sys.stderr)
         return 1
     if progress is not None:
         progress.done()
     if not args.quiet:
-        print("%s: %d %s, %d bytes" % (args.output, total, kind.TITLE, len(data)))
+        print("%s: %d %s, %d bytes" % (args.output, total, kind.TITLE, size))
     return 0
 
 
+# Shown as \u escapes: a terminal obeys control characters (a pack may come from anywhere).
+_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
+def _safe(text: str) -> str:
+    return _CONTROL.sub(lambda m: "\\u%04x" % ord(m.group()), text)
+
+
+@_quiet_on_broken_pipe
 def run_show(args) -> int:
     """`propctl cards show`."""
     if args.lang and (args.pack is None or (args.id is None and not os.path.exists(args.pack))):
@@ -165,57 +202,56 @@ def run_show(args) -> int:
         print("show needs a pack file, or --lang for the shipped deck", file=sys.stderr)
         return 2
     try:
-        with open(args.pack, "rb") as stream:
-            data = stream.read()
-    except OSError as exc:
-        print("cannot read %s: %s" % (args.pack, exc.strerror or exc), file=sys.stderr)
-        return 1
-    try:
-        pack = Pack(io.BytesIO(data))
-        pack.verify()
-        kind = kinds.by_code(pack.kind)
-        if kind is None:
-            raise PackError("holds records of kind %s, which propctl does not know" % pack.kind)
-        if pack.kind_version != kind.VERSION:
-            raise PackError("holds %s in layout version %d; this propctl reads version %d"
-                            % (kind.TITLE, pack.kind_version, kind.VERSION))
-        cards = [kind.decode(pack.record(k)) for k in range(len(pack))]
-    except PackError as exc:
+        with open_regular(args.pack) as stream:
+            pack = Pack(stream)
+            pack.verify(chunk=64 * 1024)
+            kind = kinds.by_code(pack.kind)
+            if kind is None:
+                raise PackError("holds records of kind %s, which propctl does not know" % pack.kind)
+            if pack.kind_version != kind.VERSION:
+                raise PackError("holds %s in layout version %d; this propctl reads version %d"
+                                % (kind.TITLE, pack.kind_version, kind.VERSION))
+            cards = [kind.decode(pack.record(k)) for k in range(len(pack))]
+    except (InputFileError, PackError) as exc:
         print("%s: %s" % (args.pack, exc), file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print("%s: cannot be read: %s" % (args.pack, exc.strerror or exc), file=sys.stderr)
         return 1
     if args.id is None:
         for card in cards:
-            print("  ".join(kind.describe(card).splitlines()[:2]) if not args.json
-                  else json.dumps(kind.to_json(card), ensure_ascii=False))
+            print(_safe("  ".join(kind.describe(card).splitlines()[:2]) if not args.json
+                        else json.dumps(kind.to_json(card), ensure_ascii=False)))
         return 0
     for card in cards:
         if kind.key(card) == args.id:
             if args.json:
-                print(json.dumps(kind.to_json(card), ensure_ascii=False, indent=2))
+                print(_safe(json.dumps(kind.to_json(card), ensure_ascii=False, indent=2)))
             else:
-                print(kind.describe(card))
+                print(_safe(kind.describe(card)))
             return 0
-    print("%s: no card with id %r (%d cards; `propctl cards show %s` lists them)"
-          % (args.pack, args.id, len(cards), args.pack), file=sys.stderr)
+    print("%s: no card with id %s (%d cards; `propctl cards show %s` lists them)"
+          % (args.pack, _safe(repr(args.id)), len(cards), args.pack), file=sys.stderr)
     return 1
 
 
 def _show_shipped(args, card_id) -> int:
     deck = load_deck([str(langs.shipped(args.kind, args.lang))], args.kind)
-    if _report(deck.problems):
-        return 1
     kind = deck.kind
+    if _report(deck.problems) or kind is None:
+        return 1
     for card in deck.cards:
         if card_id is None:
-            print("  ".join(kind.describe(card).splitlines()[:2]) if not args.json
-                  else json.dumps(kind.to_json(card), ensure_ascii=False))
+            print(_safe("  ".join(kind.describe(card).splitlines()[:2]) if not args.json
+                        else json.dumps(kind.to_json(card), ensure_ascii=False)))
         elif kind.key(card) == card_id:
-            print(json.dumps(kind.to_json(card), ensure_ascii=False, indent=2) if args.json
-                  else kind.describe(card))
+            print(_safe(json.dumps(kind.to_json(card), ensure_ascii=False, indent=2) if args.json
+                        else kind.describe(card)))
             return 0
     if card_id is None:
         return 0
-    print("the shipped %s deck has no card with id %r" % (args.lang, card_id), file=sys.stderr)
+    print("the shipped %s deck has no card with id %s" % (args.lang, _safe(repr(card_id))),
+          file=sys.stderr)
     return 1
 
 

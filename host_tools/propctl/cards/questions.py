@@ -27,6 +27,7 @@ written). The decimal mark is "."; a comma is refused, because "1,050" means
 1050 in English and 1.05 in German.
 """
 import re
+from typing import Any, Dict, List, Sequence, Tuple, Union
 
 from cardpack.question import (  # noqa: F401
     FRAMES,
@@ -220,11 +221,11 @@ def _scale(value, label, fmt, problem):
     if len(cells) // 2 > MAX_RANGES:
         problem(label, "has %d ranges; allowed: at most %d" % (len(cells) // 2, MAX_RANGES))
         return None
-    scale = []
+    scale: List[Union[str, int]] = []
     for i, cell in enumerate(cells):
         where = "%s[%d]" % (label, i)
         if i % 2:
-            points = cell
+            points: Any = cell
             if isinstance(points, str) and re.fullmatch(r"\s*\d{1,2}\s*", points):
                 points = int(points)
             if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= TOP:
@@ -269,6 +270,17 @@ def encode(card: QuestionCard) -> bytes:
     return bytes(out)
 
 
+def unpacked(card: QuestionCard) -> Tuple[str, ...]:
+    """The texts a record does not hold: each question's as-of date, in slot order."""
+    return tuple(getattr(q, "as_of", "") for q in card.questions)
+
+
+def with_unpacked(card: QuestionCard, texts: Sequence[str]) -> QuestionCard:
+    """A decoded card with its as-of dates put back (see `unpacked`)."""
+    return QuestionCard(card.id, [SourcedQuestion(q.text, q.unit, q.scale, q.answer, q.source, as_of)
+                                  for q, as_of in zip(card.questions, texts)])
+
+
 def describe(card: QuestionCard) -> str:
     """The card as a questioner reads it: every question, scale, answer and source."""
     lines = [card.id]
@@ -295,12 +307,12 @@ def _json_number(text):
 
 def to_json(card: QuestionCard) -> dict:
     """The card in the JSON file format."""
-    out = {"id": card.id}
+    out: Dict[str, Any] = {"id": card.id}
     for frame in FRAMES:
         out[frame] = {}
         for colour in COLOURS:
             q = card.question(frame, colour)
-            entry = {"text": q.text}
+            entry: Dict[str, Any] = {"text": q.text}
             if q.unit:
                 entry["unit"] = q.unit
             entry["scale"] = [v if i % 2 else _json_number(v) for i, v in enumerate(q.scale)]
@@ -314,7 +326,7 @@ def to_json(card: QuestionCard) -> dict:
 
 def to_csv_row(card: QuestionCard) -> dict:
     """The card as one CSV row (column -> cell), the scale written as on the card."""
-    row = {"id": card.id}
+    row: Dict[str, str] = {"id": card.id}
     for (frame, colour), q in zip(SLOTS, card.questions):
         prefix = "%s_%s_" % (frame, colour)
         row[prefix + "text"] = q.text

@@ -6,7 +6,7 @@ may say its language (deck.de.csv), and all files and --lang must agree, so a
 pack holds one language.
 """
 from propctl.cards import lang as langs
-from propctl.cards.load import Deck, Problem, load_deck
+from propctl.cards.load import Deck, Places, Problem, load_deck
 
 
 class Selection:
@@ -64,5 +64,5 @@ def one_deck(selection) -> Deck:
         return selection.decks[0]
     titles = ", ".join(d.kind.TITLE for d in selection.decks if d.kind is not None)
     return Deck(None, [], [Problem("the files", None, None, "hold several kinds (%s); pack each kind "
-                                   "into its own deck, or say --kind" % titles)], [])
+                                   "into its own deck, or say --kind" % titles)], Places())
 

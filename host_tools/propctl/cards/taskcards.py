@@ -18,6 +18,7 @@ In the files the bolt is the window number 1..8 as people count the windows
 import json
 import re
 import struct
+from typing import Dict, Sequence, Tuple
 
 from cardpack.taskcard import KIND, VERSION, WINDOWS, TaskCard  # noqa: F401 (VERSION: kind interface)
 from cardpack.taskcard import decode as decode_record
@@ -146,7 +147,7 @@ def _statements(fields, fmt, problem):
                     % (len(text.encode()), MAX_STATEMENT_BYTES))
             return None
         out.append(text)
-    seen = {}
+    seen: Dict[str, str] = {}
     for label, text in zip(labels, out):
         if text.lower() in seen:
             problem(label, "repeats %s; allowed: %d different statements" % (seen[text.lower()], WINDOWS))
@@ -201,6 +202,17 @@ def decode(data: bytes) -> TaskCard:
     """The card in a pack record, every text decoded now (PackError if it cannot be)."""
     card = decode_record(data)
     return TaskCard(card.id, card.category, card.text, card.statements, card.bolt)
+
+
+def unpacked(card: TaskCard) -> Tuple[str, str]:
+    """The texts a record does not hold: (source, as_of)."""
+    return getattr(card, "source", ""), getattr(card, "as_of", "")
+
+
+def with_unpacked(card: TaskCard, texts: Sequence[str]) -> SourcedTaskCard:
+    """A decoded card with its source and as-of date put back (see `unpacked`)."""
+    source, as_of = texts
+    return SourcedTaskCard(card.id, card.category, card.text, card.statements, card.bolt, source, as_of)
 
 
 def describe(card: TaskCard) -> str:
