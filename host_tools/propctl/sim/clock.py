@@ -270,6 +270,7 @@ def run(args) -> int:
             tty.setcbreak(sys.stdin.fileno())
 
             def send(line):
+                assert proc.stdin is not None
                 try:
                     proc.stdin.write(line + "\n")
                     proc.stdin.flush()
@@ -370,7 +371,7 @@ class Sound:
         notes = self.tracker.notes
         if self.mute or self.tracker.on_since is not None or len(notes) == self.played:
             return
-        if t - notes[-1][1] >= self.PAUSE_MS:
+        if t - notes[-1][1] >= self.PAUSE_MS and self.workdir:
             path = Path(self.workdir) / ("melody%d.wav" % len(notes))
             sound.write_wav(notes[self.played:], path)
             self.played = len(notes)

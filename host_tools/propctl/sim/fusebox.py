@@ -62,7 +62,7 @@ def prepare_pack(choice, workdir: Path, lang=None):
         from propctl.cards.container import build_pack
         from propctl.cards.load import load_deck
         deck = load_deck([str(path)])
-        if deck.problems:
+        if deck.problems or deck.kind is None:
             raise ValueError("%s has problems; run `propctl cards check %s`" % (path, path))
         data = build_pack(deck.kind.CODE, deck.kind.VERSION, [deck.kind.encode(c) for c in deck.cards])
         path = workdir / "pack.bin"
