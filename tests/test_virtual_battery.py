@@ -1,4 +1,5 @@
 """The virtual board's battery: fresh 3 x AA unless told otherwise, so `battery_min_mv` works in the sim."""
+import re
 import sys
 
 from micropython_harness import FIRMWARE_LIB
@@ -10,7 +11,7 @@ sys.path.insert(0, str(FIRMWARE_LIB))
 def test_the_readmes_battery_setting_plays_on_a_fresh_pack():
     result = sim("--seed", "3", "--set", "clock.battery_min_mv=3600")
     assert result.returncode == 0, result.stdout + result.stderr
-    kinds = [line.split()[2] for line in result.stdout.splitlines() if line.strip()[:1].isdigit()]
+    kinds = [m.group(1) for m in re.finditer(r"^ *\d+\.\d+ s +(\w+)", result.stdout, re.M)]
     assert "battery" not in kinds and kinds[-2:] == ["chime", "idle"]
 
 
@@ -18,7 +19,7 @@ def test_a_flat_pack_is_refused_with_its_voltage():
     result = sim("--seed", "3", "--set", "clock.battery_min_mv=3600", env_extra={"VBOARD_BATTERY_MV": "3000"})
     assert result.returncode == 1
     assert "battery low: 2998 mV, needs 3600 mV" in result.stdout
-    kinds = [line.split()[2] for line in result.stdout.splitlines() if line.strip()[:1].isdigit()]
+    kinds = [m.group(1) for m in re.finditer(r"^ *\d+\.\d+ s +(\w+)", result.stdout, re.M)]
     assert kinds == ["button", "battery", "button"]
     assert "done: 0 round(s)" in result.stdout
 

@@ -7,13 +7,13 @@ import argparse
 import os
 import sys
 
-from propctl import __version__, deploy, monitor, play, ports, repl, selftest, web, wokwi
+from propctl import __version__, deploy, monitor, plan, play, ports, repl, selftest, web, wokwi
 from propctl.cards import cli as cards_cli
 from propctl.sim import command as sim_command
 
 # Each module provides register(subparsers): it adds its parser and sets `func`
 # on it; func(args) returns the exit code. Listed in --help order.
-SUBCOMMAND_MODULES = [cards_cli, play, sim_command, web, deploy, monitor, repl, ports, selftest, wokwi]
+SUBCOMMAND_MODULES = [cards_cli, play, sim_command, plan, web, deploy, monitor, repl, ports, selftest, wokwi]
 
 
 def build_parser() -> argparse.ArgumentParser:

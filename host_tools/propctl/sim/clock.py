@@ -6,16 +6,23 @@ output (events and hand frames, see vboard/run_prop.py) is drawn here as a
 clock face with the hand, plus the event log.
 """
 import math
+import os
+import select
+import shutil
 import subprocess
 import sys
 import tempfile
+import termios
+import threading
+import time
+import tty
 from pathlib import Path
 
+from propctl import sound
 from propctl.build import FIRMWARE_DIR
 from propctl.overrides import combine, parse_sets
 from propctl.sim.runner import (
     VBOARD_DIR,
-    InPlace,
     SimError,
     check_settings,
     fields_text,
@@ -34,6 +41,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--rounds", type=int, default=1,
                         help="rounds to play; the button is pressed again 2 s after each chime (1)")
     parser.add_argument("--frame-ms", type=int, default=100, help="board ms between hand frames (100)")
+    parser.add_argument("--show-plan", action="store_true",
+                        help="show the round's remaining time (hidden: at a table it would spoil the game)")
+    parser.add_argument("--mute", action="store_true", help="no sound (default: the piezo's tones are played "
+                        "through aplay/paplay/afplay/ffplay, else the terminal bell)")
+    parser.add_argument("--wav", metavar="FILE", help="write the piezo's tones of the run to a WAV file")
+    parser.add_argument("--picture", metavar="FILE",
+                        help="write an SVG of the round just played: speed and hand angle over time")
 
 
 def runner_command(args, micropython: str, overrides: dict, folder: Path) -> list:
@@ -85,13 +99,14 @@ def clock_face(angle_deg: float, radius: int = 7) -> list:
     return ["".join(row).rstrip() for row in grid]
 
 
-def describe(record: dict) -> str:
-    """One event as a log line."""
+def describe(record: dict, show_plan: bool = True) -> str:
+    """One event as a log line; without show_plan the round's length stays secret."""
     name = record.get("event", "?")
     t = record.get("t", 0) / 1000
     if name == "start":
-        text = "start   round %d, seed %s, %d segments, %.1f s" % (
-            record["round"], record["seed"], record["segments"], record["duration_ms"] / 1000)
+        text = "start   round %d, seed %s" % (record["round"], record["seed"])
+        if show_plan:
+            text += ", %d segments, %.1f s" % (record["segments"], record["duration_ms"] / 1000)
     elif name == "reverse":
         text = "reverse now turning %s" % ("clockwise" if record["direction"] > 0 else "anticlockwise")
     elif name == "stop":
@@ -110,14 +125,27 @@ def describe(record: dict) -> str:
     return "%7.2f s  %s" % (t, text)
 
 
-class Screen:
-    """The face, a status line and the latest events, redrawn in place."""
+def face_radius(rows: int, cols: int) -> int:
+    """The largest face that leaves room for the heading, status and 3 event lines."""
+    radius = min((rows - 9 - 3) // 2, (cols - 6) // 4)
+    return max(2, min(radius, 10))
 
-    def __init__(self, out) -> None:
-        self.block = InPlace(out)
+
+class Screen:
+    """The face, a status line and the latest events, drawn from the top of the terminal in place:
+    never taller or wider than the terminal, so nothing scrolls."""
+
+    def __init__(self, out, heading: str, show_plan: bool, size=None) -> None:
+        self.out = out
+        self.heading = heading
+        self.show_plan = show_plan
+        self.speed = 1
+        self.size = size or shutil.get_terminal_size()
         self.events: list = []
         self.frame: dict = {"angle_mdeg": 0, "state": "idle", "direction": 0, "left_ms": 0, "round": 0,
                             "t": 0}
+        self.note = "space: start button (hold: emergency stop)   +/-: speed   q: quit"
+        out.write("\x1b[2J\x1b[?25l")  # clear once; hide the cursor while the face is redrawn
 
     def event(self, line: str) -> None:
         self.events.append(line)
@@ -127,16 +155,28 @@ class Screen:
         self.frame = frame
         self.draw()
 
-    def draw(self) -> None:
+    def lines(self) -> list:
+        cols, rows = self.size.columns, self.size.lines
         f = self.frame
         turning = {1: "turning clockwise", -1: "turning anticlockwise"}.get(f["direction"], "standing")
-        lines = clock_face(f["angle_mdeg"] / 1000)
-        lines.append("")
-        lines.append("  %-9s round %d   %s   time left %4.1f s   board time %6.2f s" % (
-            f["state"], f["round"], turning, f["left_ms"] / 1000, f["t"] / 1000))
-        lines.append("")
-        lines += (self.events[-8:] + [""] * 8)[:8]
-        self.block.show(lines)
+        lines = [self.heading]
+        lines += clock_face(f["angle_mdeg"] / 1000, face_radius(rows, cols))
+        left = "   time left %4.1f s" % (f["left_ms"] / 1000) if self.show_plan else ""
+        lines.append("  %s, round %d, %s%s   board time %.1f s   speed x%d" % (
+            f["state"], f["round"], turning, left, f["t"] / 1000, self.speed))
+        lines.append("  " + self.note)
+        room = rows - 1 - len(lines)  # the last row stays empty: writing there could scroll
+        if room > 0:
+            lines += (self.events[-room:] + [""] * room)[:room]
+        return [line[:cols - 1] for line in lines[:rows - 1]]
+
+    def draw(self) -> None:
+        self.out.write("\x1b[H" + "".join(line + "\x1b[K\r\n" for line in self.lines()))
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.write("\x1b[?25h")
+        self.out.flush()
 
 
 def info_lines(record: dict, args) -> list:
@@ -149,8 +189,55 @@ def info_lines(record: dict, args) -> list:
     return lines + ["config: %s" % message for message in record.get("errors", [])]
 
 
+class KeyReader(threading.Thread):
+    """Keys from the terminal (cbreak mode) to the runner's stdin lines (run_prop.py --keys).
+
+    A terminal reports key presses, not releases: a held space repeats, so the first space is
+    "down", its repeats "hold", and "up" follows when they stop."""
+
+    FIRST_REPEAT_S = 0.7   # longer than any terminal's delay before a key repeats
+    NEXT_REPEAT_S = 0.2    # longer than its repeat interval
+
+    def __init__(self, send, speed: int, on_speed) -> None:
+        super().__init__(daemon=True)
+        self.send = send
+        self.speed = max(1, speed)
+        self.on_speed = on_speed
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        fd = sys.stdin.fileno()
+        last_space = None
+        repeating = False
+        while not self.stopped.is_set():
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            now = time.monotonic()
+            if not ready:
+                if last_space is not None and now - last_space > (
+                        self.NEXT_REPEAT_S if repeating else self.FIRST_REPEAT_S):
+                    self.send("up")
+                    last_space, repeating = None, False
+                continue
+            key = os.read(fd, 1).decode("latin-1")
+            if key == " ":
+                if last_space is None:
+                    self.send("down")
+                else:
+                    self.send("hold")
+                    repeating = True
+                last_space = now
+            elif key in "+=-":
+                self.speed = min(64, self.speed * 2) if key in "+=" else max(1, self.speed // 2)
+                self.send("speed %d" % self.speed)
+                self.on_speed(self.speed)
+            elif key in "qQ\x03\x04":
+                self.send("quit")
+                return
+
+
 def run(args) -> int:
-    """`propctl sim clock`: one or more rounds; 0 when every round ended with the chime."""
+    """`propctl sim clock`: one or more rounds; 0 when every round ended with the chime
+    (with keys: 0 when the player quit)."""
     try:
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "clock")
         config = load_config(args.config)
@@ -162,55 +249,137 @@ def run(args) -> int:
     interactive = args.interactive
     if args.speed is None:
         args.speed = 1 if interactive else 0
+    keys = interactive and sys.stdin.isatty() and args.speed > 0
     workdir = tempfile.TemporaryDirectory(prefix="propctl-sim-")
-    proc = subprocess.Popen(runner_command(args, micropython, combine(config, sets), Path(workdir.name)),
+    command = (runner_command(args, micropython, combine(config, sets), Path(workdir.name))
+               + (["--keys", "1"] if keys else []))
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE if keys else subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=runner_env(firmware_lib),
                             text=True)
-    screen = Screen(sys.stdout) if interactive else None
+    screen = None
     end = None
     error = None
-    last_frame = None
-    if screen:
-        sys.stdout.write("\x1b[?25l")  # hide the cursor while the face is redrawn
+    frames: list = []
+    events: list = []
+    sound = Sound(args, bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
+    reader = None
+    saved_tty = None
     try:
+        if keys:
+            saved_tty = termios.tcgetattr(sys.stdin.fileno())
+            tty.setcbreak(sys.stdin.fileno())
+
+            def send(line):
+                assert proc.stdin is not None
+                try:
+                    proc.stdin.write(line + "\n")
+                    proc.stdin.flush()
+                except (BrokenPipeError, ValueError):
+                    pass
+
+            def new_speed(speed):
+                if screen:
+                    screen.speed = speed
+            reader = KeyReader(send, args.speed, new_speed)
+            reader.start()
         assert proc.stdout is not None
         for record in records(proc.stdout, lambda line: print(line, file=sys.stderr)):
             kind = record.get("type")
             if kind == "info":
-                print("\n".join(info_lines(record, args)), flush=True)
+                if interactive:
+                    heading = "ghost clock, virtual %s: %s motor, %s chime" % (
+                        record["board"], record["motor"], record["chime"])
+                    for message in record.get("errors", []):
+                        heading += "  config: %s" % message
+                    screen = Screen(sys.stdout, heading, args.show_plan)
+                    screen.speed = args.speed
+                    if not keys:
+                        screen.note = "the start button is pressed for you (no keyboard here)"
+                    screen.draw()
+                else:
+                    print("\n".join(info_lines(record, args)), flush=True)
             elif kind == "event":
-                line = describe(record)
+                events.append(record)
+                line = describe(record, args.show_plan or not interactive)
                 if screen:
                     screen.event(line)
                 else:
                     print(line, flush=True)
             elif kind == "frame":
-                last_frame = record
+                frames.append(record)
                 if screen:
                     screen.update(record)
+                sound.at(record["t"])
+            elif kind == "pwm":
+                sound.change(record)
             elif kind == "end":
                 end = record
             elif kind == "error":
                 error = record["error"]
         code = proc.wait()
     finally:
+        if reader:
+            reader.stopped.set()
+        if saved_tty is not None:
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
         if screen:
-            sys.stdout.write("\x1b[?25h")
-            sys.stdout.flush()
+            screen.close()
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         workdir.cleanup()
+    sound.finish()
     stderr = proc.stderr.read() if proc.stderr else ""
     if error or end is None:
         print("propctl sim clock: the virtual board failed: %s"
               % (error or stderr.strip() or "no end report"), file=sys.stderr)
         return 1
+    if args.picture:
+        from propctl.plan import round_svg
+        Path(args.picture).write_text(round_svg(frames, events), encoding="utf-8")
+        print("picture of the round: %s" % args.picture)
+    last_frame = frames[-1] if frames else None
     angle = (last_frame["angle_mdeg"] / 1000) if last_frame else None
-    print("done: %d round(s) at board time %.2f s%s; motor %s; %d forbidden bridge states, "
+    print("done: %d round(s) at board time %.2f s%s; motor %s;\n      %d forbidden bridge states, "
           "%d reversals without the dwell" % (
               end["completed"], end["t"] / 1000,
               "" if angle is None else ", hand at %.1f deg" % (angle % 360),
               "still energised!" if end["energised"] else "released",
               end["forbidden"], end["quick_reversals"]), flush=True)
+    if keys:
+        return 0 if code == 0 else 1
     return 0 if code == 0 and end["completed"] >= args.rounds else 1
+
+
+class Sound:
+    """The piezo's tones from the runner's pwm records: each melody, once a pause follows it,
+    rendered to a WAV and played (unless --mute); all of them written to --wav FILE at the end."""
+
+    PAUSE_MS = 500  # longer than any rest inside a melody
+
+    def __init__(self, args, bell) -> None:
+        self.mute = args.mute
+        self.wav = args.wav
+        self.bell = bell
+        self.tracker = sound.ToneTracker()
+        self.played = 0   # notes already played
+        self.workdir = None if self.mute else tempfile.mkdtemp(prefix="propctl-sound-")
+
+    def change(self, record: dict) -> None:
+        self.tracker.change(record["t"], record["what"], record["value"])
+
+    def at(self, t: int) -> None:
+        notes = self.tracker.notes
+        if self.mute or self.tracker.on_since is not None or len(notes) == self.played:
+            return
+        if t - notes[-1][1] >= self.PAUSE_MS and self.workdir:
+            path = Path(self.workdir) / ("melody%d.wav" % len(notes))
+            sound.write_wav(notes[self.played:], path)
+            self.played = len(notes)
+            sound.play(path, self.bell)
+
+    def finish(self) -> None:
+        if self.wav:
+            last = self.tracker.notes[-1][1] if self.tracker.notes else 0
+            notes = self.tracker.close(max(last, self.tracker.on_since or 0))
+            sound.write_wav(notes, self.wav)

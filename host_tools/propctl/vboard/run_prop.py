@@ -15,11 +15,16 @@ Options:
     --rounds N        play N rounds, pressing the button again 2 s after each (default 1)
     --battery-mv N    the battery pack's voltage (default: fresh 3 x AA, vboard.FRESH_3XAA_MV,
                       or $VBOARD_BATTERY_MV)
+    --keys 1          a person plays (needs --speed >= 1): no automatic presses; stdin lines
+                      "down" (the button goes down; up again after 100 ms unless "hold" follows),
+                      "hold" (keep it down, pressing it again if the tap is over), "up",
+                      "speed N", "quit"; the run ends on "quit"
 
 Output, one JSON object per line, "t" = board time in ms since power-up:
     {"type": "info", "prop": "clock", "board": ..., "motor": ..., "errors": [...]}
     {"type": "event", "t": ..., "event": "start", ...the event's fields}
     {"type": "frame", "t": ..., "angle_mdeg": ..., "state": ..., "direction": ..., "left_ms": ...}
+    {"type": "pwm", "t": ..., "pin": "15", "what": "freq" or "duty", "value": ...}   the piezo's PWM
     {"type": "end", "t": ..., "completed": ..., "energised": ..., "quick_reversals": ..., "forbidden": ...}
 The run ends once the clock is idle again after its last round (exit status 0),
 or with status 1 on a fault or when the round does not finish in time.
@@ -34,7 +39,7 @@ from vboard import read_overrides
 
 def parse_args(argv):
     opts = {"prop": None, "seed": None, "speed": 0, "frame_ms": 100, "overrides": {},
-            "press_at": 300, "rounds": 1, "battery_mv": None}
+            "press_at": 300, "rounds": 1, "battery_mv": None, "keys": 0}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -57,6 +62,8 @@ def parse_args(argv):
                 opts["rounds"] = int(value)
             elif arg == "--battery-mv":
                 opts["battery_mv"] = int(value)
+            elif arg == "--keys":
+                opts["keys"] = int(value)
             else:
                 raise SystemExit("run_prop: unknown option %s" % arg)
         else:
@@ -83,6 +90,70 @@ def emit(obj) -> None:
     sys.stdout.write("\n")
 
 
+class Keys:
+    """A person's key presses from stdin lines (see --keys), polled without blocking."""
+
+    TAP_MS = 100  # board ms a "down" without "hold" keeps the button down
+
+    def __init__(self, bench) -> None:
+        import select
+        self.bench = bench
+        self.board = bench.board
+        self.button = bench.button
+        self.heard_from = 0  # bench.events index at the last press
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+        self.down_at = -1   # board ms the button went down, -1 while up
+        self.held = False
+        self.speed = 1
+        self.quit = False
+
+    def read(self, now: int) -> None:
+        while not self.quit and self.poller.poll(0):
+            line = sys.stdin.readline()
+            if not line:
+                self.quit = True  # the host went away
+                break
+            self.command(line.strip(), now)
+        if self.down_at >= 0 and not self.held and now - self.down_at >= self.TAP_MS and self.heard():
+            self.release()
+
+    def heard(self) -> bool:
+        """The clock saw the press (a loaded host can stall longer than a tap lasts)."""
+        for e in self.bench.events[self.heard_from:]:
+            if e["event"] == "button" and e["kind"] == "pressed":
+                return True
+        return False
+
+    def command(self, word: str, now: int) -> None:
+        if word == "down":
+            self.board.set_input(self.button, 0)
+            self.down_at = now
+            self.heard_from = len(self.bench.events)
+            self.held = False
+        elif word == "hold":
+            # a terminal's key repeat starts late: a tap may already be over, so press again
+            if self.down_at < 0:
+                self.board.set_input(self.button, 0)
+                self.down_at = now
+                self.heard_from = len(self.bench.events)
+            self.held = True
+        elif word == "up":
+            if now - self.down_at >= self.TAP_MS and self.heard():
+                self.release()
+            else:
+                self.held = False  # a tap: up once TAP_MS have passed
+        elif word.startswith("speed "):
+            self.speed = max(1, int(word[6:]))
+        elif word == "quit":
+            self.quit = True
+
+    def release(self) -> None:
+        self.board.clear_input(self.button)
+        self.down_at = -1
+        self.held = False
+
+
 def run_clock(opts) -> int:
     def echo(record):
         line = {"type": "event"}
@@ -99,6 +170,14 @@ def run_clock(opts) -> int:
     emit({"type": "info", "prop": "clock", "board": bench.settings["board"], "motor": c["motor"],
           "bridge": c["bridge"], "chime": c["chime"], "tick_ms": app.tick_ms,
           "max_run_ms": app.max_run_ms, "errors": bench.errors + app.config_errors})
+    piezo = str(bench.pins["piezo"])
+
+    def on_change(sig, value, t):
+        name, _, what = board.names[sig].partition(".")
+        if name == piezo and what:
+            emit({"type": "pwm", "t": t, "pin": piezo, "what": what, "value": value})
+
+    board.watch(on_change)
     frame_ms = opts["frame_ms"]
     state = {"next_frame": 0, "done_at": -1, "pressed_for": 0, "press_at": -1, "down_at": -1}
 
@@ -123,7 +202,9 @@ def run_clock(opts) -> int:
                     state["down_at"] = -1
                     break
 
-    press(opts["press_at"])
+    keys = Keys(bench) if opts["keys"] else None
+    if keys is None:
+        press(opts["press_at"])
 
     def frame():
         t = board.clock.elapsed
@@ -151,15 +232,27 @@ def run_clock(opts) -> int:
             board.clock.run_real(opts["speed"])
 
             def until():
-                hold_in_real_time()
+                if keys is not None:
+                    keys.read(board.clock.elapsed)
+                    if keys.speed != speed[0]:
+                        board.clock.run_real(keys.speed)
+                        runtime._speed = speed[0] = keys.speed  # sleep 1/speed of each wait
+                else:
+                    hold_in_real_time()
                 board.check_watchdog()
                 frame()
+                if keys is not None:
+                    return keys.quit  # a person plays as long as they like
                 return finished() or board.clock.elapsed > limit
 
             # The loop main.py runs on a board; it sleeps 1/speed of each wait
             # (below 1 ms it only loops: a stepper at a high --speed keeps a core busy).
-            Runtime(app, clock=board.clock.now, wdt=watchdog(bench.settings, "clock"),
-                    speed=opts["speed"]).run(until)
+            runtime = Runtime(app, clock=board.clock.now, wdt=watchdog(bench.settings, "clock"),
+                              speed=opts["speed"])
+            speed = [opts["speed"]]
+            if keys is not None:
+                keys.speed = opts["speed"]
+            runtime.run(until)
     except Exception as exc:  # the app already emitted "fault"; report and fail
         emit({"type": "error", "t": board.clock.elapsed, "error": repr(exc)})
         return 1
@@ -168,6 +261,8 @@ def run_clock(opts) -> int:
     emit({"type": "end", "t": board.clock.elapsed, "completed": app.completed,
           "energised": bench.hand.energised, "quick_reversals": bench.hand.quick_reversals,
           "forbidden": bench.hand.forbidden, "resets": board.resets})
+    if keys is not None:
+        return 0
     return 0 if app.completed >= opts["rounds"] else 1
 
 

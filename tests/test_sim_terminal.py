@@ -1,0 +1,180 @@
+"""The terminal sims driven through a pseudo-terminal as a person would, at 80x24 and 120x40.
+
+The screen is replayed with a small VT model (cursor moves, erase, scrolling) so the tests see
+what the person sees: nothing drawn past the terminal, nothing scrolled away, no stale borders."""
+import fcntl
+import os
+import pty
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+from propctl.plan import plan_points, round_svg, svg, table
+from rules.geisteruhr import plan_motion
+
+
+class Terminal:
+    """Just enough of a VT100 for the sims' output: text, CR, LF, CSI H/A/J/K, cursor show/hide."""
+
+    def __init__(self, cols, rows):
+        self.cols, self.rows = cols, rows
+        self.grid = [[" "] * cols for _ in range(rows)]
+        self.x = self.y = 0
+        self.scrolled = 0       # lines pushed off the top (into scrollback)
+        self.overlong = 0       # characters written past the right edge
+
+    def feed(self, text):
+        for m in re.finditer(r"\x1b\[([?0-9;]*)([A-Za-z])|\x1b.|([^\x1b])", text, re.S):
+            if m.group(3) is not None:
+                self.char(m.group(3))
+                continue
+            args, cmd = m.group(1) or "", m.group(2)
+            n = int(args) if args.isdigit() else 1
+            if cmd == "H":
+                parts = [int(p) if p else 1 for p in args.split(";")] if args else [1, 1]
+                self.y, self.x = parts[0] - 1, (parts[1] - 1 if len(parts) > 1 else 0)
+            elif cmd == "A":
+                self.y = max(0, self.y - n)
+            elif cmd == "J" and args in ("2", "3"):
+                self.grid = [[" "] * self.cols for _ in range(self.rows)]
+            elif cmd == "K":
+                self.grid[self.y][self.x:] = [" "] * (self.cols - self.x)
+
+    def char(self, ch):
+        if ch == "\r":
+            self.x = 0
+        elif ch == "\n":
+            self.y += 1
+            if self.y == self.rows:
+                self.grid.pop(0)
+                self.grid.append([" "] * self.cols)
+                self.y -= 1
+                self.scrolled += 1
+        elif ch == "\a" or ch < " ":
+            pass
+        else:
+            if self.x >= self.cols:
+                self.overlong += 1
+                return
+            self.grid[self.y][self.x] = ch
+            self.x += 1
+
+    def text(self):
+        return "\n".join("".join(row).rstrip() for row in self.grid)
+
+
+def spawn(cols, rows, *args):
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvpe(sys.executable, [sys.executable, "-m", "propctl.cli", *args],
+                   dict(os.environ, TERM="xterm"))
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    return pid, fd
+
+
+def read_until(fd, term, done, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return False
+            if not data:
+                return False
+            term.feed(data.decode("utf-8", "replace"))
+        if done(term):
+            return True
+    return False
+
+
+def after_power_up(term):
+    """The board has run a second: the firmware takes a button held since power-up for no press."""
+    found = re.search(r"board time (\d+\.\d) s", term.text())
+    return found is not None and float(found.group(1)) >= 1.0
+
+
+def stop(pid, fd):
+    try:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    except (ProcessLookupError, ChildProcessError):
+        pass
+    os.close(fd)
+
+
+@pytest.mark.parametrize("cols,rows", [(80, 24), (120, 40)])
+def test_clock_sim_in_a_terminal(cols, rows):
+    term = Terminal(cols, rows)
+    pid, fd = spawn(cols, rows, "sim", "clock", "--speed", "16", "--mute", "--seed", "3",
+                    "--set", 'clock.limits={"round_min_ms": 3000, "round_max_ms": 5000}')
+    try:
+        assert read_until(fd, term, after_power_up, 60), term.text()
+        screen = term.text()
+        assert "12" in screen and " 6" in screen and "idle" in screen
+        assert "time left" not in screen  # the plan stays hidden without --show-plan
+        os.write(fd, b" ")
+        assert read_until(fd, term, lambda t: "round 1" in t.text(), 30), term.text()
+        assert not re.search(r"segments|\d s$", term.text().split("start   round 1")[-1].split("\n")[0])
+        assert read_until(fd, term, lambda t: "bell rings" in t.text(), 60), term.text()
+        assert term.scrolled == 0 and term.overlong == 0
+        os.write(fd, b"q")
+        read_until(fd, term, lambda t: "done:" in t.text(), 30)
+        _, status = os.waitpid(pid, 0)
+        assert os.WEXITSTATUS(status) == 0, term.text()
+        assert "done:" in term.text()
+        assert term.overlong == 0
+    finally:
+        stop(pid, fd)
+
+
+def test_holding_space_is_the_emergency_stop():
+    term = Terminal(80, 24)
+    pid, fd = spawn(80, 24, "sim", "clock", "--speed", "2", "--mute", "--seed", "3")
+    try:
+        assert read_until(fd, term, after_power_up, 60), term.text()
+        os.write(fd, b" ")
+        assert read_until(fd, term, lambda t: "start   round 1" in t.text(), 30), term.text()
+        time.sleep(0.5)
+        # a held key repeats: a space every 50 ms for a board second and a half and more
+        for _ in range(30):
+            os.write(fd, b" ")
+            time.sleep(0.05)
+        assert read_until(fd, term, lambda t: "estop" in t.text(), 20), \
+            term.text()
+        read_until(fd, term, lambda t: False, 1)  # a board second on: still no chime
+        assert "bell rings" not in term.text()
+        os.write(fd, b"q")
+        assert read_until(fd, term, lambda t: "done:" in t.text(), 30), term.text()
+    finally:
+        stop(pid, fd)
+
+
+def test_plan_table_and_svg(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "propctl.cli", "plan", "--seed", "3",
+                           "--svg", str(tmp_path / "p.svg")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    plan = plan_motion(3)
+    assert done.stdout.splitlines()[:len(plan) + 2] == table(plan)
+    picture = (tmp_path / "p.svg").read_text()
+    stop = sum(d for d, _ in plan)
+    assert picture.startswith("<svg") and "stop and chime" in picture
+    assert "stop after %.2f s" % (stop / 1000) in done.stdout
+    speed, angle, end = plan_points(plan)
+    assert end == stop and angle[-1][0] == stop
+
+
+def test_a_played_round_makes_the_same_kind_of_picture():
+    frames = [{"t": 1000 + 100 * i, "angle_mdeg": 12000 * i} for i in range(20)]
+    events = [{"event": "start", "t": 1000, "seed": 9}, {"event": "stop", "t": 2900},
+              {"event": "chime", "t": 3000}]
+    picture = round_svg(frames, events)
+    assert picture.count('class="mark"') == 2 and "seed 9" in picture
+    assert svg([(0, 0)], [(0, 0)], [], "x").count("<polyline") == 2
