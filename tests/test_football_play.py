@@ -1,9 +1,9 @@
 """`propctl sim football` played by a person: keys through a pseudo-terminal at 80x24 and 120x40,
 the panel that fits, the piezo's tones in a WAV, and what the keys do in each phase."""
 import json
-import math
 import os
 import re
+import select
 import subprocess
 import sys
 import tempfile
@@ -14,8 +14,7 @@ import pytest
 from test_football_box_sim import runner_lines
 from test_sim_terminal import Terminal, read_until, spawn, stop
 
-from propctl.sim import football
-from propctl.sim import runner
+from propctl.sim import football, runner
 
 BORDER = "+" + "-" * 18 + "+"
 
@@ -43,9 +42,25 @@ def fits(term):
     assert sum(1 for line in screen if line.startswith(BORDER)) == 2, term.text()
 
 
+def settle(fd, term):
+    """Read until the sim has been quiet for 0.1 s: a frame read half-drawn would mix two phases."""
+    while True:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if not ready:
+            return
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            return
+        if not data:
+            return
+        term.feed(data.decode("utf-8", "replace"))
+
+
 def press(fd, term, key, seen, timeout=20):
     os.write(fd, key)
     assert read_until(fd, term, lambda t: seen in t.text(), timeout), (key, seen, term.text())
+    settle(fd, term)
 
 
 def read_wav(path):
@@ -90,7 +105,7 @@ def test_a_person_plays_from_the_toss_to_a_touchdown_and_the_extra_point(cols, r
         read_until(fd, term, lambda t: False, 0.25)      # the beep is over
         press(fd, term, b"g", "extra point GOOD")
         expected[receiver] = 7
-        assert score_on_panel(term) == expected
+        assert read_until(fd, term, lambda t: score_on_panel(t) == expected, 10), term.text()
         fits(term)
         os.write(fd, b"q")
         assert read_until(fd, term, lambda t: "done:" in t.text(), 30), term.text()

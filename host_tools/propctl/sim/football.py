@@ -23,6 +23,7 @@ import time
 import tty
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Optional
 
 from propctl.build import FIRMWARE_DIR
 from propctl.overrides import parse_sets
@@ -186,7 +187,7 @@ def reports(state: dict, prefix=()) -> list:
     line still to type, or ("pick", action, words) for a pick with more words to choose."""
     if state["box"] == "counting":
         return []  # the box takes only good or no good during the count
-    out = []
+    out: list = []
     for name, kind, options in state["actions"]:
         if name in BUTTON_ACTIONS:
             continue
@@ -204,21 +205,19 @@ def reports(state: dict, prefix=()) -> list:
 
 def pick_entries(name: str, options: list, prefix=()) -> list:
     """Menu entries for a pick: the options themselves when up to 9 are left, else their next
-    word (an announced play on CHOICE has up to 31: zone, then run or pass, then the lane)."""
-    left = [o for o in options if tuple(o.split(" ")[:len(prefix)]) == tuple(prefix)]
+    word (an announced play on CHOICE has up to 31: the zone first, then run or pass and lane)."""
     words = REPORT_WORDS.get(name, name + " %s")
-    if "%s" not in words:
-        words += " %s"
+    left = [o for o in options if o.split(" ")[:len(prefix)] == list(prefix)]
     if len(left) <= 9:
-        return [(words % option, "report %s %s" % (name, option.replace(" ", "_")), None)
-                for option in left]
-    out = []
+        return [(words % o, "report %s %s" % (name, o.replace(" ", "_")), None) for o in left]
+    out: list = []
     for option in left:
-        word = option.split(" ")[len(prefix)] if len(option.split(" ")) > len(prefix) else option
-        entry = (words % " ".join(list(prefix) + [word]) + "...", None,
-                 ("pick", name, tuple(prefix) + (word,)))
-        if option == word and len(prefix) == 0:
-            entry = (words % option, "report %s %s" % (name, option.replace(" ", "_")), None)
+        parts = option.split(" ")
+        if len(parts) == len(prefix) + 1:  # nothing more to choose (e.g. "touchdown")
+            entry: tuple = (words % option, "report %s %s" % (name, option.replace(" ", "_")), None)
+        else:
+            chosen = tuple(parts[:len(prefix) + 1])
+            entry = (words % " ".join(chosen) + "...", None, ("pick", name, chosen))
         if entry not in out:
             out.append(entry)
     return out
@@ -249,7 +248,7 @@ class Screen:
         self.notice = ""
         self.log: list = []
         self.t = 0
-        self.size = None
+        self.size: Optional[os.terminal_size] = None
         out.write("\x1b[?25l")  # hide the cursor while the panel is redrawn
 
     def lines(self, cols: int, rows: int) -> list:
@@ -299,7 +298,7 @@ class Keys:
         self.state: dict = {"phase": "toss", "actions": [], "box": "idle"}
         self.last: dict = {}      # button -> [time of its last key, repeating]
         self.prefix: tuple = ()   # words of a pick chosen so far
-        self.typing = None        # ("yards", action, lo, hi) while a yard line is typed
+        self.typing: Optional[tuple] = None  # ("yards", action, lo, hi) while a yard line is typed
         self.typed = ""
         self.quit = False
         self.notice = ""
@@ -335,7 +334,7 @@ class Keys:
     def key(self, ch: str, now: float) -> None:
         self.notice = ""
         if self.typing:
-            self.type_key(ch)
+            self.type_key(ch, self.typing[1])
             return
         if ch in "qQ\x03\x04":
             self.quit = True
@@ -371,7 +370,8 @@ class Keys:
             else:
                 self.prefix = needs[2]
 
-    def type_key(self, ch: str) -> None:
+    def type_key(self, ch: str, action: str) -> None:
+        """A key while a yard line for `action` is typed."""
         if ch == "\x1b" or ch in "\x03\x04":
             self.typing = None
         elif ch.isdigit() and len(self.typed) < 3:
@@ -379,7 +379,7 @@ class Keys:
         elif ch in "\x7f\x08":
             self.typed = self.typed[:-1]
         elif ch in "\r\n" and self.typed:
-            self.send("report %s %d" % (self.typing[1], int(self.typed)))
+            self.send("report %s %d" % (action, int(self.typed)))
             self.typing = None
 
     def new_state(self, state: dict) -> None:
@@ -506,91 +506,114 @@ def print_log(proc, sound):
 def watch(proc, args, speed: int, play: bool, sound):
     """At a terminal: draw the box in place; with `play` the person's keys drive it, else the
     demo is paced to real time (q quits either). (end record, screen)."""
-    assert proc.stdout is not None and proc.stdin is not None or not play
-
-    def send(line):
-        try:
-            proc.stdin.write(line + "\n")
-            proc.stdin.flush()
-        except (BrokenPipeError, ValueError, OSError):
-            pass
-
+    session = Session(proc, play, sound)
     lines = start_reader(proc.stdout, speed, paced=not play)
-    keys = Keys(send, 1500)
-    screen = None
-    names = DEFAULT_NAMES
-    end = None
     tty_in = sys.stdin.isatty()
-    quit_sent = False
     while True:
+        changed = False
         if tty_in:
-            ready, _, _ = select.select([sys.stdin.fileno()], [], [], 0.02)
-            ready = bool(ready)
-            now = time.monotonic()
-            if ready:
-                data = os.read(sys.stdin.fileno(), 64).decode("latin-1")
-                for ch in data:
-                    if play:
-                        keys.key(ch, now)
-                    elif ch in "qQ\x03\x04":
-                        keys.quit = True
-            if play:
-                keys.tick(now)
-            if keys.quit and not quit_sent:
-                quit_sent = True
+            changed = session.read_keys()
+            if session.keys.quit and not session.quit_sent:
+                session.quit_sent = True
                 if not play:
                     proc.kill()
-                    return {"type": "quit"}, screen
-                send("quit")
-        changed = bool(tty_in and ready)
+                    return {"type": "quit"}, session.screen
+                session.send("quit")
         try:
             record = lines.get(timeout=0 if tty_in else 0.1)
         except queue.Empty:
             record = False
         while record is not False:
-            if record is None:
-                return end, screen
+            if record is None:  # the runner has ended
+                return session.end, session.screen
+            session.take(record)
             changed = True
-            kind = record.get("type")
-            if kind == "info":
-                names = record.get("names", names)
-                keys.long_press_ms = record.get("long_press_ms", keys.long_press_ms)
-                heading = "Finger Football box, virtual %s (seed %s)%s" % (
-                    record.get("board", "pico"), record["seed"], "" if play else ", demo")
-                screen = Screen(sys.stdout, heading, max(record["rows"], 4))
-                screen.log += ["config: %s" % message for message in record["errors"]]
-            elif kind == "screen" and screen:
-                screen.oled = record["lines"]
-            elif kind == "state":
-                keys.new_state(record)
-                if screen:
-                    actor = record["actor"]
-                    screen.status = "now: %s%s" % (record["hint"], "" if actor is None else " (%s)"
-                                                   % names[actor])
-            elif kind in ("player", "event", "refused"):
-                line = describe(record, names)
-                if line and screen:
-                    screen.log.append(line)
-                    del screen.log[:-200]
-            elif kind == "pwm":
-                sound.change(record)
-            elif kind == "junk":
-                if screen:
-                    screen.log.append(record["line"])
-            elif kind in ("end", "error"):
-                end = record
-            if screen and "t" in record:
-                screen.t = record["t"]
-            if "t" in record:
-                sound.at(record["t"])
             try:
                 record = lines.get_nowait()
             except queue.Empty:
                 record = False
-        if changed and screen:
-            if play:
-                screen.keys = keys.lines()
-                screen.notice = keys.prompt()
-            else:
-                screen.keys = ["demo: two simulated players", "press the buttons", "", "q  quit"]
-            screen.draw()
+        if changed:
+            session.draw()
+
+
+class Session:
+    """The runner's records on the screen and the person's keys to the runner (see watch)."""
+
+    def __init__(self, proc, play: bool, sound) -> None:
+        self.proc = proc
+        self.play = play
+        self.sound = sound
+        self.keys = Keys(self.send, 1500)
+        self.screen: Optional[Screen] = None
+        self.names = DEFAULT_NAMES
+        self.end: Optional[dict] = None
+        self.quit_sent = False
+
+    def send(self, line: str) -> None:
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            pass  # the runner has gone: its end (or failure) is on its way
+
+    def read_keys(self) -> bool:
+        """Keys typed since the last call, handled; True if there were any."""
+        fd = sys.stdin.fileno()
+        ready = bool(select.select([fd], [], [], 0.02)[0])
+        now = time.monotonic()
+        if ready:
+            for ch in os.read(fd, 64).decode("latin-1"):
+                if self.play:
+                    self.keys.key(ch, now)
+                elif ch in "qQ\x03\x04":
+                    self.keys.quit = True
+        if self.play:
+            self.keys.tick(now)
+        return ready
+
+    def take(self, record: dict) -> None:
+        """One record of the runner."""
+        kind = record.get("type")
+        screen = self.screen
+        if kind == "info":
+            self.names = record.get("names", self.names)
+            self.keys.long_press_ms = record.get("long_press_ms", self.keys.long_press_ms)
+            heading = "Finger Football box, virtual %s (seed %s)%s" % (
+                record.get("board", "pico"), record["seed"], "" if self.play else ", demo")
+            self.screen = Screen(sys.stdout, heading, max(record["rows"], 4))
+            self.screen.log += ["config: %s" % message for message in record["errors"]]
+        elif kind == "state":
+            self.keys.new_state(record)
+            if screen:
+                actor = record["actor"]
+                screen.status = "now: %s%s" % (record["hint"], "" if actor is None else " (%s)"
+                                               % self.names[actor])
+        elif kind == "pwm":
+            self.sound.change(record)
+        elif kind in ("end", "error"):
+            self.end = record
+        elif screen:
+            if kind == "screen":
+                screen.oled = record["lines"]
+            elif kind in ("player", "event", "refused"):
+                line = describe(record, self.names)
+                if line:
+                    screen.log.append(line)
+                    del screen.log[:-200]
+            elif kind == "junk":
+                screen.log.append(record["line"])
+        if "t" in record:
+            if screen:
+                screen.t = record["t"]
+            self.sound.at(record["t"])
+
+    def draw(self) -> None:
+        screen = self.screen
+        if screen is None:
+            return
+        if self.play:
+            screen.keys = self.keys.lines()
+            screen.notice = self.keys.prompt()
+        else:
+            screen.keys = ["demo: two simulated players", "press the buttons", "", "q  quit"]
+        screen.draw()
