@@ -96,9 +96,9 @@ def register(subparsers) -> None:
     p.set_defaults(func=_runs(fusebox))
 
     p = props.add_parser("football", help="the Finger Football box: play it from the keyboard, or a demo",
-                         description="The Finger Football box firmware on the virtual board: at a "
-                                     "terminal you play it (its buttons and the referee's reports on "
-                                     "keys); without one, or with --demo, two simulated players play a "
+                         description="The Finger Football box firmware on the virtual board. At a "
+                                     "terminal you play it:\nits buttons and the referee's reports are "
+                                     "keys. Without one, or with --demo, two simulated\nplayers play a "
                                      "demo game. The panel shows the box's display and the events.")
     p.epilog = football.HELP
     p.formatter_class = argparse.RawDescriptionHelpFormatter

@@ -53,7 +53,8 @@ HELP = """playing at a terminal (board time runs in real time):
             a kickoff or punt stopped, the announced play, red footballs, flags...): the
             panel lists the ones the game takes now; a yard line is typed, then Enter
   Esc       back out of a prompt          q   quit
---demo (or no terminal): two simulated players play a demo game instead."""
+--demo, --speed 0 or no terminal: two simulated players play a demo game instead (the log
+only with --non-interactive). --wav FILE writes the piezo's tones of any run."""
 
 
 def add_arguments(parser) -> None:
