@@ -89,7 +89,11 @@ def test_a_person_plays_from_the_toss_to_a_touchdown_and_the_extra_point(cols, r
         press(fd, term, key_for(term, "kick off"), "PICK A GOAL")
         press(fd, term, key_for(term, "defend the north goal"), "KICKOFF")
         fits(term)
-        # the kickoff stops on the receiver's 99: a yard line is typed
+        # a yard line is typed; the box refuses one off the field, with its reason
+        press(fd, term, key_for(term, "stopped on the field at a yard line (1-99)"), "yard line 1-99")
+        press(fd, term, b"0\r", "refused report in_field 0")
+        assert "KICKOFF" in term.text()
+        # the kickoff stops on the receiver's 99
         press(fd, term, key_for(term, "stopped on the field at a yard line (1-99)"), "yard line 1-99")
         press(fd, term, b"99\r", "DOWN 1 OPP 1")
         press(fd, term, key_for(term, "go for a touchdown"), "FLICK")
@@ -123,7 +127,8 @@ def test_a_person_plays_from_the_toss_to_a_touchdown_and_the_extra_point(cols, r
     assert abs(frequency(samples[beat + int(0.01 * rate):beat + int(0.09 * rate)], rate) - 1175) < 1175 * 0.02
 
 
-def test_holding_roll_after_the_final_whistle_starts_a_new_game():
+@pytest.mark.parametrize("hold", ["key repeat", "R"])
+def test_holding_roll_after_the_final_whistle_starts_a_new_game(hold):
     term = Terminal(80, 24)
     pid, fd = spawn(80, 24, "sim", "football", "--seed", "4", "--mute",
                     "--set", "football.plays_per_quarter=1", "--set", "football.quarters=2")
@@ -146,7 +151,6 @@ def test_holding_roll_after_the_final_whistle_starts_a_new_game():
             os.write(fd, b"1")
         assert "now: waiting for where the slider stopped" in term.text(), term.text()
         press(fd, term, b"m", "COIN TOSS")               # a tie: overtime starts with a new toss
-        # a held key repeats: r every 50 ms for two seconds is ROLL held past long_press_ms
         press(fd, term, b"r", "KICK/RECEIVE?")
         press(fd, term, key_for(term, "receive"), "KICKOFF")
         press(fd, term, key_for(term, "stopped on the field at a yard line (1-99)"), "yard line")
@@ -156,9 +160,15 @@ def test_holding_roll_after_the_final_whistle_starts_a_new_game():
         press(fd, term, key_for(term, "two-point try"), "TWO POINT TRY")
         press(fd, term, b"m", "FINAL")
         assert "r  ROLL  hold (R): a new game" in term.text()
-        for _ in range(40):
-            os.write(fd, b"r")
-            time.sleep(0.05)
+        if hold == "R":
+            os.write(fd, b"r")  # a tap is no new game
+            read_until(fd, term, lambda t: False, 2.5)
+            assert "FINAL" in term.text() and "COIN TOSS" not in term.text()
+            os.write(fd, b"R")
+        else:  # a held key repeats: r every 50 ms for two seconds holds ROLL past long_press_ms
+            for _ in range(40):
+                os.write(fd, b"r")
+                time.sleep(0.05)
         assert read_until(fd, term, lambda t: "COIN TOSS" in t.text(), 20), term.text()
         assert score_on_panel(term) == [0, 0] and "Q1 PLAY 0/1" in term.text()
         fits(term)
