@@ -321,7 +321,8 @@ class Keys:
     def prompt(self) -> str:
         if self.typing:
             _, action, lo, hi = self.typing
-            return "%s: yard line %d-%d from the goal of the team that gets the ball, Enter: %s_" % (
+            # what to type first: a narrow terminal cuts the explanation, not the typing
+            return "%s at yard line %d-%d, then Enter: %s_   (from the goal of the team getting the ball)" % (
                 action.replace("_", " "), lo, hi, self.typed)
         return self.notice
 
