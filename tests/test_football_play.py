@@ -9,6 +9,7 @@ import sys
 import tempfile
 import time
 import wave
+from types import SimpleNamespace
 
 import pytest
 from test_football_box_sim import runner_lines
@@ -300,3 +301,36 @@ def test_the_panel_never_exceeds_the_terminal(cols, rows):
     lines = screen.lines(cols, rows)
     assert len(lines) == rows - 1 and max(len(line) for line in lines) <= cols - 1
     assert lines[-1].strip()  # the latest log line is the one shown last
+
+
+def keys_run(script, seed=4):
+    """run_football.py --keys fed `script`: (seconds to wait, line) pairs; its records."""
+    with tempfile.TemporaryDirectory() as folder:
+        command = football.runner_command(SimpleNamespace(seed=seed, set=[], speed=1),
+                                          runner.find_micropython(), folder, keys=True)
+        proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                env=runner.runner_env(runner.REPO_FIRMWARE_LIB))
+        for wait, line in script:
+            time.sleep(wait)
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+        out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0, out[-2000:]
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_a_tap_during_a_long_press_lets_the_button_go():
+    out = keys_run([(0.3, "press roll 3000"), (0.3, "down roll"), (0.8, "quit")])
+    roll = [(r["kind"], r["t"]) for r in out if r.get("event") == "button" and r["button"] == "roll"]
+    assert [kind for kind, _ in roll] == ["pressed", "released"], roll
+    assert roll[1][1] - roll[0][1] < 2000  # let go after the tap, long before the 3 s hold ends
+    assert [r["phase"] for r in out if r["type"] == "state"][-1] == "toss_choice"
+    assert out[-1]["type"] == "end" and out[-1]["steps"] == 1
+
+
+def test_the_runner_refuses_what_the_box_refuses():
+    out = keys_run([(0.3, "report kick"), (0.1, "report in_field 30"), (0.1, "dance"), (0.3, "quit")])
+    refused = [r for r in out if r["type"] == "refused"]
+    assert [r["command"] for r in refused] == ["report kick", "report in_field 30", "dance"]
+    assert "coin toss" in refused[0]["error"]
+    assert [r["phase"] for r in out if r["type"] == "state"] == ["toss"]

@@ -258,17 +258,15 @@ class Person:
         elif word in ("down", "hold", "up", "press") and len(words) >= 2 and words[1] in self.buttons:
             name = words[1]
             b = self.buttons[name]
-            if word == "down" or word == "press" or (word == "hold" and b[0] < 0):
-                # a terminal's key repeat starts late: a tap may be over by "hold", so press again
+            hold_ms = int(words[2]) if word == "press" and len(words) > 2 and words[2].isdigit() else 0
+            if b[0] < 0 and word != "up":
+                # down now (a terminal's key repeat starts late: a tap may be over by "hold",
+                # so "hold" presses again); a button already down stays down, and heard
                 self.board.set_input(self.bench.pins["btn_" + name], 0)
-                b[0], b[1], b[2], b[3] = now, word != "down", False, -1
+                b[0], b[2] = now, False
                 self.steps += 1
-                if word == "press":
-                    b[3] = now + int(words[2]) if len(words) > 2 else now
-            elif word == "hold":
-                b[1] = True
-            elif word == "up":
-                b[1] = False  # let go now if the tap is over, else once it is
+            b[1] = word == "hold" or word == "press"   # "up": let go once the tap is over
+            b[3] = now + hold_ms if word == "press" else -1
         else:
             emit({"type": "refused", "t": self.board.clock.elapsed, "command": " ".join(words),
                   "error": "not a command of run_football --keys"})
