@@ -125,7 +125,7 @@ def test_a_person_plays_from_the_toss_to_a_touchdown_and_the_extra_point(cols, r
     go_end = int(0.13 * rate)
     assert abs(frequency(samples[int(0.02 * rate):go_end], rate) - 1568) < 1568 * 0.02
     beat = next(i for i in range(int(0.2 * rate), len(samples)) if samples[i])
-    assert 0.9 < beat / rate < 1.15, beat / rate  # real time: a loaded host may be a tick or two late
+    assert 0.9 < beat / rate < 1.3, beat / rate  # real time: a loaded host may be some ticks late
     assert abs(frequency(samples[beat + int(0.01 * rate):beat + int(0.09 * rate)], rate) - 1175) < 1175 * 0.02
 
 
@@ -303,24 +303,49 @@ def test_the_panel_never_exceeds_the_terminal(cols, rows):
     assert lines[-1].strip()  # the latest log line is the one shown last
 
 
-def keys_run(script, seed=4):
-    """run_football.py --keys fed `script`: (seconds to wait, line) pairs; its records."""
+def keys_run(steps, seed=4):
+    """run_football.py --keys driven by `steps`: (line, until) pairs; each line is sent once the
+    runner is up and the step before has seen a record with until(record) (None: at once).
+    All its records."""
     with tempfile.TemporaryDirectory() as folder:
         command = football.runner_command(SimpleNamespace(seed=seed, set=[], speed=1),
                                           runner.find_micropython(), folder, keys=True)
         proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                 env=runner.runner_env(runner.REPO_FIRMWARE_LIB))
-        for wait, line in script:
-            time.sleep(wait)
-            proc.stdin.write(line + "\n")
-            proc.stdin.flush()
-        out, _ = proc.communicate(timeout=60)
-    assert proc.returncode == 0, out[-2000:]
-    return [json.loads(line) for line in out.splitlines()]
+        out = []
+
+        def read_until(until):
+            end = time.monotonic() + 30
+            while True:
+                line = proc.stdout.readline()  # a "time" record comes every 250 ms at least
+                assert line and time.monotonic() < end, out[-5:]
+                out.append(json.loads(line))
+                if until(out[-1]):
+                    return
+
+        try:
+            read_until(lambda r: r["type"] == "info")
+            for line, until in steps:
+                proc.stdin.write(line + "\n")
+                proc.stdin.flush()
+                if until is not None:
+                    read_until(until)
+            rest, _ = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert proc.returncode == 0, out
+    return out + [json.loads(line) for line in rest.splitlines()]
+
+
+def button(kind):
+    return lambda r: r.get("event") == "button" and r["kind"] == kind
 
 
 def test_a_tap_during_a_long_press_lets_the_button_go():
-    out = keys_run([(0.3, "press roll 3000"), (0.3, "down roll"), (0.8, "quit")])
+    out = keys_run([("press roll 3000", button("pressed")), ("down roll", button("released")),
+                    ("quit", None)])
     roll = [(r["kind"], r["t"]) for r in out if r.get("event") == "button" and r["button"] == "roll"]
     assert [kind for kind, _ in roll] == ["pressed", "released"], roll
     assert roll[1][1] - roll[0][1] < 2000  # let go after the tap, long before the 3 s hold ends
@@ -329,8 +354,10 @@ def test_a_tap_during_a_long_press_lets_the_button_go():
 
 
 def test_the_runner_refuses_what_the_box_refuses():
-    out = keys_run([(0.3, "report kick"), (0.1, "report in_field 30"), (0.1, "dance"), (0.3, "quit")])
-    refused = [r for r in out if r["type"] == "refused"]
-    assert [r["command"] for r in refused] == ["report kick", "report in_field 30", "dance"]
-    assert "coin toss" in refused[0]["error"]
+    refused = lambda r: r["type"] == "refused"  # noqa: E731
+    out = keys_run([("report kick", refused), ("report in_field 30", refused), ("dance", refused),
+                    ("quit", None)])
+    refusals = [r for r in out if r["type"] == "refused"]
+    assert [r["command"] for r in refusals] == ["report kick", "report in_field 30", "dance"]
+    assert "coin toss" in refusals[0]["error"]
     assert [r["phase"] for r in out if r["type"] == "state"] == ["toss"]
