@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
+from served_board import hello_until
 
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
-from propctl.deploy import wait_for_hello
 from propctl.linkclient import LinkClient, LinkFailure
 from propctl.serve import VirtualBoard
 
@@ -43,17 +43,6 @@ def propctl(*args, timeout=90):
                             text=True, timeout=timeout)
     return result.returncode, result.stdout + result.stderr
 
-
-def hello_until(port, predicate, timeout=30.0):
-    """Poll hello until predicate(info) holds; the info, or fail the test."""
-    deadline = time.monotonic() + timeout
-    info = None
-    while time.monotonic() < deadline:
-        info = wait_for_hello(port, timeout=min(5.0, max(0.5, deadline - time.monotonic())))
-        if info is not None and predicate(info):
-            return info
-        time.sleep(0.1)
-    pytest.fail("the board never answered as expected; last hello: %r" % (info,))
 
 
 @pytest.fixture(scope="module")
@@ -353,7 +342,6 @@ def test_an_incomplete_firmware_tree_is_refused_and_nothing_is_removed(vboard, d
                                 capture_output=True, text=True, timeout=90)
         out = result.stdout + result.stderr
         assert result.returncode == 1 and reason in out, out
-        # (?<!\d): "compiled 50 files" is not "0 files"
         assert not re.search(r"(?<!\d)0 files", out) and "to remove" not in out
     assert sorted(str(p.relative_to(vboard.flash)) for p in vboard.flash.rglob("*")) == before
 

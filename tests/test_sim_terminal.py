@@ -73,7 +73,7 @@ def spawn(cols, rows, *args):
     pid, fd = pty.fork()
     if pid == 0:
         os.execvpe(sys.executable, [sys.executable, "-m", "propctl.cli", *args],
-                   dict(os.environ, TERM="xterm"))
+                   dict({k: v for k, v in os.environ.items() if k != "CI"}, TERM="xterm"))  # CI: log mode
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     return pid, fd
 
