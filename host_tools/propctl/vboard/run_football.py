@@ -15,7 +15,8 @@ Options:
                       (checked by settings.merge; a file as for run_prop.py)
     --max-steps N     stop the demo after N player actions (default 5000)
     --keys 1          a person plays: board time runs in real time (runtime.Runtime, as on a
-                      board) and stdin lines drive the box:
+                      board) and stdin lines drive the box (read from its first tick on: a
+                      button down at power-up is no press to the firmware):
                         "down B"     button B (roll, kick, good, miss) goes down; up again after
                                      100 ms unless "hold B" follows
                         "hold B"     keep B down (pressing it again if the tap is over)
@@ -306,7 +307,7 @@ def run_keys(bench, opts, person) -> int:
     board = bench.board
     app = bench.app
     board.clock.run_real(opts["speed"])
-    shown = {"frames": -1, "lines": None, "state": None, "time": 0, "based": 0}
+    shown = {"frames": -1, "lines": None, "state": None, "time": 0, "based": 0, "ticked": False}
 
     def show():
         oled = bench.oled
@@ -332,7 +333,10 @@ def run_keys(bench, opts, person) -> int:
             shown["based"] = board.clock.elapsed
 
     def until():
-        person.read(board.clock.elapsed)
+        if shown["ticked"]:
+            person.read(board.clock.elapsed)
+        # not before the first tick: the firmware takes a button down at power-up for no press
+        shown["ticked"] = True
         board.check_watchdog()
         show()
         return person.quit
