@@ -53,7 +53,6 @@ from rules.rng import Rng
 
 BUTTONS = ("roll", "kick", "good", "miss")
 TIME_EVERY_MS = 250  # --keys: a "time" line this often, so the host's clock and sound move on
-REBASE_MS = 60000    # --keys: how often the real-time clock starts counting again (see run_keys)
 
 
 def emit(obj) -> None:
@@ -307,7 +306,7 @@ def run_keys(bench, opts, person) -> int:
     board = bench.board
     app = bench.app
     board.clock.run_real(opts["speed"])
-    shown = {"frames": -1, "lines": None, "state": None, "time": 0, "based": 0, "ticked": False}
+    shown = {"frames": -1, "lines": None, "state": None, "time": 0, "ticked": False}
 
     def show():
         oled = bench.oled
@@ -325,12 +324,6 @@ def run_keys(bench, opts, person) -> int:
         if board.clock.elapsed - shown["time"] >= TIME_EVERY_MS:
             shown["time"] = board.clock.elapsed
             emit({"type": "time", "t": board.clock.elapsed})
-        if board.clock.elapsed - shown["based"] >= REBASE_MS:
-            # vboard.Clock measures real time in ticks_us, which wrap at 2^30 us (about 18
-            # minutes): start it again from here before the difference could wrap
-            board.clock.now()
-            board.clock.run_real(opts["speed"])
-            shown["based"] = board.clock.elapsed
 
     def until():
         if shown["ticked"]:
