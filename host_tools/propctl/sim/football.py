@@ -397,11 +397,6 @@ class Tones(Sound):
 
     PAUSE_MS = 0
 
-    def finish(self) -> None:
-        super().finish()
-        if self.workdir:  # a game plays many notes, each its own file; a player still has it open
-            shutil.rmtree(self.workdir, ignore_errors=True)
-
 
 def start_reader(stream, speed: int, paced: bool) -> "queue.Queue":
     """A thread that puts the runner's records on a queue (paced to board time for a demo);
