@@ -51,7 +51,7 @@ def test_sim_football_prints_the_log_and_the_result(capsys):
     args = argparse.Namespace(seed=5, set=[], speed=None, interactive=False, firmware=None)
     assert sim_football.run(args) == 0
     out = capsys.readouterr().out
-    assert "dice " in out and "count   GO" in out
+    assert "dice: zone " in out and "kick count: GO" in out
     final = re.search(r"done: Home (\d+), Away (\d+) .* the box shows '(.*)'", out)
     assert final, out[-500:]
     assert [int(n) for n in re.findall(r"\d+", final.group(3))] == [int(final.group(1)), int(final.group(2))]
@@ -78,8 +78,8 @@ def test_an_unknown_set_key_and_a_negative_speed_exit_2():
 def test_score_and_quarter_events_are_sentences():
     names = ["Red", "Blue"]
     score = {"type": "event", "event": "score", "t": 1500, "team": 1, "points": 3, "score": [7, 3]}
-    assert sim_football.describe(score, names) == "   1.50 s  score   Blue +3: Red 7, Blue 3"
+    assert sim_football.describe(score, names) == "   1.50 s  score   Blue scores 3; score 7 - 3"
     final = {"type": "event", "event": "quarter", "t": 0, "quarter": 4, "over": True, "winner": 0}
-    assert sim_football.describe(final, names).endswith("quarter over: the final whistle, Red wins")
+    assert sim_football.describe(final, names).endswith("quarter FINAL: Red wins")
     assert sim_football.describe({"type": "event", "event": "quarter", "t": 0, "quarter": 2,
                                   "over": False, "winner": None}, names).endswith("quarter 2 begins")

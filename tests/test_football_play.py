@@ -86,8 +86,8 @@ def test_a_person_plays_from_the_toss_to_a_touchdown_and_the_extra_point(cols, r
     try:
         assert read_until(fd, term, lambda t: "COIN TOSS" in t.text(), 60), term.text()
         assert "r  ROLL  toss the coin" in term.text() and "q  quit" in term.text()
-        press(fd, term, b"r", "wins the toss")           # the ROLL button tosses the coin
-        winner = re.search(r"coin +(\w+) wins the toss", term.text()).group(1)
+        press(fd, term, b"r", "coin toss won by")        # the ROLL button tosses the coin
+        winner = re.search(r"coin toss won by (\w+)", term.text()).group(1)
         press(fd, term, key_for(term, "kick off"), "PICK A GOAL")
         press(fd, term, key_for(term, "defend the north goal"), "KICKOFF")
         fits(term)
@@ -107,9 +107,9 @@ def test_a_person_plays_from_the_toss_to_a_touchdown_and_the_extra_point(cols, r
         assert score_on_panel(term) == expected
         assert "k  KICK  extra point: ready, go" in term.text()
         press(fd, term, b"k", "KICK!")                   # KICK starts the real 3-second count
-        assert read_until(fd, term, lambda t: "count   one thousand one" in t.text(), 10), term.text()
+        assert read_until(fd, term, lambda t: "kick count: one thousand one" in t.text(), 10), term.text()
         read_until(fd, term, lambda t: False, 0.25)      # the beep is over
-        press(fd, term, b"g", "extra point GOOD")
+        press(fd, term, b"g", "kick (extra point) GOOD")
         expected[receiver] = 7
         assert read_until(fd, term, lambda t: score_on_panel(t) == expected, 10), term.text()
         fits(term)
@@ -144,7 +144,7 @@ def test_holding_roll_after_the_final_whistle_starts_a_new_game(hold):
         press(fd, term, key_for(term, "into the end zone (touchback)"), "HALF TIME")
         press(fd, term, key_for(term, "kick off"), "KICKOFF")
         press(fd, term, key_for(term, "out of bounds (the receiver's 40)"), "DOWN 1 OWN 40")
-        press(fd, term, b"r", "dice ")
+        press(fd, term, b"r", "dice: zone")
         # whatever the dice say: the flick missed, the second quarter's one play is used
         for _ in range(4):  # CHOICE: announce the first play the panel offers, word by word
             read_until(fd, term, lambda t: False, 0.5)
@@ -186,7 +186,7 @@ def test_the_demo_at_a_terminal_fits_and_q_quits():
     term = Terminal(120, 40)
     pid, fd = spawn(120, 40, "sim", "football", "--demo", "--seed", "5", "--speed", "8", "--mute")
     try:
-        assert read_until(fd, term, lambda t: "count   GO" in t.text(), 90), term.text()
+        assert read_until(fd, term, lambda t: "kick count: GO" in t.text(), 90), term.text()
         fits(term)
         os.write(fd, b"q")
         assert read_until(fd, term, lambda t: "stopped" in t.text(), 30), term.text()

@@ -194,8 +194,12 @@ FUSEBOX = {
 # --- Finger Football box ------------------------------------------------------
 
 def _team(d: dict, key: str = "team") -> str:
+    """Team 0/1 by name where the host added the game's "names" (the sims), else home/away team."""
     n = _int(d.get(key))
-    return {0: "home", 1: "away"}.get(n, _raw(d.get(key))) if n is not None else _raw(d.get(key))
+    names = d.get("names")
+    if n in (0, 1) and isinstance(names, list) and len(names) == 2:
+        return _raw(names[n])
+    return {0: "home team", 1: "away team"}.get(n, _raw(d.get(key))) if n is not None else _raw(d.get(key))
 
 
 def _kick_count(d: dict) -> str:
@@ -215,11 +219,11 @@ FOOTBALL = {
         _raw(d.get("kind")).replace("_", " "), "GOOD" if d.get("good") is True else "no good",
         " (too late)" if d.get("late") is True else ""),
     "play": lambda d: "referee: %s" % _raw(d.get("message")),
-    "score": lambda d: "%s team scores %s; score %s" % (
+    "score": lambda d: "%s scores %s; score %s" % (
         _team(d), _raw(d.get("points")), " - ".join(_raw(s) for s in _list(d.get("score"))) or "?"),
     "quarter": lambda d: ("FINAL: %s" % ("a tie" if d.get("winner") is None else _team(d, "winner") + " wins")
                           if d.get("over") is True else "quarter %s begins" % _raw(d.get("quarter"))),
-    "possession": lambda d: "%s team has the ball, down %s at %s" % (
+    "possession": lambda d: "%s has the ball, down %s at %s" % (
         _team(d), _raw(d.get("down")), _raw(d.get("line"))),
     "refused": lambda d: "refused (%s): %s" % (_raw(d.get("button", "link")), _raw(d.get("error"))),
 }

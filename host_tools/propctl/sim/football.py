@@ -26,13 +26,13 @@ from types import SimpleNamespace
 from typing import Optional
 
 from propctl.build import FIRMWARE_DIR
+from propctl.describe import describe_event
 from propctl.overrides import parse_sets
 from propctl.sim.clock import Sound
 from propctl.sim.runner import (
     VBOARD_DIR,
     SimError,
     check_settings,
-    fields_text,
     overrides_args,
     records,
     runner_env,
@@ -79,54 +79,22 @@ def runner_command(args, micropython: str, folder: Path, keys: bool = False) -> 
 
 # --- words ---------------------------------------------------------------------
 
-def score_text(record: dict, names) -> str:
-    """A score event as a sentence: who scored how much, and the score after it."""
-    team = record["team"]
-    return "%s +%d: %s %d, %s %d" % (names[team], record["points"], names[0], record["score"][0],
-                                      names[1], record["score"][1])
-
-
-def quarter_text(record: dict, names) -> str:
-    """A quarter event: the next quarter, or the final whistle and the winner."""
-    if record["over"]:
-        winner = record.get("winner")
-        return "over: the final whistle, %s" % ("%s wins" % names[winner] if winner is not None else "a tie")
-    return "%d begins" % record["quarter"]
-
-
 def describe(record: dict, names=DEFAULT_NAMES) -> str:
-    """One event or player line for the log, or "" for events not worth a line."""
+    """One event or player line for the log, or "" for events not worth a line; events read by
+    propctl.describe (as `propctl monitor` prints them), teams by their names."""
     t = record.get("t", 0) / 1000
     kind = record.get("type")
     if kind == "player":
         return "%7.2f s  %s" % (t, record["text"])
     if kind == "refused":
         return "%7.2f s  refused %s: %s" % (t, record["command"], record["error"])
-    name = record.get("event")
-    if name == "roll":
-        text = "dice    %s / %s" % (record["zone"], record["lane"])
-    elif name == "toss":
-        text = "coin    %s wins the toss" % record["name"]
-    elif name == "kick_count":
-        words = {"go": "GO", "beep": "one thousand " + ("one", "two")[record["beat"] == 2],
-                 "end": "one thousand three: over"}
-        text = "count   %s (%d ms)" % (words[record["step"]], record["at_ms"])
-    elif name == "kick_result":
-        text = "kick    %s %s%s" % (record["kind"].replace("_", " "), "GOOD" if record["good"] else "no good",
-                                    " (too late)" if record["late"] else "")
-    elif name == "play":
-        text = "referee %s" % record["message"]
-    elif name == "refused":
-        text = "refused %s: %s" % (record["button"], record["error"])
-    elif name == "score":
-        text = "score   %s" % score_text(record, names)
-    elif name == "quarter":
-        text = "quarter %s" % quarter_text(record, names)
-    elif name == "fault":
-        text = "FAULT   %s" % fields_text(record)
-    else:
-        return ""  # button, possession: the screen shows them
-    return "%7.2f s  %s" % (t, text)
+    name = str(record.get("event"))
+    if name in ("button", "possession"):
+        return ""  # the screen shows them
+    fields = {key: value for key, value in record.items() if key not in ("type", "event", "t")}
+    if name in ("score", "quarter"):
+        fields["names"] = list(names)  # the board says team 0/1; the host knows their names
+    return "%7.2f s  %-7s %s" % (t, name, describe_event("football", name, fields))
 
 
 # --- what the keys do in each phase ------------------------------------------------
