@@ -367,12 +367,10 @@ def screen_lines(heading: str, status: dict, log: list, cols: int, rows: int) ->
     lines = [heading[:width]]
     for line in draw_box(status, whole_seconds=True):
         lines += wrapped(line)
-    help_lines = HELP.splitlines()
-    room = rows - 2 - len(lines) - 1 - len(help_lines)
+    lines += [""] + HELP.splitlines() + [""]
+    room = rows - 2 - len(lines)  # the event log below the keys, the latest events last
     if room > 0:
-        shown = log[-room:]
-        lines += [""] * (room - len(shown)) + [line[:width] for line in shown]
-    lines += [""] + help_lines
+        lines += log[-room:]
     return [line[:width] for line in lines[:max(0, rows - 2)]]
 
 

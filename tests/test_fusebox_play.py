@@ -1,0 +1,161 @@
+"""`propctl sim fusebox` played at a terminal: board time runs in real time between keys, so the
+lights, the relay and the buzzer end on their own; the screen fits the terminal and redraws in
+place; the piezo's tones go to --wav as the firmware played them.
+
+The pseudo-terminal is replayed with the clock sim tests' VT model (tests/test_sim_terminal.py)."""
+import ast
+import os
+import re
+import subprocess
+import sys
+import wave
+from pathlib import Path
+
+import pytest
+from test_fusebox_sim import bolt_window
+from test_sim_terminal import Terminal, read_until, spawn, stop
+
+ROOT = Path(__file__).resolve().parent.parent
+PARTS = ROOT / "firmware" / "lib" / "props" / "fusebox_parts.py"
+CARD = "GEO-01"
+RELAY_MS = 1500
+
+
+def firmware_melody(name):
+    """A melody of props/fusebox_parts.py, read from the source: [(start_ms, end_ms, freq_hz)]."""
+    tree = ast.parse(PARTS.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [t.id for t in node.targets if isinstance(t, ast.Name)] == [name]:
+            melody = ast.literal_eval(node.value)
+            break
+    else:
+        raise AssertionError("%s not in %s" % (name, PARTS))
+    notes, t = [], 0
+    for i in range(0, len(melody), 2):
+        if melody[i]:
+            notes.append((t, t + melody[i + 1], melody[i]))
+        t += melody[i + 1]
+    return notes
+
+
+def decoded_tones(path):
+    """The square-wave notes in a WAV: [(start_ms, end_ms, freq_hz)], from its zero crossings.
+
+    A note is a run of half-waves of one length (within 1.5 samples); silence is exact zeros."""
+    with wave.open(str(path)) as w:
+        rate = w.getframerate()
+        raw = w.readframes(w.getnframes())
+    samples = [int.from_bytes(raw[i:i + 2], "little", signed=True) for i in range(0, len(raw), 2)]
+    sign = [(x > 0) - (x < 0) for x in samples]
+    notes = []  # [start, end, half-waves]
+    start = 0
+    for i in range(1, len(sign) + 1):
+        if i < len(sign) and sign[i] == sign[start]:
+            continue
+        length = i - start
+        if sign[start] != 0:
+            last = notes[-1] if notes else None
+            if last and last[1] == start and abs(length - (last[1] - last[0]) / last[2]) <= 1.5:
+                last[1], last[2] = i, last[2] + 1
+            else:
+                notes.append([start, i, 1])
+        start = i
+    tones = []
+    for begin, end, halves in notes:
+        if end - begin < rate * 3 // 1000:  # the cut-off half-wave where one note gives way to the next
+            continue
+        tones.append((begin * 1000 / rate, end * 1000 / rate, halves * rate / 2 / (end - begin)))
+    return tones
+
+
+def same_melody(decoded, expected, at_ms):
+    """The decoded notes are the expected ones, moved to start at at_ms: within 2 ms and 2 %."""
+    assert len(decoded) == len(expected), (decoded, expected)
+    for (start, end, freq), (want_start, want_end, want_freq) in zip(decoded, expected):
+        assert abs(start - (at_ms + want_start)) <= 2 and abs(end - (at_ms + want_end)) <= 2, \
+            (start, end, want_start + at_ms, want_end + at_ms)
+        assert abs(freq - want_freq) / want_freq < 0.02, (freq, want_freq)
+
+
+def board_seconds(term):
+    found = re.search(r"board time (\d+) s", term.text())
+    return int(found.group(1)) if found else -1
+
+
+def lamps(term):
+    """The lights line, e.g. {"red": "ON", "green": "off", "buzzer": "off", "relay": "off"}."""
+    found = re.search(r"red (\S+)\s+green (\S+)\s+buzzer (\S+)\s+relay (\S+)", term.text())
+    return dict(zip(("red", "green", "buzzer", "relay"), found.groups())) if found else {}
+
+
+@pytest.mark.parametrize("cols,rows", [(80, 24), (120, 40)])
+def test_lights_relay_and_buzzer_end_on_their_own(cols, rows, tmp_path):
+    bolt = bolt_window(CARD)
+    safe = 1 if bolt != 1 else 2
+    wav = tmp_path / "box.wav"
+    term = Terminal(cols, rows)
+    pid, fd = spawn(cols, rows, "sim", "fusebox", "--lang", "en", "--mute", "--wav", str(wav),
+                    "--set", "fusebox.relay=true", "--set", "fusebox.relay_ms=%d" % RELAY_MS)
+    try:
+        assert read_until(fd, term, lambda t: "keys: 1-8" in t.text(), 60), term.text()
+        assert "stands still while g, r, s or c ask for text" in term.text()
+        os.write(fd, b"s")
+        assert read_until(fd, term, lambda t: "card id:" in t.text(), 20), term.text()
+        os.write(fd, CARD.encode() + b"\n")
+        assert read_until(fd, term, lambda t: "card    %s in the box" % CARD in t.text(), 20), term.text()
+        assert "card id:" not in term.text()  # the prompt row is cleared when the box is drawn again
+
+        # a safe window: click and green light; the light goes off with no further key
+        os.write(fd, str(safe).encode())
+        assert read_until(fd, term, lambda t: lamps(t).get("green") == "ON", 20), term.text()
+        assert "safe    window %d" % safe in term.text()
+        assert read_until(fd, term, lambda t: lamps(t).get("green") == "off", 20), term.text()
+
+        # the bolt window: the fuse blows, buzzer and relay on; both end by themselves, red stays on
+        os.write(fd, str(bolt).encode())
+        assert read_until(fd, term, lambda t: lamps(t).get("buzzer") == "ON", 20), term.text()
+        assert "FUSE BLOWN at window %d" % bolt in term.text()
+        assert lamps(term)["relay"] == "ON" and lamps(term)["red"] == "ON"
+        blown_at = board_seconds(term)
+        assert read_until(fd, term, lambda t: lamps(t).get("buzzer") == "off" and lamps(t).get("relay") == "off",
+                          30), term.text()
+        assert lamps(term)["red"] == "ON" and "state blown" in term.text()
+        assert board_seconds(term) >= blown_at + RELAY_MS // 1000  # board time ran with no key pressed
+
+        screen = term.text().splitlines()
+        assert len(screen) <= rows - 1 and max(len(line) for line in screen) < cols
+        assert term.scrolled == 0 and term.overlong == 0
+        os.write(fd, b"q")
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, term.text()
+    finally:
+        stop(pid, fd)
+    # the tones of the session: the safe window's click, then the blown fuse's buzz
+    tones = decoded_tones(wav)
+    click = firmware_melody("CLICK")
+    assert len(tones) == 1 + len(firmware_melody("BLOWN_SOUND")), tones
+    assert abs(tones[0][2] - click[0][2]) / click[0][2] < 0.05, tones[0]
+    same_melody(tones[1:], firmware_melody("BLOWN_SOUND"), tones[1][0])
+
+
+def test_the_wav_holds_the_firmware_s_blown_fuse_melody(tmp_path):
+    bolt = bolt_window(CARD)
+    wav = tmp_path / "blown.wav"
+    done = subprocess.run([sys.executable, "-m", "propctl.cli", "sim", "fusebox", "--non-interactive",
+                           "--lang", "en", "--wav", str(wav), "--script", "-"],
+                          input="select %s\nopen %d\nwait 2000\n" % (CARD, bolt), capture_output=True,
+                          text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "FUSE BLOWN at window %d" % bolt in done.stdout
+    assert '"pwm"' not in done.stdout and "?:" not in done.stdout  # the script's log is as before
+    # the WAV begins with the first note: the melody from 0, each note's frequency and length
+    same_melody(decoded_tones(wav), firmware_melody("BLOWN_SOUND"), 0)
+
+
+def test_the_decoder_tells_notes_and_rests_apart(tmp_path):
+    from propctl import sound
+    notes = [(0, 120, 196), (120, 240, 175), (300, 400, 3500)]
+    sound.write_wav(notes, tmp_path / "x.wav")
+    same_melody(decoded_tones(tmp_path / "x.wav"), notes, 0)
+    with pytest.raises(AssertionError):
+        same_melody(decoded_tones(tmp_path / "x.wav"), [(0, 240, 196), (300, 400, 3500)], 0)
