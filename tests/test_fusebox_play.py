@@ -117,8 +117,8 @@ def test_lights_relay_and_buzzer_end_on_their_own(cols, rows, tmp_path):
         assert "FUSE BLOWN at window %d" % bolt in term.text()
         assert lamps(term)["relay"] == "ON" and lamps(term)["red"] == "ON"
         blown_at = board_seconds(term)
-        assert read_until(fd, term, lambda t: lamps(t).get("buzzer") == "off" and lamps(t).get("relay") == "off",
-                          30), term.text()
+        ended = lambda t: lamps(t).get("buzzer") == "off" and lamps(t).get("relay") == "off"  # noqa: E731
+        assert read_until(fd, term, ended, 30), term.text()
         assert lamps(term)["red"] == "ON" and "state blown" in term.text()
         assert board_seconds(term) >= blown_at + RELAY_MS // 1000  # board time ran with no key pressed
 
@@ -159,3 +159,44 @@ def test_the_decoder_tells_notes_and_rests_apart(tmp_path):
     same_melody(decoded_tones(tmp_path / "x.wav"), notes, 0)
     with pytest.raises(AssertionError):
         same_melody(decoded_tones(tmp_path / "x.wav"), [(0, 240, 196), (300, 400, 3500)], 0)
+
+
+def test_a_melody_plays_once_it_is_over_not_at_its_rests(monkeypatch, tmp_path):
+    import argparse
+
+    from propctl import sound
+    from propctl.sim import fusebox
+    played = []
+    monkeypatch.setattr(sound, "play", lambda path, bell=None: played.append(decoded_tones(path)))
+    box = fusebox.Sound(argparse.Namespace(mute=False, wav=str(tmp_path / "all.wav")), bell=None)
+    wrong = firmware_melody("WRONG")  # two beeps with a short rest between them
+    for start, end, freq in wrong:
+        box.change({"t": 1000 + start, "what": "freq", "value": freq})
+        box.change({"t": 1000 + start, "what": "duty", "value": 32768})
+        box.change({"t": 1000 + end, "what": "duty", "value": 0})
+        box.at(1000 + end + 10)  # inside the melody (and at its end): nothing played yet
+    assert played == []
+    box.at(1000 + wrong[-1][1] + fusebox.Sound.PAUSE_MS)
+    box.at(1000 + wrong[-1][1] + 5 * fusebox.Sound.PAUSE_MS)  # once only
+    assert len(played) == 1
+    same_melody(played[0], wrong, 0)
+    workdir = box.workdir
+    box.finish()
+    same_melody(decoded_tones(tmp_path / "all.wav"), wrong, 0)
+    assert not os.path.exists(workdir)  # the played melodies' files are gone
+
+
+def test_a_busy_box_fits_the_screen_and_keeps_room_for_events():
+    from propctl.sim import fusebox
+    status = {"mode": "pack", "card": "GEO-01", "pending": False, "text": "a long card text " * 6,
+              "category": "geography", "statements": ["statement %d" % i for i in range(8)], "open": [2],
+              "bolt_seen": None, "faulty": [3], "red": 1, "green": 0, "sound": False, "relay": 0,
+              "state": "round", "t": 12345, "to_report": [2],
+              "game": {"scores": [0, 1, 2, 3], "over": False, "chooser": 2, "in_round": [1, 2, 3, 4]}}
+    log = ["%7.2f s  event %d" % (i, i) for i in range(30)]
+    for cols, rows in [(80, 24), (120, 40), (40, 12), (10, 5)]:
+        lines = fusebox.screen_lines("the heading " * 20, status, log, cols, rows)
+        assert len(lines) <= rows - 2 and max(len(line) for line in lines) < cols, (cols, rows)
+        if rows >= 24:
+            assert lines[-1] == log[-1] and sum(line in log for line in lines) >= fusebox.MIN_LOG_LINES
+            assert "board time 12 s" in "\n".join(lines) and "keys: 1-8" in "\n".join(lines)

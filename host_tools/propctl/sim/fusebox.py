@@ -329,6 +329,7 @@ def run_scripted(runner: Runner, commands, out) -> int:
 
 FRAME_S = 0.06          # the longest wait for a key before board time moves on
 MIN_STEP_MS = 20        # less than this is left for the next step (two scans at the default tick)
+MIN_LOG_LINES = 4       # events the screen keeps room for when it can
 MAX_STEP_MS = 2000      # after a stall (Ctrl-Z, a loaded host) the board skips ahead no further
 PROMPTS = {"g": ("game ", "players (2-8): "),
            "r": ("report ", "players who showed the bolt, e.g. 1,3 (empty: none): "),
@@ -358,17 +359,23 @@ class RealTime:
 def screen_lines(heading: str, status: dict, log: list, cols: int, rows: int) -> list:
     """What the terminal shows, top down: at most rows - 2 lines of at most cols - 1 characters
     (the row below them takes the prompts; the last row stays empty, writing there could scroll)."""
-    width = max(20, cols - 1)
+    width = max(1, cols - 1)
 
     def wrapped(line):
         indent = " " * (len(line) - len(line.lstrip()) + 4)
-        return textwrap.wrap(line, width, subsequent_indent=indent, drop_whitespace=True) or [""]
+        if width < 2 * len(indent):  # too narrow to wrap: cut
+            return [line]
+        return textwrap.wrap(line, width, subsequent_indent=indent) or [""]
 
-    lines = [heading[:width]]
+    box: list = []
     for line in draw_box(status, whole_seconds=True):
-        lines += wrapped(line)
-    lines += [""] + HELP.splitlines() + [""]
-    room = rows - 2 - len(lines)  # the event log below the keys, the latest events last
+        box += wrapped(line)
+    keys = HELP.splitlines()
+    # the event log goes below the keys; on a short screen the spacing, then the heading make room
+    for lines in ([heading] + box + [""] + keys + [""], [heading] + box + keys, box + keys):
+        room = rows - 2 - len(lines)
+        if room >= MIN_LOG_LINES:
+            break
     if room > 0:
         lines += log[-room:]
     return [line[:width] for line in lines[:max(0, rows - 2)]]
@@ -418,7 +425,8 @@ class Screen:
         attrs = termios.tcgetattr(fd)
         attrs[3] |= termios.ICANON | termios.ECHO
         termios.tcsetattr(fd, termios.TCSADRAIN, attrs)
-        self.out.write("\x1b[%d;1H\x1b[K\x1b[?25h%s" % (max(1, self.rows - 1), prompt[:self.cols - 20]))
+        row = max(1, self.rows - 1)
+        self.out.write("\x1b[%d;1H\x1b[K\x1b[?25h%s" % (row, prompt[:max(0, self.cols - 20)]))
         self.out.flush()
         try:
             return sys.stdin.readline().strip()
