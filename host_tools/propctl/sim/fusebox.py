@@ -328,7 +328,7 @@ def run_scripted(runner: Runner, commands, out) -> int:
 # --- at a terminal ---------------------------------------------------------------
 
 FRAME_S = 0.06          # the longest wait for a key before board time moves on
-MIN_STEP_MS = 20        # less than this is left for the next step (two scans at the default tick)
+MIN_STEP_MS = 20        # a shorter step is left for the next one (four scans at the default scan_ms)
 MIN_LOG_LINES = 4       # events the screen keeps room for when it can
 MAX_STEP_MS = 2000      # after a stall (Ctrl-Z, a loaded host) the board skips ahead no further
 PROMPTS = {"g": ("game ", "players (2-8): "),
@@ -390,7 +390,7 @@ class Screen:
         self.size = size
         self.shown: Optional[list] = None   # the rows as on the terminal; None: unknown
         self.cols, self.rows = 80, 24
-        out.write("\x1b[?25l")  # no cursor jumping about while lines are rewritten
+        out.write("\x1b[2J\x1b[?25l")  # clear once; no cursor jumping about while lines are rewritten
 
     def measure(self) -> tuple:
         size = self.size()
