@@ -25,8 +25,8 @@ from props.football_parts import (
     SAVE_VERSION,
     box_settings,
 )
-from rules.fingerfootball import KICK_COUNT_MS, FingerFootball, phase_status
-from rules.fingerfootball_field import yard_text
+from props.football_scoreboard import game_view
+from rules.fingerfootball import KICK_COUNT_MS, FingerFootball
 
 
 class FootballApp:
@@ -339,25 +339,8 @@ class FootballApp:
             "good" if good else "missed", self.game.state["message"]))
 
     # --- display ---------------------------------------------------------------
-    def view(self) -> dict:
-        """What the scoreboard shows now (see props.football_scoreboard)."""
-        s = self.game.state
-        settings = self.game.settings
-        playing = s["phase"] not in ("toss", "toss_choice", "goal_choice", "over")
-        status = "KICK!" if self.state == COUNTING else phase_status(s["phase"])
-        if s["phase"] == "over" and s["winner"] is not None:
-            status = "FINAL %s WINS" % self.game.name(s["winner"])[:4].upper()
-        return {
-            "quarter": s["quarter"], "quarters": settings["quarters"], "plays": s["plays"],
-            "plays_per_quarter": settings["plays_per_quarter"], "score": s["score"],
-            "names": settings["names"], "offense": s["offense"] if playing else None,
-            "down": s["down"] if s["phase"] in ("scrimmage", "choose", "attempt", "penalty") else 0,
-            "line": yard_text(s["ball"]), "dice": s["dice"] if self.state != COUNTING else None,
-            "status": status, "message": s["message"],
-        }
-
     def _refresh(self) -> None:
-        self._display.render(self.view())
+        self._display.render(game_view(self.game, self.state == COUNTING))
 
     def _fail(self, exc) -> None:
         self._chime.silence()

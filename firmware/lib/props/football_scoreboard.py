@@ -3,7 +3,7 @@
     display.render(view)   show a scoreboard view (a dict, see below); redraws only on change
     display.off()          blank / all LEDs off (shutdown, faults)
 
-A view holds what the Finger Football box shows: "quarter", "quarters",
+A view (`game_view(game, counting)`) holds what the Finger Football box shows: "quarter", "quarters",
 "plays", "plays_per_quarter", "score" [home, away], "names", "offense"
 (team 0/1 with the ball, None before the toss), "down", "line" (e.g. "own 35"),
 "dice" ([zone face, lane face] or None), "status" (a short word: TOSS,
@@ -16,7 +16,28 @@ then lives on the host.
 """
 from micropython import const
 
+from rules.fingerfootball import phase_status
+from rules.fingerfootball_field import yard_text
+
 _STATUS_ROWS = const(4)  # score, plays, down, status/dice; more rows show the message
+
+
+def game_view(game, counting: bool) -> dict:
+    """The view of a rules.fingerfootball.FingerFootball game; `counting`: the kick count runs."""
+    s = game.state
+    settings = game.settings
+    playing = s["phase"] not in ("toss", "toss_choice", "goal_choice", "over")
+    status = "KICK!" if counting else phase_status(s["phase"])
+    if s["phase"] == "over" and s["winner"] is not None:
+        status = "FINAL %s WINS" % game.name(s["winner"])[:4].upper()
+    return {
+        "quarter": s["quarter"], "quarters": settings["quarters"], "plays": s["plays"],
+        "plays_per_quarter": settings["plays_per_quarter"], "score": s["score"],
+        "names": settings["names"], "offense": s["offense"] if playing else None,
+        "down": s["down"] if s["phase"] in ("scrimmage", "choose", "attempt", "penalty") else 0,
+        "line": yard_text(s["ball"]), "dice": None if counting else s["dice"],
+        "status": status, "message": s["message"],
+    }
 
 
 def _fit(text: str, cols: int) -> str:
