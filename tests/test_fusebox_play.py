@@ -202,3 +202,19 @@ def test_a_busy_box_fits_the_screen_and_keeps_room_for_events():
         if rows >= 24:
             assert lines[-1] == log[-1] and sum(line in log for line in lines) >= fusebox.MIN_LOG_LINES
             assert "board time 12 s" in "\n".join(lines) and "keys: 1-8" in "\n".join(lines)
+
+
+def test_a_virtual_board_that_dies_ends_the_sim_with_a_message():
+    term = Terminal(80, 24)
+    pid, fd = spawn(80, 24, "sim", "fusebox", "--lang", "en", "--mute")
+    try:
+        assert read_until(fd, term, lambda t: "keys: 1-8" in t.text(), 60), term.text()
+        children = Path("/proc/%d/task/%d/children" % (pid, pid)).read_text().split()
+        assert len(children) == 1, children  # the MicroPython runner
+        os.kill(int(children[0]), 9)
+        read_until(fd, term, lambda t: "the virtual board stopped" in t.text(), 20)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1, term.text()
+        assert "the virtual board stopped" in term.text() and "Traceback" not in term.text()
+    finally:
+        stop(pid, fd)

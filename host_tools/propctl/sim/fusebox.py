@@ -272,8 +272,11 @@ class Runner:
         except ValueError as exc:
             return [{"type": "refused", "error": str(exc)}], self.last_status
         assert self.proc.stdin is not None
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(command + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError):  # the runner is gone
+            return [], None
         return self.read_until_status()
 
     def close(self) -> int:
@@ -519,7 +522,8 @@ def run_interactive(runner: Runner, out, sound: Sound) -> int:
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         screen.close()
-    if runner.close() != 0 and code == 0:
+    if (runner.close() != 0 or status is None) and code == 0:
+        print("propctl sim fusebox: the virtual board stopped", file=sys.stderr)
         code = 1
     return code
 
@@ -549,11 +553,17 @@ def run(args) -> int:
                       bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
         try:
             if interactive:
-                return run_interactive(runner, sys.stdout, sound)
-            runner.on_pwm = sound.change
-            return play_script(runner, script)
+                code = run_interactive(runner, sys.stdout, sound)
+            else:
+                runner.on_pwm = sound.change
+                code = play_script(runner, script)
         finally:
             sound.finish()
+        if code == 1:
+            err = runner.proc.stderr.read() if runner.proc.stderr else ""
+            if err:
+                print(err.strip(), file=sys.stderr)
+        return code
 
 
 def play_script(runner: Runner, script) -> int:
@@ -568,9 +578,4 @@ def play_script(runner: Runner, script) -> int:
             return 1
     else:
         commands = sys.stdin.read().splitlines() if not sys.stdin.isatty() else []
-    code = run_scripted(runner, commands, sys.stdout)
-    if code:
-        err = runner.proc.stderr.read() if runner.proc.stderr else ""
-        if err:
-            print(err.strip(), file=sys.stderr)
-    return code
+    return run_scripted(runner, commands, sys.stdout)
