@@ -218,3 +218,17 @@ def test_a_virtual_board_that_dies_ends_the_sim_with_a_message():
         assert "the virtual board stopped" in term.text() and "Traceback" not in term.text()
     finally:
         stop(pid, fd)
+
+
+def test_a_long_event_is_wrapped_not_cut():
+    from propctl.sim import fusebox
+    status = {"mode": "pack", "card": "GEO-01", "pending": False, "text": None, "statements": None,
+              "open": [], "bolt_seen": None, "faulty": [], "red": 0, "green": 0, "sound": False, "relay": 0,
+              "state": "round", "t": 0, "to_report": [], "game": None}
+    long = ("   0.83 s  result  window 1 safe: player 2 +1, player 3 +1; scores player 1: 0, player 2: 1, "
+            "player 3: 1, player 4: 0 points")
+    lines = fusebox.screen_lines("heading", status, ["   0.10 s  older", long], 80, 24)
+    tail = lines[-2:]  # the newest event, in two lines under the older one
+    assert " ".join(" ".join(tail).split()) == " ".join(long.split())  # every word, in order
+    assert all(len(line) < 80 for line in tail) and tail[1].startswith(" " * 11)
+    assert lines[-3] == "   0.10 s  older"

@@ -332,7 +332,8 @@ def run_scripted(runner: Runner, commands, out) -> int:
 
 FRAME_S = 0.06          # the longest wait for a key before board time moves on
 MIN_STEP_MS = 20        # a shorter step is left for the next one (four scans at the default scan_ms)
-MIN_LOG_LINES = 4       # events the screen keeps room for when it can
+MIN_LOG_LINES = 4       # event lines the screen keeps room for when it can
+LOG_INDENT = len("%7.2f s  " % 0)  # a wrapped event goes on after the time column (describe)
 MAX_STEP_MS = 2000      # after a stall (Ctrl-Z, a loaded host) the board skips ahead no further
 PROMPTS = {"g": ("game ", "players (2-8): "),
            "r": ("report ", "players who showed the bolt, e.g. 1,3 (empty: none): "),
@@ -364,23 +365,30 @@ def screen_lines(heading: str, status: dict, log: list, cols: int, rows: int) ->
     (the row below them takes the prompts; the last row stays empty, writing there could scroll)."""
     width = max(1, cols - 1)
 
-    def wrapped(line):
-        indent = " " * (len(line) - len(line.lstrip()) + 4)
-        if width < 2 * len(indent):  # too narrow to wrap: cut
+    def wrapped(line, more):
+        """The line in pieces of at most width, the later ones indented by `more` spaces."""
+        if width < 2 * more:  # too narrow to wrap: cut
             return [line]
-        return textwrap.wrap(line, width, subsequent_indent=indent) or [""]
+        return textwrap.wrap(line, width, subsequent_indent=" " * more) or [""]
 
     box: list = []
     for line in draw_box(status, whole_seconds=True):
-        box += wrapped(line)
+        box += wrapped(line, len(line) - len(line.lstrip()) + 4)
     keys = HELP.splitlines()
     # the event log goes below the keys; on a short screen the spacing, then the heading make room
     for lines in ([heading] + box + [""] + keys + [""], [heading] + box + keys, box + keys):
         room = rows - 2 - len(lines)
         if room >= MIN_LOG_LINES:
             break
-    if room > 0:
-        lines += log[-room:]
+    events: list = []  # the latest whole events that fit, a long one wrapped under its text
+    for entry in reversed(log):
+        pieces = wrapped(entry, LOG_INDENT)
+        if len(events) + len(pieces) > room:
+            if not events:
+                events = pieces[:max(0, room)]
+            break
+        events[:0] = pieces
+    lines += events
     return [line[:width] for line in lines[:max(0, rows - 2)]]
 
 
