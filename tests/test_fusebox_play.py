@@ -232,3 +232,17 @@ def test_a_long_event_is_wrapped_not_cut():
     assert " ".join(" ".join(tail).split()) == " ".join(long.split())  # every word, in order
     assert all(len(line) < 80 for line in tail) and tail[1].startswith(" " * 11)
     assert lines[-3] == "   0.10 s  older"
+
+
+def test_ctrl_c_leaves_like_q():
+    term = Terminal(80, 24)
+    pid, fd = spawn(80, 24, "sim", "fusebox", "--lang", "en", "--mute")
+    try:
+        assert read_until(fd, term, lambda t: "keys: 1-8" in t.text(), 60), term.text()
+        os.write(fd, b"\x03")
+        read_until(fd, term, lambda t: False, 1)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, term.text()
+        assert "Traceback" not in term.text() and "stopped" not in term.text()
+    finally:
+        stop(pid, fd)

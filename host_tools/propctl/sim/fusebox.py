@@ -487,7 +487,7 @@ def run_interactive(runner: Runner, out, sound: Sound) -> int:
             for message in record.get("errors", [])]
     screen = Screen(out)
     clock_now = RealTime()
-    code = 0
+    left = False  # the player quit (else the runner ended)
     try:
         tty.setcbreak(fd)
         while status is not None:
@@ -512,6 +512,7 @@ def run_interactive(runner: Runner, out, sound: Sound) -> int:
                 continue
             key = os.read(fd, 1).decode("latin-1")
             if key in ("q", "Q", "\x04", ""):
+                left = True
                 break
             if key in "12345678":
                 command = "toggle " + key
@@ -525,15 +526,16 @@ def run_interactive(runner: Runner, out, sound: Sound) -> int:
                 continue
             lines, status = runner.send(command)
             clock_now.restart()
-    except KeyboardInterrupt:
-        code = 130
+    except KeyboardInterrupt:  # Ctrl-C: the player leaves as with q (the runner got it too)
+        left = True
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         screen.close()
-    if (runner.close() != 0 or status is None) and code == 0:
+    runner.close()
+    if not left:
         print("propctl sim fusebox: the virtual board stopped", file=sys.stderr)
-        code = 1
-    return code
+        return 1
+    return 0
 
 
 def run(args) -> int:
