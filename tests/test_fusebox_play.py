@@ -246,3 +246,9 @@ def test_ctrl_c_leaves_like_q():
         assert "Traceback" not in term.text() and "stopped" not in term.text()
     finally:
         stop(pid, fd)
+
+
+def test_keys_without_a_terminal_say_what_to_do():
+    done = subprocess.run([sys.executable, "-m", "propctl.cli", "sim", "fusebox", "--interactive"],
+                          input="3\n", capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 2 and "--script" in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -542,6 +542,10 @@ def run(args) -> int:
     """`propctl sim fusebox`: scripted or from the keyboard; 0 unless the runner failed."""
     script = args.script
     interactive = args.interactive and not script
+    if interactive and not sys.stdin.isatty():
+        print("propctl sim fusebox: the keys need a terminal on stdin; without one, give the commands "
+              "with --script FILE or --script - (see --help)", file=sys.stderr)
+        return 2
     try:
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "fusebox")
         config = load_config(args.config)
