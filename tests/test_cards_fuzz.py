@@ -3,6 +3,7 @@ import csv
 import io
 import json
 
+from file_damage import damage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_cards_cli import HEADER, SAMPLE
@@ -59,22 +60,10 @@ def test_any_damage_to_a_pack_is_a_clear_error(tmp_path_factory, capsys, data):
     path = folder / "deck.bin"
     assert run(capsys, "cards", "pack", str(SAMPLE), "-o", str(path))[0] == 0
     pristine = path.read_bytes()
-    damaged = bytearray(pristine)
-    for _ in range(data.draw(st.integers(1, 3))):
-        how = data.draw(st.sampled_from(["flip", "truncate", "insert", "overwrite"]))
-        where = data.draw(st.integers(0, max(0, len(damaged) - 1)))
-        if how == "flip" and damaged:
-            damaged[where] ^= data.draw(st.integers(1, 255))
-        elif how == "truncate":
-            del damaged[where:]
-        elif how == "insert":
-            damaged[where:where] = data.draw(st.binary(min_size=1, max_size=16))
-        else:
-            chunk = data.draw(st.binary(min_size=1, max_size=16))
-            damaged[where:where + len(chunk)] = chunk
-    if bytes(damaged) == pristine:
+    damaged = damage(data, pristine)
+    if damaged == pristine:
         return
-    path.write_bytes(bytes(damaged))
+    path.write_bytes(damaged)
     code, out, err = run(capsys, "cards", "show", str(path), "GEO-01")
     assert code == 1 and not out
     assert err.startswith(str(path) + ": ") and "Traceback" not in err

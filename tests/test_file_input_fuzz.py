@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from file_damage import damage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,24 +34,6 @@ json_leaf = (st.none() | st.booleans() | st.integers(-5, 10**12) | st.floats(all
              | st.text(max_size=8))
 json_value = st.recursive(json_leaf, lambda inner: st.lists(inner, max_size=4)
                           | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=8)
-
-
-def damage(data, original: bytes) -> bytes:
-    """`original` with a few bytes flipped, cut, inserted or overwritten."""
-    damaged = bytearray(original)
-    for _ in range(data.draw(st.integers(1, 3))):
-        how = data.draw(st.sampled_from(["flip", "truncate", "insert", "overwrite"]))
-        where = data.draw(st.integers(0, max(0, len(damaged) - 1)))
-        if how == "flip" and damaged:
-            damaged[where] ^= data.draw(st.integers(1, 255))
-        elif how == "truncate":
-            del damaged[where:]
-        elif how == "insert":
-            damaged[where:where] = data.draw(st.binary(min_size=1, max_size=16))
-        else:
-            chunk = data.draw(st.binary(min_size=1, max_size=16))
-            damaged[where:where + len(chunk)] = chunk
-    return bytes(damaged)
 
 
 def replace_a_value(data, document):

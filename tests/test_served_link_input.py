@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from served_board import hello_until
 
-from propctl.deploy import wait_for_hello
 from propctl.linkclient import LinkClient
 from propctl.serve import VirtualBoard
 
@@ -23,16 +23,6 @@ pytestmark = pytest.mark.slow
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 CONTROL = [b for b in range(32) if b != 10]  # a newline ends the line
 
-
-def hello_until(port, predicate, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    info = None
-    while time.monotonic() < deadline:
-        info = wait_for_hello(port, timeout=min(5.0, max(0.5, deadline - time.monotonic())))
-        if info is not None and predicate(info):
-            return info
-        time.sleep(0.1)
-    pytest.fail("the board never answered as expected; last hello: %r" % (info,))
 
 
 @pytest.fixture(scope="module")

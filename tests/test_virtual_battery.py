@@ -20,7 +20,7 @@ def test_a_flat_pack_is_refused_with_its_voltage():
     assert result.returncode == 1
     assert "battery low: 2998 mV, needs 3600 mV" in result.stdout
     kinds = [m.group(1) for m in re.finditer(r"^ *\d+\.\d+ s +(\w+)", result.stdout, re.M)]
-    assert kinds == ["button", "battery", "button"]
+    assert kinds == ["button", "battery_low", "button"]
     assert "done: 0 round(s)" in result.stdout
 
 

@@ -231,6 +231,8 @@ def test_browser_fusebox_windows_and_card(browser, server, tmp_path):
     page.wait_for("window.propEvents.some(e => e.event === 'window')", timeout=30)
     log = page.evaluate(LOG)
     assert any(line.startswith("window |") and "window %d opened" % safe in line for line in log), log
+    titles = page.evaluate("[...document.querySelectorAll('#log li')].map(li => li.title)")
+    assert any(t.startswith("window ") and ("window=%d" % safe) in t.split() for t in titles), titles
     assert page.evaluate("document.getElementById('window%d').classList.contains('open')" % safe)
     page.screenshot(tmp_path / "web-fusebox.png")
 

@@ -111,12 +111,20 @@ def _clock_reverse(d: dict) -> str:
     return "hand reverses, now %s, at %s" % (way, _seconds(d.get("at_ms")))
 
 
+def _clock_start(d: dict) -> str:
+    text = "hand starts: round %s, seed %s" % (_raw(d.get("round")), _raw(d.get("seed")))
+    if "duration_ms" in d:  # left out where the planned length would spoil the game (the sims)
+        text += ", %s segments, %s planned" % (_raw(d.get("segments")), _seconds(d.get("duration_ms")))
+    return text
+
+
 CLOCK = {
-    "start": lambda d: "hand starts: round %s, seed %s, %s segments, %s planned" % (
-        _raw(d.get("round")), _raw(d.get("seed")), _raw(d.get("segments")), _seconds(d.get("duration_ms"))),
+    "start": _clock_start,
     "reverse": _clock_reverse,
-    "stop": lambda d: "hand stops at %s%s" % (
-        _seconds(d.get("at_ms")), " (capped by the safety limit)" if d.get("capped") is True else ""),
+    "stop": lambda d: "hand stops at %s%s%s" % (
+        _seconds(d.get("at_ms")),
+        " (planned %s)" % _seconds(d.get("planned_ms")) if "planned_ms" in d else "",
+        " (capped by the safety limit)" if d.get("capped") is True else ""),
     "chime": lambda d: "CHIME: round %s is over, count the ghosts" % _raw(d.get("round")),
     "estop": lambda d: "emergency stop (round %s)" % _raw(d.get("round")),
     "idle": lambda d: "idle, %s round(s) played" % _raw(d.get("completed")),

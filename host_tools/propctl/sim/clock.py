@@ -20,12 +20,12 @@ from pathlib import Path
 
 from propctl import sound
 from propctl.build import FIRMWARE_DIR
+from propctl.describe import describe_event
 from propctl.overrides import combine, parse_sets
 from propctl.sim.runner import (
     VBOARD_DIR,
     SimError,
     check_settings,
-    fields_text,
     load_config,
     overrides_args,
     records,
@@ -100,29 +100,12 @@ def clock_face(angle_deg: float, radius: int = 7) -> list:
 
 
 def describe(record: dict, show_plan: bool = True) -> str:
-    """One event as a log line; without show_plan the round's length stays secret."""
+    """One event as a log line: board time, the event, and the sentence `propctl monitor` prints
+    for it (propctl.describe); without show_plan the round's length stays secret."""
     name = record.get("event", "?")
-    t = record.get("t", 0) / 1000
-    if name == "start":
-        text = "start   round %d, seed %s" % (record["round"], record["seed"])
-        if show_plan:
-            text += ", %d segments, %.1f s" % (record["segments"], record["duration_ms"] / 1000)
-    elif name == "reverse":
-        text = "reverse now turning %s" % ("clockwise" if record["direction"] > 0 else "anticlockwise")
-    elif name == "stop":
-        text = "stop    after %.2f s (planned %.2f s%s)" % (
-            record["at_ms"] / 1000, record["planned_ms"] / 1000, ", capped" if record["capped"] else "")
-    elif name == "chime":
-        text = "chime   the %s bell rings: round over" % record["kind"]
-    elif name == "button":
-        text = "button  %s" % record["kind"]
-    elif name == "idle":
-        text = "idle    %d round(s) played" % record["completed"]
-    elif name == "battery_low":
-        text = "battery low: %d mV, needs %d mV" % (record["mv"], record["min_mv"])
-    else:
-        text = "%-7s %s" % (name, fields_text(record))
-    return "%7.2f s  %s" % (t, text)
+    hidden = ("type", "event", "t") if show_plan else ("type", "event", "t", "segments", "duration_ms")
+    fields = {key: value for key, value in record.items() if key not in hidden}
+    return "%7.2f s  %-7s %s" % (record.get("t", 0) / 1000, name, describe_event("clock", name, fields))
 
 
 def face_radius(rows: int, cols: int) -> int:

@@ -20,8 +20,7 @@ function logEvent(e) {
   // the round's planned length would spoil the game at the table: shown only with ?show_plan=1
   const hidden = SHOW_PLAN ? ["event", "t"] : ["event", "t", "duration_ms"];
   const fields = Object.keys(e).filter((k) => !hidden.includes(k) && k !== "text").map((k) => {
-    // the firmware counts windows from 0; people count them from 1
-    const v = (k === "window" && PROP === "fusebox") ? e[k] + 1 : e[k];
+    const v = e[k];  // the firmware's link fields already count windows and players from 1
     return k + "=" + (typeof v === "object" ? JSON.stringify(v) : v);
   });
   const li = document.createElement("li");

@@ -1,0 +1,36 @@
+"""Every prop's hardware docs give each pin's physical place on the Pico's header (pin 1-40),
+in the wiring table and in the picture, where the board profile puts the GPIO."""
+import pytest
+from hardware_docs import HARDWARE, boards, check_header_pins, check_picture_header_pins
+
+PROPS = ["clock", "fusebox", "football"]
+
+
+def readme(prop: str) -> str:
+    return (HARDWARE / prop / "README.md").read_text()
+
+
+@pytest.mark.parametrize("prop", PROPS)
+def test_physical_pin_column_is_where_each_gpio_sits_on_the_header(prop):
+    check_header_pins(readme(prop), prop)
+
+
+@pytest.mark.parametrize("prop", PROPS)
+def test_physical_pin_check_can_fail(prop):
+    text = readme(prop)
+    gpio = boards.profile("pico", prop)["piezo"]
+    wrong = text.replace("| `piezo` | %d | %s |" % (gpio, boards.header_pin("pico", gpio)),
+                         "| `piezo` | %d | 99 |" % gpio)
+    assert wrong != text
+    with pytest.raises(AssertionError):
+        check_header_pins(wrong, prop)
+
+
+@pytest.mark.parametrize("prop", PROPS)
+def test_picture_labels_name_the_physical_pins(prop):
+    svg = (HARDWARE / prop / "wiring.svg").read_text(encoding="utf-8")
+    check_picture_header_pins(svg, prop)
+    piezo = " (pin %s)" % boards.header_pin("pico", boards.profile("pico", prop)["piezo"])
+    assert piezo in svg
+    with pytest.raises(AssertionError):
+        check_picture_header_pins(svg.replace(piezo, " (pin 21)"), prop)  # the piezo's pin, wrong
