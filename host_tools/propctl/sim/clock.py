@@ -366,3 +366,5 @@ class Sound:
             last = self.tracker.notes[-1][1] if self.tracker.notes else 0
             notes = self.tracker.close(max(last, self.tracker.on_since or 0))
             sound.write_wav(notes, self.wav)
+        if self.workdir:  # a player may still have a file open: unlinking it is fine on POSIX
+            shutil.rmtree(self.workdir, ignore_errors=True)
