@@ -459,11 +459,6 @@ class Sound(clock.Sound):
 
     PAUSE_MS = 200
 
-    def finish(self) -> None:
-        super().finish()
-        if self.workdir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-
 
 def heading_of(lines: list) -> str:
     for record in lines:
