@@ -2,20 +2,29 @@
 
 The real firmware (props.fusebox and its drivers) runs inside the MicroPython
 unix port on the fake `machine` (vboard/run_fusebox.py). Each key becomes one
-runner command; the runner answers with events and a status line, drawn here
-as the box with its eight windows, lights and the event log. Board time moves
-only with commands, so a scripted session (--script, or commands on stdin)
-gives the same output every time.
+runner command; the runner answers with events, the piezo's PWM changes and a
+status line, drawn here as the box with its eight windows, lights and the event
+log. At a terminal board time runs in real time between keys (a `wait` for the
+time that passed), so lights, relay and sounds end on their own; a scripted
+session (--script, or commands on stdin) moves board time only with its
+commands and gives the same output every time.
 """
+import argparse
+import os
+import select
+import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
+import time
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from propctl.build import FIRMWARE_DIR
 from propctl.cards import lang as langs
 from propctl.overrides import combine, parse_sets
+from propctl.sim import clock
 from propctl.sim.runner import (
     VBOARD_DIR,
     SimError,
@@ -29,8 +38,9 @@ from propctl.sim.runner import (
 )
 
 KEYS = {"n": "next", "p": "prev", "b": "bolt", "w": "wait 1000", "x": "state"}
-HELP = ("keys: 1-8 open/close a window   n/p next/previous card   b bolt button   w wait 1 s\n"
-        "      g new game   r report discs   s select a card by id   c sensor chatter   q quit")
+HELP = ("keys: 1-8 open/close a window  n/p next/previous card  b bolt button  q quit\n"
+        "g new game  r report discs  s card by id  c sensor chatter  w skip 1 s ahead\n"
+        "Board time runs in real time; it stands still while g, r, s or c ask for text.")
 
 SCRIPT_HELP = ("open N, close N, toggle N (windows 1-8), next, prev, bolt, select ID, game N (players),\n"
                "  report P,P (the players, counted from 1, who showed the bolt), chatter N, wait MS, state")
@@ -48,6 +58,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--script", metavar="FILE",
                         help="commands to play, one per line (open 3, next, select GEO-01, game 4, "
                              "report 1,2, bolt, wait 500, ...); '-' reads them from stdin")
+    parser.add_argument("--mute", action="store_true",
+                        help="no sound at the terminal (default: the piezo's tones are played through "
+                             "aplay/paplay/afplay/ffplay, else the terminal bell; a script plays none)")
+    parser.add_argument("--wav", metavar="FILE", help="write the piezo's tones of the run to a WAV file")
 
 
 def prepare_pack(choice, workdir: Path, lang=None):
@@ -186,8 +200,11 @@ def game_text(game: dict) -> str:
     return "; ".join(parts)
 
 
-def draw_box(status: dict) -> list:
-    """The fuse box as text lines: card, eight windows, lights, game."""
+def draw_box(status: dict, whole_seconds: bool = False) -> list:
+    """The fuse box as text lines: card, eight windows, lights, game.
+
+    whole_seconds: the board time without its hundredths (at a terminal the screen then
+    changes only when the box does, or once a second)."""
     lines = []
     if status["mode"] == "pack":
         head = "card %s" % status["card"] if status["card"] else "no card chosen (n/p or s)"
@@ -212,7 +229,8 @@ def draw_box(status: dict) -> list:
     lamps = "red %s  green %s  buzzer %s  relay %s" % (
         "ON " if status["red"] else "off", "ON " if status["green"] else "off",
         "ON " if status["sound"] else "off", "ON " if status["relay"] else "off")
-    lines.append("  %s   state %s   board time %.2f s" % (lamps, status["state"], status["t"] / 1000))
+    clock_text = "%d s" % (status["t"] // 1000) if whole_seconds else "%.2f s" % (status["t"] / 1000)
+    lines.append("  %s   state %s   board time %s" % (lamps, status["state"], clock_text))
     game = status.get("game")
     if game:
         lines.append("  game: " + game_text(game))
@@ -230,16 +248,21 @@ class Runner:
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
         self.last_status: Optional[dict] = None  # the box as last reported
+        self.on_pwm: Callable[[dict], None] = lambda record: None  # the piezo's PWM changes go here
 
     def read_until_status(self) -> tuple:
         """(lines before the status, the status) or (lines, None) when the runner ended."""
         lines: list = []
         assert self.proc.stdout is not None
         for record in records(self.proc.stdout, lambda raw: lines.append({"type": "refused", "error": raw})):
-            if record.get("type") == "status":
+            kind = record.get("type")
+            if kind == "status":
                 self.last_status = record
                 return lines, record
-            lines.append(record)
+            if kind == "pwm":
+                self.on_pwm(record)
+            else:
+                lines.append(record)
         return lines, None
 
     def send(self, command: str) -> tuple:
@@ -249,8 +272,11 @@ class Runner:
         except ValueError as exc:
             return [{"type": "refused", "error": str(exc)}], self.last_status
         assert self.proc.stdin is not None
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(command + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError):  # the runner is gone
+            return [], None
         return self.read_until_status()
 
     def close(self) -> int:
@@ -302,27 +328,161 @@ def run_scripted(runner: Runner, commands, out) -> int:
     return 0 if runner.close() == 0 and status is not None else 1
 
 
-def _ask(prompt: str) -> str:
-    import termios
-    fd = sys.stdin.fileno()
-    # cooked mode for a line of text, raw again afterwards (done by the caller's loop)
-    attrs = termios.tcgetattr(fd)
-    attrs[3] |= termios.ICANON | termios.ECHO
-    termios.tcsetattr(fd, termios.TCSADRAIN, attrs)
-    try:
-        return input(prompt)
-    finally:
+# --- at a terminal ---------------------------------------------------------------
+
+FRAME_S = 0.06          # the longest wait for a key before board time moves on
+MIN_STEP_MS = 20        # a shorter step is left for the next one (four scans at the default scan_ms)
+MIN_LOG_LINES = 4       # event lines the screen keeps room for when it can
+LOG_INDENT = len("%7.2f s  " % 0)  # a wrapped event goes on after the time column (describe)
+MAX_STEP_MS = 2000      # after a stall (Ctrl-Z, a loaded host) the board skips ahead no further
+PROMPTS = {"g": ("game ", "players (2-8): "),
+           "r": ("report ", "players who showed the bolt, e.g. 1,3 (empty: none): "),
+           "s": ("select ", "card id: "),
+           "c": ("chatter ", "window (1-8): ")}
+
+
+class RealTime:
+    """The board time the real time since the last step owes the board."""
+
+    def __init__(self) -> None:
+        self.since = time.monotonic()
+
+    def owed_ms(self) -> int:
+        return min(MAX_STEP_MS, int((time.monotonic() - self.since) * 1000))
+
+    def paid(self, ms: int) -> None:
+        """The board moved ms on (a step may overshoot by a tick: the next one is shorter)."""
+        self.since = max(self.since + ms / 1000, time.monotonic() - MAX_STEP_MS / 1000)
+
+    def restart(self) -> None:
+        """From now on: a command's own board time (a window's move, a press) stands for the real
+        time it took, and the board stood still while a prompt waited for text."""
+        self.since = time.monotonic()
+
+
+def screen_lines(heading: str, status: dict, log: list, cols: int, rows: int) -> list:
+    """What the terminal shows, top down: at most rows - 2 lines of at most cols - 1 characters
+    (the row below them takes the prompts; the last row stays empty, writing there could scroll)."""
+    width = max(1, cols - 1)
+
+    def wrapped(line, more):
+        """The line in pieces of at most width, the later ones indented by `more` spaces."""
+        if width < 2 * more:  # too narrow to wrap: cut
+            return [line]
+        return textwrap.wrap(line, width, subsequent_indent=" " * more) or [""]
+
+    box: list = []
+    for line in draw_box(status, whole_seconds=True):
+        box += wrapped(line, len(line) - len(line.lstrip()) + 4)
+    keys = HELP.splitlines()
+    # the event log goes below the keys; on a short screen the spacing, then the heading make room
+    for lines in ([heading] + box + [""] + keys + [""], [heading] + box + keys, box + keys):
+        room = rows - 2 - len(lines)
+        if room >= MIN_LOG_LINES:
+            break
+    events: list = []  # the latest whole events that fit, a long one wrapped under its text
+    for entry in reversed(log):
+        pieces = wrapped(entry, LOG_INDENT)
+        if len(events) + len(pieces) > room:
+            if not events:
+                events = pieces[:max(0, room)]
+            break
+        events[:0] = pieces
+    lines += events
+    return [line[:width] for line in lines[:max(0, rows - 2)]]
+
+
+class Screen:
+    """The terminal, redrawn in place: only lines that changed are written, every row above the
+    prompt row is written or cleared, nothing goes past the right edge or the bottom."""
+
+    def __init__(self, out, size=shutil.get_terminal_size) -> None:
+        self.out = out
+        self.size = size
+        self.shown: Optional[list] = None   # the rows as on the terminal; None: unknown
+        self.cols, self.rows = 80, 24
+        out.write("\x1b[2J\x1b[?25l")  # clear once; no cursor jumping about while lines are rewritten
+
+    def measure(self) -> tuple:
+        size = self.size()
+        if (size.columns, size.lines) != (self.cols, self.rows):
+            self.cols, self.rows = size.columns, size.lines
+            self.forget()
+        return self.cols, self.rows
+
+    def forget(self) -> None:
+        """The terminal shows something else (a prompt, a new size): the next draw writes everything."""
+        if self.shown is not None:
+            self.out.write("\x1b[2J")
+        self.shown = None
+
+    def draw(self, lines: list) -> None:
+        rows = [""] * max(0, self.rows - 2)
+        rows[:len(lines)] = lines[:len(rows)]
+        writes = []
+        for i, line in enumerate(rows):
+            if self.shown is None or self.shown[i] != line:
+                writes.append("\x1b[%d;1H%s\x1b[K" % (i + 1, line))
+        if writes:
+            self.out.write("".join(writes))
+            self.out.flush()
+        self.shown = rows
+
+    def ask(self, prompt: str) -> str:
+        """A line of text typed on the prompt row (echoed, with line editing), then cbreak again."""
+        import termios
         import tty
-        tty.setcbreak(fd)
+        fd = sys.stdin.fileno()
+        attrs = termios.tcgetattr(fd)
+        attrs[3] |= termios.ICANON | termios.ECHO
+        termios.tcsetattr(fd, termios.TCSADRAIN, attrs)
+        row = max(1, self.rows - 1)
+        self.out.write("\x1b[%d;1H\x1b[K\x1b[?25h%s" % (row, prompt[:max(0, self.cols - 20)]))
+        self.out.flush()
+        try:
+            return sys.stdin.readline().strip()
+        finally:
+            tty.setcbreak(fd)
+            self.out.write("\x1b[?25l")
+            self.forget()
+
+    def close(self) -> None:
+        """Cursor back, on the last row, below the box."""
+        self.out.write("\x1b[%d;1H\x1b[K\x1b[?25h" % self.rows)
+        self.out.flush()
 
 
-def run_interactive(runner: Runner, out) -> int:
+class Sound(clock.Sound):
+    """The piezo's tones at the terminal, as the clock sim plays them (each melody once it is over,
+    unless --mute; all of them to --wav FILE at the end). Inside the fuse box's melodies no rest is
+    longer than 80 ms, so 200 ms of silence ends one."""
+
+    PAUSE_MS = 200
+
+
+def heading_of(lines: list) -> str:
+    for record in lines:
+        if record.get("type") == "info":
+            return "Finger weg! fuse box on a virtual %s board, sensors on %s" % (
+                record["board"], record["inputs"])
+    return "Finger weg! fuse box on the virtual board"
+
+
+def run_interactive(runner: Runner, out, sound: Sound) -> int:
+    """Keys to commands, board time in real time between them; 0 when the player quits."""
     import termios
     import tty
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     log: list = []
+    runner.on_pwm = sound.change
     lines, status = runner.read_until_status()
+    heading = heading_of(lines)
+    log += ["config: %s" % message for record in lines if record.get("type") == "info"
+            for message in record.get("errors", [])]
+    screen = Screen(out)
+    clock_now = RealTime()
+    left = False  # the player quit (else the runner ended)
     try:
         tty.setcbreak(fd)
         while status is not None:
@@ -330,32 +490,46 @@ def run_interactive(runner: Runner, out) -> int:
                 text = describe(record) if record.get("type") != "info" else ""
                 if text:
                     log.append(text)
-            out.write("\x1b[2J\x1b[H")
-            out.write("Finger weg! fuse box on the virtual board\n\n")
-            out.write("\n".join(draw_box(status)) + "\n\n")
-            out.write("\n".join(log[-10:]) + "\n\n" + HELP + "\n")
-            out.flush()
-            key = sys.stdin.read(1)
-            if key in ("q", "\x04", ""):
+            del log[:-100]
+            sound.at(status["t"])
+            cols, rows = screen.measure()
+            screen.draw(screen_lines(heading, status, log, cols, rows))
+            ready, _, _ = select.select([fd], [], [], FRAME_S)
+            if not ready:
+                owed = clock_now.owed_ms()
+                if owed < MIN_STEP_MS:
+                    lines = []
+                    continue
+                before = status["t"]
+                lines, status = runner.send("wait %d" % owed)
+                if status is not None:
+                    clock_now.paid(status["t"] - before)
+                continue
+            key = os.read(fd, 1).decode("latin-1")
+            if key in ("q", "Q", "\x04", ""):
+                left = True
                 break
-            if key and key in "12345678":
+            if key in "12345678":
                 command = "toggle " + key
-            elif key == "g":
-                command = "game " + _ask("players (2-8): ").strip()
-            elif key == "r":
-                command = "report " + _ask("players who showed the bolt, e.g. 1,3 (empty: none): ").strip()
-            elif key == "s":
-                command = "select " + _ask("card id: ").strip()
-            elif key == "c":
-                command = "chatter " + _ask("window (1-8): ").strip()
+            elif key in PROMPTS:
+                verb, prompt = PROMPTS[key]
+                command = verb + screen.ask(prompt)
             elif key in KEYS:
                 command = KEYS[key]
             else:
+                lines = []
                 continue
             lines, status = runner.send(command)
+            clock_now.restart()
+    except KeyboardInterrupt:  # Ctrl-C: the player leaves as with q (the runner got it too)
+        left = True
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        screen.close()
     runner.close()
+    if not left:
+        print("propctl sim fusebox: the virtual board stopped", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -363,6 +537,10 @@ def run(args) -> int:
     """`propctl sim fusebox`: scripted or from the keyboard; 0 unless the runner failed."""
     script = args.script
     interactive = args.interactive and not script
+    if interactive and not sys.stdin.isatty():
+        print("propctl sim fusebox: the keys need a terminal on stdin; without one, give the commands "
+              "with --script FILE or --script - (see --help)", file=sys.stderr)
+        return 2
     try:
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "fusebox")
         config = load_config(args.config)
@@ -379,21 +557,34 @@ def run(args) -> int:
         except (ValueError, OSError) as exc:
             print("propctl sim fusebox: %s" % exc, file=sys.stderr)
             return 1
-        if interactive:
-            return run_interactive(runner, sys.stdout)
-        if script and script != "-":
-            try:
-                commands = Path(script).read_text(encoding="utf-8").splitlines()
-            except (OSError, UnicodeDecodeError) as exc:
-                runner.close()
-                print("propctl sim fusebox: --script %s cannot be read: %s"
-                      % (script, getattr(exc, "strerror", None) or exc), file=sys.stderr)
-                return 1
-        else:
-            commands = sys.stdin.read().splitlines() if not sys.stdin.isatty() else []
-        code = run_scripted(runner, commands, sys.stdout)
-        if code:
+        # a script runs faster than real time: its tones only go to --wav
+        sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
+                      bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
+        try:
+            if interactive:
+                code = run_interactive(runner, sys.stdout, sound)
+            else:
+                runner.on_pwm = sound.change
+                code = play_script(runner, script)
+        finally:
+            sound.finish()
+        if code == 1:
             err = runner.proc.stderr.read() if runner.proc.stderr else ""
             if err:
                 print(err.strip(), file=sys.stderr)
         return code
+
+
+def play_script(runner: Runner, script) -> int:
+    """--script FILE, or the commands on stdin: the event log and the final box."""
+    if script and script != "-":
+        try:
+            commands = Path(script).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            runner.close()
+            print("propctl sim fusebox: --script %s cannot be read: %s"
+                  % (script, getattr(exc, "strerror", None) or exc), file=sys.stderr)
+            return 1
+    else:
+        commands = sys.stdin.read().splitlines() if not sys.stdin.isatty() else []
+    return run_scripted(runner, commands, sys.stdout)

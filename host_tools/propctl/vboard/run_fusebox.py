@@ -5,7 +5,8 @@
 JSON: the board's settings over the defaults, shaped like config.json (checked
 by settings.merge), e.g. '{"fusebox": {"inputs": "mcp23017"}}'; without it, all
 defaults. One command per input line; board time moves only with commands,
-so a session is the same every time:
+so a session is the same every time (the sim at a terminal sends `wait MS` with
+the real time that passed between keys):
     open N | close N | toggle N   window N (1-8, top first) moves, with a little contact bounce
     next | prev | bolt            press that button
     select ID                     link command select_card
@@ -18,6 +19,7 @@ so a session is the same every time:
 Output, one JSON object per line, "t" = board time in ms:
     {"type": "info", ...}, {"type": "event", "event": ..., ...fields},
     {"type": "reply", "ok": ...} or {"type": "refused", "error": ...} for link commands,
+    {"type": "pwm", "t": ..., "pin": "15", "what": "freq" or "duty", "value": ...}   the piezo's PWM
     {"type": "status", ...} after every command (the sim draws it), {"type": "end"}.
 """
 import json
@@ -57,10 +59,40 @@ class Session:
 
         self.bench = FuseBoxBench(overrides, echo=echo)
         self.app = self.bench.app
+        self.outputs = self._watch_outputs()
         c = self.bench.settings["fusebox"]
         emit({"type": "info", "prop": "fusebox", "board": self.bench.settings["board"],
               "inputs": c["inputs"], "pack": c["pack"], "errors": self.bench.errors + self.app.config_errors})
         self.bench.run(20)  # power-up: the first scan settles the sensors
+
+    def _watch_outputs(self) -> dict:
+        """The lights' and relay's levels and the piezo's duty, kept up to date on every change
+        (the recorder's log fills up in a long session, and reading it through grows with it);
+        the piezo's PWM changes are reported as they happen."""
+        board = self.bench.board
+        pins = self.bench.pins
+        piezo = str(pins["piezo"])
+        names = {}
+        for name in ("led_red", "led_green", "relay"):
+            names[board.signal(str(pins[name]))] = name
+        names[board.signal(piezo + ".duty")] = "piezo"
+        levels = {"led_red": 0, "led_green": 0, "relay": 0, "piezo": 0}
+        pwm = {board.signal(piezo + ".duty"): "duty", board.signal(piezo + ".freq"): "freq"}
+
+        def changed(sig, value, t):
+            name = names.get(sig)
+            if name is not None:
+                levels[name] = value
+            what = pwm.get(sig)
+            if what is not None:
+                emit({"type": "pwm", "t": t, "pin": piezo, "what": what, "value": value})
+
+        for _, signal, value in board.log():  # what the build set before the watch began
+            name = names.get(board.signal(signal))
+            if name is not None:
+                levels[name] = value
+        board.watch(changed)
+        return levels
 
     def _window_number(self, word: str) -> int:
         n = whole_number("a window", word)
@@ -139,10 +171,11 @@ class Session:
         snap = app.state_command()
         snap["type"] = "status"
         snap["t"] = bench.board.clock.elapsed
-        snap["red"] = bench.level("led_red")
-        snap["green"] = bench.level("led_green")
-        snap["relay"] = bench.level("relay")
-        snap["sound"] = bench.sounding()
+        levels = self.outputs
+        snap["red"] = levels["led_red"]
+        snap["green"] = levels["led_green"]
+        snap["relay"] = levels["relay"]
+        snap["sound"] = levels["piezo"] > 0
         snap["text"] = None
         snap["statements"] = None
         snap["bolt_seen"] = None

@@ -1,0 +1,254 @@
+"""`propctl sim fusebox` played at a terminal: board time runs in real time between keys, so the
+lights, the relay and the buzzer end on their own; the screen fits the terminal and redraws in
+place; the piezo's tones go to --wav as the firmware played them.
+
+The pseudo-terminal is replayed with the clock sim tests' VT model (tests/test_sim_terminal.py)."""
+import ast
+import os
+import re
+import subprocess
+import sys
+import wave
+from pathlib import Path
+
+import pytest
+from test_fusebox_sim import bolt_window
+from test_sim_terminal import Terminal, read_until, spawn, stop
+
+ROOT = Path(__file__).resolve().parent.parent
+PARTS = ROOT / "firmware" / "lib" / "props" / "fusebox_parts.py"
+CARD = "GEO-01"
+RELAY_MS = 1500
+
+
+def firmware_melody(name):
+    """A melody of props/fusebox_parts.py, read from the source: [(start_ms, end_ms, freq_hz)]."""
+    tree = ast.parse(PARTS.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [t.id for t in node.targets if isinstance(t, ast.Name)] == [name]:
+            melody = ast.literal_eval(node.value)
+            break
+    else:
+        raise AssertionError("%s not in %s" % (name, PARTS))
+    notes, t = [], 0
+    for i in range(0, len(melody), 2):
+        if melody[i]:
+            notes.append((t, t + melody[i + 1], melody[i]))
+        t += melody[i + 1]
+    return notes
+
+
+def decoded_tones(path):
+    """The square-wave notes in a WAV: [(start_ms, end_ms, freq_hz)], from its zero crossings.
+
+    A note is a run of half-waves of one length (within 1.5 samples); silence is exact zeros."""
+    with wave.open(str(path)) as w:
+        rate = w.getframerate()
+        raw = w.readframes(w.getnframes())
+    samples = [int.from_bytes(raw[i:i + 2], "little", signed=True) for i in range(0, len(raw), 2)]
+    sign = [(x > 0) - (x < 0) for x in samples]
+    notes = []  # [start, end, half-waves]
+    start = 0
+    for i in range(1, len(sign) + 1):
+        if i < len(sign) and sign[i] == sign[start]:
+            continue
+        length = i - start
+        if sign[start] != 0:
+            last = notes[-1] if notes else None
+            if last and last[1] == start and abs(length - (last[1] - last[0]) / last[2]) <= 1.5:
+                last[1], last[2] = i, last[2] + 1
+            else:
+                notes.append([start, i, 1])
+        start = i
+    tones = []
+    for begin, end, halves in notes:
+        if end - begin < rate * 3 // 1000:  # the cut-off half-wave where one note gives way to the next
+            continue
+        tones.append((begin * 1000 / rate, end * 1000 / rate, halves * rate / 2 / (end - begin)))
+    return tones
+
+
+def same_melody(decoded, expected, at_ms):
+    """The decoded notes are the expected ones, moved to start at at_ms: within 2 ms and 2 %."""
+    assert len(decoded) == len(expected), (decoded, expected)
+    for (start, end, freq), (want_start, want_end, want_freq) in zip(decoded, expected):
+        assert abs(start - (at_ms + want_start)) <= 2 and abs(end - (at_ms + want_end)) <= 2, \
+            (start, end, want_start + at_ms, want_end + at_ms)
+        assert abs(freq - want_freq) / want_freq < 0.02, (freq, want_freq)
+
+
+def board_seconds(term):
+    found = re.search(r"board time (\d+) s", term.text())
+    return int(found.group(1)) if found else -1
+
+
+def lamps(term):
+    """The lights line, e.g. {"red": "ON", "green": "off", "buzzer": "off", "relay": "off"}."""
+    found = re.search(r"red (\S+)\s+green (\S+)\s+buzzer (\S+)\s+relay (\S+)", term.text())
+    return dict(zip(("red", "green", "buzzer", "relay"), found.groups())) if found else {}
+
+
+@pytest.mark.parametrize("cols,rows", [(80, 24), (120, 40)])
+def test_lights_relay_and_buzzer_end_on_their_own(cols, rows, tmp_path):
+    bolt = bolt_window(CARD)
+    safe = 1 if bolt != 1 else 2
+    wav = tmp_path / "box.wav"
+    term = Terminal(cols, rows)
+    term.grid = [list("$ an old shell line".ljust(cols)) for _ in range(rows)]  # a terminal in use
+    pid, fd = spawn(cols, rows, "sim", "fusebox", "--lang", "en", "--mute", "--wav", str(wav),
+                    "--set", "fusebox.relay=true", "--set", "fusebox.relay_ms=%d" % RELAY_MS)
+    try:
+        assert read_until(fd, term, lambda t: "keys: 1-8" in t.text(), 60), term.text()
+        assert "stands still while g, r, s or c ask for text" in term.text()
+        assert "old shell line" not in term.text()
+        os.write(fd, b"s")
+        assert read_until(fd, term, lambda t: "card id:" in t.text(), 20), term.text()
+        os.write(fd, CARD.encode() + b"\n")
+        assert read_until(fd, term, lambda t: "card    %s in the box" % CARD in t.text(), 20), term.text()
+        assert "card id:" not in term.text()  # the prompt row is cleared when the box is drawn again
+
+        # a safe window: click and green light; the light goes off with no further key
+        os.write(fd, str(safe).encode())
+        assert read_until(fd, term, lambda t: lamps(t).get("green") == "ON", 20), term.text()
+        assert "safe    window %d" % safe in term.text()
+        assert read_until(fd, term, lambda t: lamps(t).get("green") == "off", 20), term.text()
+
+        # the bolt window: the fuse blows, buzzer and relay on; both end by themselves, red stays on
+        os.write(fd, str(bolt).encode())
+        assert read_until(fd, term, lambda t: lamps(t).get("buzzer") == "ON", 20), term.text()
+        assert "FUSE BLOWN at window %d" % bolt in term.text()
+        assert lamps(term)["relay"] == "ON" and lamps(term)["red"] == "ON"
+        blown_at = board_seconds(term)
+        ended = lambda t: lamps(t).get("buzzer") == "off" and lamps(t).get("relay") == "off"  # noqa: E731
+        assert read_until(fd, term, ended, 30), term.text()
+        assert lamps(term)["red"] == "ON" and "state blown" in term.text()
+        assert board_seconds(term) >= blown_at + RELAY_MS // 1000  # board time ran with no key pressed
+
+        screen = term.text().splitlines()
+        assert len(screen) <= rows - 1 and max(len(line) for line in screen) < cols
+        assert term.scrolled == 0 and term.overlong == 0
+        os.write(fd, b"q")
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, term.text()
+    finally:
+        stop(pid, fd)
+    # the tones of the session: the safe window's click, then the blown fuse's buzz
+    tones = decoded_tones(wav)
+    click = firmware_melody("CLICK")
+    assert len(tones) == 1 + len(firmware_melody("BLOWN_SOUND")), tones
+    assert abs(tones[0][2] - click[0][2]) / click[0][2] < 0.05, tones[0]
+    same_melody(tones[1:], firmware_melody("BLOWN_SOUND"), tones[1][0])
+
+
+def test_the_wav_holds_the_firmware_s_blown_fuse_melody(tmp_path):
+    bolt = bolt_window(CARD)
+    wav = tmp_path / "blown.wav"
+    done = subprocess.run([sys.executable, "-m", "propctl.cli", "sim", "fusebox", "--non-interactive",
+                           "--lang", "en", "--wav", str(wav), "--script", "-"],
+                          input="select %s\nopen %d\nwait 2000\n" % (CARD, bolt), capture_output=True,
+                          text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "FUSE BLOWN at window %d" % bolt in done.stdout
+    assert '"pwm"' not in done.stdout and "?:" not in done.stdout  # the script's log is as before
+    # the WAV begins with the first note: the melody from 0, each note's frequency and length
+    same_melody(decoded_tones(wav), firmware_melody("BLOWN_SOUND"), 0)
+
+
+def test_the_decoder_tells_notes_and_rests_apart(tmp_path):
+    from propctl import sound
+    notes = [(0, 120, 196), (120, 240, 175), (300, 400, 3500)]
+    sound.write_wav(notes, tmp_path / "x.wav")
+    same_melody(decoded_tones(tmp_path / "x.wav"), notes, 0)
+    with pytest.raises(AssertionError):
+        same_melody(decoded_tones(tmp_path / "x.wav"), [(0, 240, 196), (300, 400, 3500)], 0)
+
+
+def test_a_melody_plays_once_it_is_over_not_at_its_rests(monkeypatch, tmp_path):
+    import argparse
+
+    from propctl import sound
+    from propctl.sim import fusebox
+    played = []
+    monkeypatch.setattr(sound, "play", lambda path, bell=None: played.append(decoded_tones(path)))
+    box = fusebox.Sound(argparse.Namespace(mute=False, wav=str(tmp_path / "all.wav")), bell=None)
+    wrong = firmware_melody("WRONG")  # two beeps with a short rest between them
+    for start, end, freq in wrong:
+        box.change({"t": 1000 + start, "what": "freq", "value": freq})
+        box.change({"t": 1000 + start, "what": "duty", "value": 32768})
+        box.change({"t": 1000 + end, "what": "duty", "value": 0})
+        box.at(1000 + end + 10)  # inside the melody (and at its end): nothing played yet
+    assert played == []
+    box.at(1000 + wrong[-1][1] + fusebox.Sound.PAUSE_MS)
+    box.at(1000 + wrong[-1][1] + 5 * fusebox.Sound.PAUSE_MS)  # once only
+    assert len(played) == 1
+    same_melody(played[0], wrong, 0)
+    workdir = box.workdir
+    box.finish()
+    same_melody(decoded_tones(tmp_path / "all.wav"), wrong, 0)
+    assert not os.path.exists(workdir)  # the played melodies' files are gone
+
+
+def test_a_busy_box_fits_the_screen_and_keeps_room_for_events():
+    from propctl.sim import fusebox
+    status = {"mode": "pack", "card": "GEO-01", "pending": False, "text": "a long card text " * 6,
+              "category": "geography", "statements": ["statement %d" % i for i in range(8)], "open": [2],
+              "bolt_seen": None, "faulty": [3], "red": 1, "green": 0, "sound": False, "relay": 0,
+              "state": "round", "t": 12345, "to_report": [2],
+              "game": {"scores": [0, 1, 2, 3], "over": False, "chooser": 2, "in_round": [1, 2, 3, 4]}}
+    log = ["%7.2f s  event %d" % (i, i) for i in range(30)]
+    for cols, rows in [(80, 24), (120, 40), (40, 12), (10, 5)]:
+        lines = fusebox.screen_lines("the heading " * 20, status, log, cols, rows)
+        assert len(lines) <= rows - 2 and max(len(line) for line in lines) < cols, (cols, rows)
+        if rows >= 24:
+            assert lines[-1] == log[-1] and sum(line in log for line in lines) >= fusebox.MIN_LOG_LINES
+            assert "board time 12 s" in "\n".join(lines) and "keys: 1-8" in "\n".join(lines)
+
+
+def test_a_virtual_board_that_dies_ends_the_sim_with_a_message():
+    term = Terminal(80, 24)
+    pid, fd = spawn(80, 24, "sim", "fusebox", "--lang", "en", "--mute")
+    try:
+        assert read_until(fd, term, lambda t: "keys: 1-8" in t.text(), 60), term.text()
+        children = Path("/proc/%d/task/%d/children" % (pid, pid)).read_text().split()
+        assert len(children) == 1, children  # the MicroPython runner
+        os.kill(int(children[0]), 9)
+        read_until(fd, term, lambda t: "the virtual board stopped" in t.text(), 20)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1, term.text()
+        assert "the virtual board stopped" in term.text() and "Traceback" not in term.text()
+    finally:
+        stop(pid, fd)
+
+
+def test_a_long_event_is_wrapped_not_cut():
+    from propctl.sim import fusebox
+    status = {"mode": "pack", "card": "GEO-01", "pending": False, "text": None, "statements": None,
+              "open": [], "bolt_seen": None, "faulty": [], "red": 0, "green": 0, "sound": False, "relay": 0,
+              "state": "round", "t": 0, "to_report": [], "game": None}
+    long = ("   0.83 s  result  window 1 safe: player 2 +1, player 3 +1; scores player 1: 0, player 2: 1, "
+            "player 3: 1, player 4: 0 points")
+    lines = fusebox.screen_lines("heading", status, ["   0.10 s  older", long], 80, 24)
+    tail = lines[-2:]  # the newest event, in two lines under the older one
+    assert " ".join(" ".join(tail).split()) == " ".join(long.split())  # every word, in order
+    assert all(len(line) < 80 for line in tail) and tail[1].startswith(" " * 11)
+    assert lines[-3] == "   0.10 s  older"
+
+
+def test_ctrl_c_leaves_like_q():
+    term = Terminal(80, 24)
+    pid, fd = spawn(80, 24, "sim", "fusebox", "--lang", "en", "--mute")
+    try:
+        assert read_until(fd, term, lambda t: "keys: 1-8" in t.text(), 60), term.text()
+        os.write(fd, b"\x03")
+        read_until(fd, term, lambda t: False, 1)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, term.text()
+        assert "Traceback" not in term.text() and "stopped" not in term.text()
+    finally:
+        stop(pid, fd)
+
+
+def test_keys_without_a_terminal_say_what_to_do():
+    done = subprocess.run([sys.executable, "-m", "propctl.cli", "sim", "fusebox", "--interactive"],
+                          input="3\n", capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 2 and "--script" in done.stderr and "Traceback" not in done.stderr, done.stderr
