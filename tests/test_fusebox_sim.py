@@ -36,8 +36,8 @@ def test_scripted_round_blows_the_fuse_at_the_bolt_window(tmp_path):
     done = sim("--script", str(script))
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "card    GEO-01 in the box" in out
-    assert "safe    window %d" % safe in out
+    assert "card GEO-01 in the box" in out
+    assert "window %d is safe" % safe in out
     assert "FUSE BLOWN at window %d" % bolt in out
     assert "result  window %d safe: player 2 +1" % safe in out
     assert "result  window %d BOLT" % bolt in out
@@ -75,7 +75,7 @@ def test_corrupt_pack_runs_in_manual_mode(tmp_path):
     done = sim("--pack", str(bad), "--script", "-", stdin="select GEO-01\nopen 3\nbolt\n")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "pack error:" in out and "mode    manual" in out
+    assert "card pack problem:" in out and "mode    manual mode" in out
     assert "refused: no card pack loaded" in out
     assert "window 3 opened" in out and "FUSE BLOWN at window 3" in out
 

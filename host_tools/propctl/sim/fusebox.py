@@ -23,13 +23,13 @@ from typing import Callable, Optional
 
 from propctl.build import FIRMWARE_DIR
 from propctl.cards import lang as langs
+from propctl.describe import describe_event
 from propctl.overrides import combine, parse_sets
 from propctl.sim import clock
 from propctl.sim.runner import (
     VBOARD_DIR,
     SimError,
     check_settings,
-    fields_text,
     load_config,
     overrides_args,
     records,
@@ -142,7 +142,8 @@ def to_link(command: str) -> str:
 # --- drawing ----------------------------------------------------------------
 
 def describe(record: dict) -> str:
-    """One runner line (event, reply, refusal) as a log line; windows counted 1-8 as on the box."""
+    """One runner line (event, reply, refusal) as a log line; windows counted 1-8 as on the box.
+    Events read by propctl.describe, as `propctl monitor` prints them."""
     kind = record.get("type")
     t = record.get("t", 0) / 1000
     if kind == "refused":
@@ -160,31 +161,11 @@ def describe(record: dict) -> str:
         else:
             text = "%s done" % record["cmd"].replace("_", " ")
         return "%7.2f s  %s" % (t, text)
-    name = record.get("event", "?")
-    if name == "window":
-        text = "window %d %s" % (person(record["window"]), "opened" if record["open"] else "closed")
-    elif name == "card":
-        text = "card    %s in the box%s" % (record["id"] or "(manual mode: unknown card)",
-                                           ", an unfinished round dropped" if record["dropped_round"] else "")
-    elif name == "safe":
-        text = "safe    window %d: click, green light (%d open)" % (
-            person(record["window"]), record["opened"])
-    elif name == "fuse_blown":
-        text = "FUSE BLOWN at window %d: buzzer, red light" % person(record["window"])
-    elif name == "windows_not_closed":
-        text = "close every window first: open %s" % ", ".join(str(person(w)) for w in record["windows"])
-    elif name == "sensor_fault":
-        text = "sensor fault: window %d %s" % (person(record["window"]), record["fault"].replace("_", " "))
-    elif name == "mode":
-        text = "mode    %s%s" % (record["mode"], " (%d cards)" % record["cards"] if record["mode"] == "pack"
-                                 else ": " + record["why"])
-    elif name == "pack_error":
-        text = "pack error: %s" % record["error"]
-    elif name == "scored":
+    name = str(record.get("event", "?"))
+    if name == "scored":
         return ""  # the reply line says it
-    else:
-        text = "%s: %s" % (name.replace("_", " "), fields_text(record))
-    return "%7.2f s  %s" % (t, text)
+    fields = {key: value for key, value in record.items() if key not in ("type", "event", "t")}
+    return "%7.2f s  %-7s %s" % (t, name, describe_event("fusebox", name, fields))
 
 
 def game_text(game: dict) -> str:
