@@ -5,6 +5,7 @@ MicroPython unix port on the fake `machine` of propctl/vboard; its JSON-lines
 output (events and hand frames, see vboard/run_prop.py) is drawn here as a
 clock face with the hand, plus the event log.
 """
+import argparse
 import math
 import os
 import select
@@ -244,7 +245,9 @@ def run(args) -> int:
     error = None
     frames: list = []
     events: list = []
-    sound = Sound(args, bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
+    # the event log (no terminal, CI) plays nothing: a bell there would land in the log
+    sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
+                  bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
     reader = None
     saved_tty = None
     try:
