@@ -1,7 +1,7 @@
 """hardware/README.md's boards table says what boards.PROFILES and boards.VARIANTS say."""
 import re
 
-from hardware_docs import BOARD_COLUMNS, HARDWARE, board_variants, boards, table_rows
+from hardware_docs import BOARD_COLUMNS, HARDWARE, board_variants, boards, settings, table_rows
 
 
 def rows() -> dict:
@@ -104,3 +104,11 @@ def test_esp32s3_pin_check_can_fail():
     wrong = dict(boards.profile("esp32s3", "clock"), piezo=46, led=48, battery_adc=12, button=5)
     assert sorted(esp32s3_problems(wrong)) == ["a pin twice", "battery_adc", "led", "piezo"]
     assert esp32s3_problems({"relay": 35}) == ["relay"]  # octal PSRAM on an N8R8 module
+
+
+def test_every_profile_is_a_board_choice_of_the_settings():
+    for board in boards.PROFILES:
+        result, errors = settings.merge({"board": board})
+        assert errors == [] and result["board"] == board, board
+    result, errors = settings.merge({"board": "esp32c3"})  # no profile: the default, and a message
+    assert result["board"] == "pico" and any("esp32c3" in message for message in errors)
