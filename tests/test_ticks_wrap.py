@@ -120,3 +120,9 @@ def test_a_whole_process_can_start_its_counter_just_before_the_wrap():
                          timeout=30).stdout.split()
     t0, t1, diff = (int(x) for x in out)
     assert 2**30 - 50 <= t0 < 2**30 and t1 < 1000 and 110 <= diff < 1000
+
+
+def test_the_real_time_clock_runs_on_past_the_hosts_microsecond_wrap(vboard_process):
+    # a sim left running at a terminal: 2^30 us is 18 minutes, ticks_diff goes negative after 9
+    seen = vboard_process.call(W + "real_time_clock", 40, 100_000_000, 2)
+    assert seen == [200_000 * (i + 1) for i in range(40)]  # 100 s of host time each, at speed 2

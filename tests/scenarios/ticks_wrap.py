@@ -122,3 +122,23 @@ def fusebox_sensor_faults(wrap_at_ms):
         i += 1
     bench.run(4000)
     return {"events": _events(bench, ("event", "t", "window", "fault")), "red": bench.log_of("led_red")}
+
+
+def real_time_clock(steps, step_us, speed):
+    """The virtual board's clock in real-time mode (the sims at a terminal) while the host's
+    microsecond counter runs `steps` x `step_us` through its 2^30 wrap: elapsed board ms."""
+    import vboard
+    host = [0]
+    saved = vboard.time.ticks_us
+    vboard.time.ticks_us = lambda: host[0] & 0x3FFFFFFF
+    try:
+        clock = vboard.Clock(0)
+        clock.run_real(speed)
+        seen = []
+        for _ in range(steps):
+            host[0] += step_us
+            clock.now()
+            seen.append(clock.elapsed)
+        return seen
+    finally:
+        vboard.time.ticks_us = saved

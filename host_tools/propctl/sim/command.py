@@ -70,7 +70,7 @@ def register(subparsers) -> None:
                "           propctl sim clock --seed 42 --non-interactive   the event log only (CI)\n"
                "           propctl sim clock --set clock.motor=stepper      the stepper variant\n"
                "           propctl sim fusebox          open windows with keys 1-8\n"
-               "           propctl sim football         a demo game on the box\n"
+               "           propctl sim football         play the football box from the keyboard\n"
                "           propctl sim serve            a virtual board on a serial port\n"
                "Run `propctl sim PROP --help` for the options of one prop.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -95,10 +95,16 @@ def register(subparsers) -> None:
     fusebox.add_arguments(p)
     p.set_defaults(func=_runs(fusebox))
 
-    p = props.add_parser("football", help="the Finger Football box: a demo game",
-                         description="A demo game on the Finger Football box firmware: two simulated "
-                                     "players press its buttons; the display and events are drawn.")
-    _common(p, seed_help="seed for the demo game (default: from the clock)", speed=True, config=False)
+    p = props.add_parser("football", help="the Finger Football box: play it from the keyboard, or a demo",
+                         description="The Finger Football box firmware on the virtual board. At a "
+                                     "terminal you play it:\nits buttons and the referee's reports are "
+                                     "keys. Without one, or with --demo, two simulated\nplayers play a "
+                                     "demo game. The panel shows the box's display and the events.")
+    p.epilog = football.HELP
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    _common(p, seed_help="seed for the box's coin and dice (and the demo players; default: from the clock)",
+            speed=True, config=False)
+    football.add_arguments(p)
     p.set_defaults(func=_runs(football))
 
     p = props.add_parser("serve", help="the virtual board on a serial port, for deploy and monitor",

@@ -1,22 +1,35 @@
-"""`propctl sim football`: a demo game on the virtual Finger Football box, drawn in the terminal.
+"""`propctl sim football`: the Finger Football box on the virtual board, played at the terminal.
 
 The real firmware (props.football with its drivers) runs inside the MicroPython
-unix port on the virtual board (vboard/run_football.py); two simulated players
-press its buttons. What the fake OLED shows (read off its pixels) is drawn
-here with the players' presses and the box's events. Board time is paced to
-real time times --speed at a terminal; without one, the log is printed at once.
+unix port on the virtual board (vboard/run_football.py). At a terminal a
+person plays it in real time: the box's buttons are keys, and the reports the
+referee's host sends over the link (kick or receive, where a kickoff stopped,
+the announced play...) are number keys or a short prompt; the panel shows
+what the fake OLED displays, which keys do what now, and the log. The piezo's
+tones are played (propctl.sound). Without a terminal, or with --demo, two
+simulated players press the buttons instead (a fixed demo game).
 """
+import os
+import queue
+import select
+import shutil
 import subprocess
 import sys
 import tempfile
+import termios
+import textwrap
+import threading
 import time
+import tty
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Optional
 
 from propctl.build import FIRMWARE_DIR
 from propctl.overrides import parse_sets
+from propctl.sim.clock import Sound
 from propctl.sim.runner import (
     VBOARD_DIR,
-    InPlace,
     SimError,
     check_settings,
     fields_text,
@@ -29,13 +42,42 @@ from propctl.sim.runner import (
 HEAP = "16M"
 DEFAULT_NAMES = ("Home", "Away")  # the runner's info line names the teams
 
+# The box's buttons (firmware/lib/props/football_parts.BUTTON_NAMES) on keys.
+BUTTON_KEYS = (("r", "roll"), ("k", "kick"), ("g", "good"), ("m", "miss"))
 
-def runner_command(args, micropython: str, folder: Path) -> list:
-    """The micropython command line that plays the demo game (its --set written to `folder`)."""
+HELP = """playing at a terminal (board time runs in real time):
+  r k g m   the box's buttons ROLL, KICK, GOOD, MISS; keep a key down to hold its button
+            (auto-repeat), or type R K G M to hold it for the box's long_press_ms:
+            holding ROLL after the final whistle starts a new game
+  1-9       the reports the referee sends over the link (kick or receive, the goal, where
+            a kickoff or punt stopped, the announced play, red footballs, flags...): the
+            panel lists the ones the game takes now; a yard line is typed, then Enter
+  Esc       back out of a prompt          q   quit
+--demo, --speed 0 or no terminal: two simulated players play a demo game instead (the log
+only with --non-interactive). --wav FILE writes the piezo's tones of any run."""
+
+
+def add_arguments(parser) -> None:
+    """The football box's own options of `propctl sim football`."""
+    parser.add_argument("--demo", action="store_true",
+                        help="watch two simulated players instead of playing (the default without a "
+                             "terminal)")
+    parser.add_argument("--mute", action="store_true", help="no sound (default: the piezo's tones are "
+                        "played through aplay/paplay/afplay/ffplay, else the terminal bell)")
+    parser.add_argument("--wav", metavar="FILE", help="write the piezo's tones of the run to a WAV file")
+
+
+def runner_command(args, micropython: str, folder: Path, keys: bool = False) -> list:
+    """The micropython command line that runs the box (its --set written to `folder`): a demo
+    game, or with `keys` the box in real time for a person (run_football.py --keys)."""
     command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_football.py"),
                "--seed", str(args.seed if args.seed is not None else int(time.time()) % 100000)]
+    if keys:
+        command += ["--keys", "1", "--speed", str(max(1, getattr(args, "speed", None) or 1))]
     return command + overrides_args(parse_sets(args.set), folder)
 
+
+# --- words ---------------------------------------------------------------------
 
 def score_text(record: dict, names) -> str:
     """A score event as a sentence: who scored how much, and the score after it."""
@@ -55,8 +97,11 @@ def quarter_text(record: dict, names) -> str:
 def describe(record: dict, names=DEFAULT_NAMES) -> str:
     """One event or player line for the log, or "" for events not worth a line."""
     t = record.get("t", 0) / 1000
-    if record.get("type") == "player":
+    kind = record.get("type")
+    if kind == "player":
         return "%7.2f s  %s" % (t, record["text"])
+    if kind == "refused":
+        return "%7.2f s  refused %s: %s" % (t, record["command"], record["error"])
     name = record.get("event")
     if name == "roll":
         text = "dice    %s / %s" % (record["zone"], record["lane"])
@@ -84,6 +129,103 @@ def describe(record: dict, names=DEFAULT_NAMES) -> str:
     return "%7.2f s  %s" % (t, text)
 
 
+# --- what the keys do in each phase ------------------------------------------------
+
+# Actions the buttons give (props.football_app: ROLL tosses and rolls, KICK announces the kick
+# and starts the count, GOOD and MISS report made or missed); all others are link reports.
+BUTTON_ACTIONS = ("toss", "roll", "field_goal", "extra_point", "made", "touchdown", "good", "missed",
+                  "no_good")
+
+REPORT_WORDS = {
+    "kick": "kick off", "receive": "receive", "goal": "defend the %s goal",
+    "end_zone": "into the end zone (touchback)", "onside": "onside kick", "punt": "punt",
+    "go_for_td": "go for a touchdown", "touchback": "through the end zone (touchback)",
+    "fumble": "red football: turnover at a yard line", "flag": "yellow flag: penalty",
+    "accept": "accept the penalty", "refuse": "refuse the penalty", "two_point": "two-point try",
+    "target": "announce %s",
+}
+YARDS_WORDS = {"in_field": "stopped on the field at a yard line",
+               "out_of_bounds": "out of bounds at a yard line"}
+NONE_WORDS = {"out_of_bounds": "out of bounds (the receiver's 40)"}
+
+
+def button_roles(state: dict) -> dict:
+    """button -> what pressing it does now, in words ("" when the box would refuse it)."""
+    names = [action[0] for action in state["actions"]]
+    phase = state["phase"]
+    counting = state["box"] == "counting"
+    roles = {"roll": "", "kick": "", "good": "", "miss": ""}
+    if "toss" in names:
+        roles["roll"] = "toss the coin"
+    elif "roll" in names:
+        roles["roll"] = "roll the dice"
+    elif phase == "over":
+        roles["roll"] = "hold (R): a new game"
+    if counting:
+        roles["good"] = "the kick is good (before the final tone)"
+        roles["miss"] = "the kick is no good"
+        return roles
+    if "field_goal" in names:
+        roles["kick"] = "field goal: ready, go (the count)"
+    elif "extra_point" in names:
+        roles["kick"] = "extra point: ready, go (the count)"
+    elif phase in ("field_goal", "extra_point"):
+        roles["kick"] = "ready, go (the count)"
+    for name, words in (("touchdown", "touchdown"), ("made", "made it")):
+        if name in names:
+            roles["good"] = words
+    if "missed" in names:
+        roles["miss"] = "missed"
+    if phase in ("onside", "two_point"):
+        roles["good"] = "onside kick recovered" if phase == "onside" else "two-point try good"
+        roles["miss"] = "no good"
+    return roles
+
+
+def reports(state: dict, prefix=()) -> list:
+    """The link reports the game takes now, as menu entries (label, line, needs):
+    line is the runner's "report ..." line, or None with needs = ("yards", lo, hi) for a yard
+    line still to type, or ("pick", action, words) for a pick with more words to choose."""
+    if state["box"] == "counting":
+        return []  # the box takes only good or no good during the count
+    out: list = []
+    for name, kind, options in state["actions"]:
+        if name in BUTTON_ACTIONS:
+            continue
+        if kind == "none":
+            words = NONE_WORDS.get(name) or REPORT_WORDS.get(name, name.replace("_", " "))
+            out.append((words, "report " + name, None))
+        elif kind == "yards":
+            words = YARDS_WORDS.get(name) or REPORT_WORDS.get(name, name.replace("_", " "))
+            out.append(("%s (%d-%d)" % (words, options[0], options[1]), None, ("yards", name,
+                                                                              options[0], options[1])))
+        elif kind == "pick":
+            out += pick_entries(name, options, prefix)
+    return out
+
+
+def pick_entries(name: str, options: list, prefix=()) -> list:
+    """Menu entries for a pick: the options themselves when up to 9 are left, else their next
+    word (an announced play on CHOICE has up to 31: the zone first, then run or pass and lane)."""
+    words = REPORT_WORDS.get(name, name + " %s")
+    left = [o for o in options if o.split(" ")[:len(prefix)] == list(prefix)]
+    if len(left) <= 9:
+        return [(words % o, "report %s %s" % (name, o.replace(" ", "_")), None) for o in left]
+    out: list = []
+    for option in left:
+        parts = option.split(" ")
+        if len(parts) == len(prefix) + 1:  # nothing more to choose (e.g. "touchdown")
+            entry: tuple = (words % option, "report %s %s" % (name, option.replace(" ", "_")), None)
+        else:
+            chosen = tuple(parts[:len(prefix) + 1])
+            entry = (words % " ".join(chosen) + "...", None, ("pick", name, chosen))
+        if entry not in out:
+            out.append(entry)
+    return out
+
+
+# --- the screen ------------------------------------------------------------------
+
 def oled_box(lines: list, rows: int) -> list:
     """The OLED text framed like a panel, 16 characters wide."""
     shown = (list(lines) + [""] * rows)[:rows]
@@ -94,20 +236,195 @@ def oled_box(lines: list, rows: int) -> list:
 
 
 class Screen:
-    """The panel and the latest log lines, redrawn in place."""
+    """The heading, the OLED panel with the keys beside it, the status and the latest log lines,
+    drawn from the top of the terminal in place: never taller or wider than the terminal."""
 
-    def __init__(self, out, rows: int) -> None:
-        self.block = InPlace(out)
+    def __init__(self, out, heading: str, rows: int) -> None:
+        self.out = out
+        self.heading = heading
         self.rows = rows
-        self.lines: list = []
+        self.oled: list = []
+        self.keys: list = []       # the lines beside the panel
+        self.status = ""
+        self.notice = ""
         self.log: list = []
+        self.t = 0
+        self.size: Optional[os.terminal_size] = None
+        out.write("\x1b[?25l")  # hide the cursor while the panel is redrawn
+
+    def lines(self, cols: int, rows: int) -> list:
+        width = cols - 1  # the last column stays empty: some terminals wrap there
+        top = ["%s   board time %.1f s" % (self.heading, self.t / 1000)]
+        panel = oled_box(self.oled, self.rows)
+        if width >= 50:
+            beside = self.keys + [""] * (len(panel) - len(self.keys))
+            top += ["%-21s %s" % (p, k) if k else p for p, k in zip(panel + [""] * len(beside), beside)]
+        else:
+            top += panel + self.keys
+        top += [self.status, self.notice]
+        room = rows - 1 - len(top)  # the last row stays empty: writing there could scroll
+        log: list = []
+        for line in self.log[-max(room, 0):] if room > 0 else []:
+            log += textwrap.wrap(line, width, subsequent_indent=" " * 19) or [""]
+        log = log[-room:] if room > 0 else []
+        out = (top + log + [""] * max(room - len(log), 0))[:rows - 1]
+        return [line[:width] for line in out]
 
     def draw(self) -> None:
-        self.block.show(oled_box(self.lines, self.rows) + [""] + (self.log[-10:] + [""] * 10)[:10])
+        size = shutil.get_terminal_size()
+        if size != self.size:  # a new size: what was drawn before may lie outside the new layout
+            self.size = size
+            self.out.write("\x1b[2J")
+        self.out.write("\x1b[H" + "".join(line + "\x1b[K\r\n" for line in self.lines(size.columns,
+                                                                                       size.lines)))
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.write("\x1b[?25h")
+        self.out.flush()
+
+
+class Keys:
+    """The person's keys, turned into the runner's --keys lines (see vboard/run_football.py).
+
+    A terminal reports key presses, not releases: a held key repeats, so its first press is
+    "down", its repeats "hold", and "up" follows when they stop."""
+
+    FIRST_REPEAT_S = 0.7   # longer than any terminal's delay before a key repeats
+    NEXT_REPEAT_S = 0.2    # longer than its repeat interval
+
+    def __init__(self, send, long_press_ms: int) -> None:
+        self.send = send
+        self.long_press_ms = long_press_ms
+        self.state: dict = {"phase": "toss", "actions": [], "box": "idle"}
+        self.last: dict = {}      # button -> [time of its last key, repeating]
+        self.prefix: tuple = ()   # words of a pick chosen so far
+        self.typing: Optional[tuple] = None  # ("yards", action, lo, hi) while a yard line is typed
+        self.typed = ""
+        self.quit = False
+        self.notice = ""
+
+    def menu(self) -> list:
+        return reports(self.state, self.prefix)
+
+    def lines(self) -> list:
+        """What each key does now, for the panel's side."""
+        roles = button_roles(self.state)
+        out = []
+        for key, button in BUTTON_KEYS:
+            out.append("%s  %-4s  %s" % (key, button.upper(), roles[button] or "-"))
+        for number, (label, _, _) in enumerate(self.menu(), 1):
+            out.append("%d  %s" % (number, label))
+        out.append("Esc back   q quit" if self.prefix or self.typing else "q  quit")
+        return out
+
+    def prompt(self) -> str:
+        if self.typing:
+            _, action, lo, hi = self.typing
+            # what to type first: a narrow terminal cuts the explanation, not the typing
+            return "%s at yard line %d-%d, then Enter: %s_   (from the goal of the team getting the ball)" % (
+                action.replace("_", " "), lo, hi, self.typed)
+        return self.notice
+
+    def tick(self, now: float) -> None:
+        """Let go of buttons whose key stopped repeating."""
+        for button, (at, repeating) in list(self.last.items()):
+            if now - at > (self.NEXT_REPEAT_S if repeating else self.FIRST_REPEAT_S):
+                self.send("up " + button)
+                del self.last[button]
+
+    def key(self, ch: str, now: float) -> None:
+        self.notice = ""
+        if self.typing:
+            self.type_key(ch, self.typing[1])
+            return
+        if ch in "qQ\x03\x04":
+            self.quit = True
+            return
+        if ch == "\x1b":
+            self.prefix = ()
+            return
+        for key, button in BUTTON_KEYS:
+            if ch == key:
+                if button in self.last:
+                    self.send("hold " + button)
+                    self.last[button] = [now, True]
+                else:
+                    self.send("down " + button)
+                    self.last[button] = [now, False]
+                return
+            if ch == key.upper():
+                self.send("press %s %d" % (button, self.long_press_ms + 200))
+                return
+        if ch.isdigit() and ch != "0":
+            entries = self.menu()
+            index = int(ch) - 1
+            if index >= len(entries):
+                self.notice = "no report %s now" % ch
+                return
+            _, line, needs = entries[index]
+            if line:
+                self.send(line)
+                self.prefix = ()
+            elif needs[0] == "yards":
+                self.typing = needs
+                self.typed = ""
+            else:
+                self.prefix = needs[2]
+
+    def type_key(self, ch: str, action: str) -> None:
+        """A key while a yard line for `action` is typed."""
+        if ch == "\x1b" or ch in "\x03\x04":
+            self.typing = None
+        elif ch.isdigit() and len(self.typed) < 3:
+            self.typed += ch
+        elif ch in "\x7f\x08":
+            self.typed = self.typed[:-1]
+        elif ch in "\r\n" and self.typed:
+            self.send("report %s %d" % (action, int(self.typed)))
+            self.typing = None
+
+    def new_state(self, state: dict) -> None:
+        if state["phase"] != self.state.get("phase"):
+            self.prefix = ()
+            self.typing = None
+        self.state = state
+
+
+class Tones(Sound):
+    """The piezo's tones (propctl.sim.clock.Sound), each played as soon as it ends: the kick
+    count's beeps are heard one by one, not after the pause that ends a clock's melody."""
+
+    PAUSE_MS = 0
+
+    def finish(self) -> None:
+        super().finish()
+        if self.workdir:  # a game plays many notes, each its own file; a player still has it open
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def start_reader(stream, speed: int, paced: bool) -> "queue.Queue":
+    """A thread that puts the runner's records on a queue (paced to board time for a demo);
+    None after the last."""
+    lines: queue.Queue = queue.Queue()
+
+    def read():
+        started = time.monotonic()
+        for record in records(stream, lambda line: lines.put({"type": "junk", "line": line})):
+            if paced and speed > 0 and "t" in record:
+                wait = started + record["t"] / 1000 / speed - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+            lines.put(record)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    return lines
 
 
 def run(args) -> int:
-    """Play and draw one demo game; 0 when the game reached its final whistle."""
+    """`propctl sim football`: play the box at a terminal, or a demo game; 0 when a person quit
+    or the demo game reached its final whistle."""
     try:
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "football")
         check_settings(parse_sets(args.set), {}, micropython, firmware_lib)
@@ -116,60 +433,194 @@ def run(args) -> int:
         return getattr(exc, "code", 2)
     interactive = args.interactive
     speed = args.speed if args.speed is not None else (1 if interactive else 0)
+    play = interactive and not getattr(args, "demo", False) and sys.stdin.isatty() and speed > 0
     workdir = tempfile.TemporaryDirectory(prefix="propctl-sim-")
-    proc = subprocess.Popen(runner_command(args, micropython, Path(workdir.name)), stdout=subprocess.PIPE,
+    proc = subprocess.Popen(runner_command(args, micropython, Path(workdir.name), keys=play),
+                            stdin=subprocess.PIPE if play else subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
+    # sound: played when a person watches in real time; --wav in any mode
+    sound = Tones(SimpleNamespace(mute=getattr(args, "mute", False) or not interactive or speed == 0,
+                                  wav=getattr(args, "wav", None)),
+                  bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
+    saved_tty = None
     screen = None
-    end = None
-    names = DEFAULT_NAMES
-    started = time.monotonic()
     try:
-        assert proc.stdout is not None
-        for record in records(proc.stdout, lambda line: print(line, file=sys.stderr)):
-            kind = record.get("type")
-            if speed > 0 and "t" in record:
-                wait = started + record["t"] / 1000 / speed - time.monotonic()
-                if wait > 0:
-                    time.sleep(wait)
-            if kind == "info":
-                names = record.get("names", names)
-                pace = "as fast as possible" if speed == 0 else "x%d" % speed
-                print("Finger Football box on a virtual board (seed %s, %s display, speed %s)" % (
-                    record["seed"], record["display"], pace), flush=True)
-                for message in record["errors"]:
-                    print("config: %s" % message, flush=True)
-                if interactive:
-                    screen = Screen(sys.stdout, max(record["rows"], 4))
-            elif kind == "screen":
-                if screen:
-                    screen.lines = record["lines"]
-                    screen.draw()
-                else:
-                    print("%7.2f s  [%s]" % (record["t"] / 1000, " | ".join(record["lines"])), flush=True)
-            elif kind in ("player", "event"):
-                line = describe(record, names)
-                if not line:
-                    continue
-                if screen:
-                    screen.log.append(line)
-                    screen.draw()
-                else:
-                    print(line, flush=True)
-            elif kind == "end":
-                end = record
+        if interactive and sys.stdin.isatty():
+            saved_tty = termios.tcgetattr(sys.stdin.fileno())
+            tty.setcbreak(sys.stdin.fileno())
+        if interactive:
+            end, screen = watch(proc, args, speed, play, sound)
+        else:
+            end = print_log(proc, sound)
         code = proc.wait()
     finally:
+        if saved_tty is not None:
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
+        if screen:
+            screen.close()
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         workdir.cleanup()
-    if end is None:
+    sound.finish()
+    if end is not None and end.get("type") == "quit":
+        print("stopped: the demo was quit", flush=True)
+        return 0
+    if end is None or end.get("type") == "error":
         stderr = proc.stderr.read() if proc.stderr else ""
-        print("propctl sim football: the virtual box failed: %s" % (stderr.strip() or "no end report"),
-              file=sys.stderr)
+        print("propctl sim football: the virtual box failed: %s" % (
+            (end or {}).get("error") or stderr.strip() or "no end report"), file=sys.stderr)
         return 1
     names = end["names"]
     score = end["score"]
-    print("done: %s %d, %s %d after %.1f s of board time (%d player actions); the box shows %r" % (
-        names[0], score[0], names[1], score[1], end["t"] / 1000, end["steps"], end["lines"][0]), flush=True)
+    done = "done: %s %d, %s %d after %.1f s of board time (%d %s); the box shows %r" % (
+        names[0], score[0], names[1], score[1], end["t"] / 1000, end["steps"],
+        "key presses and reports" if play else "player actions", end["lines"][0] if end["lines"] else "")
+    if interactive:  # below the panel: as narrow as the panel
+        done = "\n".join(textwrap.wrap(done, 79, subsequent_indent="      "))
+    print(done, flush=True)
+    if play:
+        return 0 if code == 0 else 1
     return 0 if code == 0 and end["phase"] == "over" else 1
+
+
+def print_log(proc, sound):
+    """No terminal: the demo game's log, printed as it comes; the end record."""
+    end = None
+    names = DEFAULT_NAMES
+    assert proc.stdout is not None
+    for record in records(proc.stdout, lambda line: print(line, file=sys.stderr)):
+        kind = record.get("type")
+        if kind == "info":
+            names = record.get("names", names)
+            print("Finger Football box on a virtual board (seed %s, %s display, speed as fast as possible)"
+                  % (record["seed"], record["display"]), flush=True)
+            for message in record["errors"]:
+                print("config: %s" % message, flush=True)
+        elif kind == "screen":
+            print("%7.2f s  [%s]" % (record["t"] / 1000, " | ".join(record["lines"])), flush=True)
+        elif kind in ("player", "event", "refused"):
+            line = describe(record, names)
+            if line:
+                print(line, flush=True)
+        elif kind == "pwm":
+            sound.change(record)
+        elif kind in ("end", "error"):
+            end = record
+    return end
+
+
+def watch(proc, args, speed: int, play: bool, sound):
+    """At a terminal: draw the box in place; with `play` the person's keys drive it, else the
+    demo is paced to real time (q quits either). (end record, screen)."""
+    session = Session(proc, play, sound)
+    lines = start_reader(proc.stdout, speed, paced=not play)
+    tty_in = sys.stdin.isatty()
+    while True:
+        changed = False
+        if tty_in:
+            changed = session.read_keys()
+            if session.keys.quit and not session.quit_sent:
+                session.quit_sent = True
+                if not play:
+                    proc.kill()
+                    return {"type": "quit"}, session.screen
+                session.send("quit")
+        try:
+            record = lines.get(timeout=0 if tty_in else 0.1)
+        except queue.Empty:
+            record = False
+        while record is not False:
+            if record is None:  # the runner has ended
+                return session.end, session.screen
+            session.take(record)
+            changed = True
+            try:
+                record = lines.get_nowait()
+            except queue.Empty:
+                record = False
+        if changed:
+            session.draw()
+
+
+class Session:
+    """The runner's records on the screen and the person's keys to the runner (see watch)."""
+
+    def __init__(self, proc, play: bool, sound) -> None:
+        self.proc = proc
+        self.play = play
+        self.sound = sound
+        self.keys = Keys(self.send, 1500)
+        self.screen: Optional[Screen] = None
+        self.names = DEFAULT_NAMES
+        self.end: Optional[dict] = None
+        self.quit_sent = False
+
+    def send(self, line: str) -> None:
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            pass  # the runner has gone: its end (or failure) is on its way
+
+    def read_keys(self) -> bool:
+        """Keys typed since the last call, handled; True if there were any."""
+        fd = sys.stdin.fileno()
+        ready = bool(select.select([fd], [], [], 0.02)[0])
+        now = time.monotonic()
+        if ready:
+            for ch in os.read(fd, 64).decode("latin-1"):
+                if self.play:
+                    self.keys.key(ch, now)
+                elif ch in "qQ\x03\x04":
+                    self.keys.quit = True
+        if self.play:
+            self.keys.tick(now)
+        return ready
+
+    def take(self, record: dict) -> None:
+        """One record of the runner."""
+        kind = record.get("type")
+        screen = self.screen
+        if kind == "info":
+            self.names = record.get("names", self.names)
+            self.keys.long_press_ms = record.get("long_press_ms", self.keys.long_press_ms)
+            heading = "Finger Football box, virtual %s (seed %s)%s" % (
+                record.get("board", "pico"), record["seed"], "" if self.play else ", demo")
+            self.screen = Screen(sys.stdout, heading, max(record["rows"], 4))
+            self.screen.log += ["config: %s" % message for message in record["errors"]]
+        elif kind == "state":
+            self.keys.new_state(record)
+            if screen:
+                actor = record["actor"]
+                screen.status = "now: %s%s" % (record["hint"], "" if actor is None else " (%s)"
+                                               % self.names[actor])
+        elif kind == "pwm":
+            self.sound.change(record)
+        elif kind in ("end", "error"):
+            self.end = record
+        elif screen:
+            if kind == "screen":
+                screen.oled = record["lines"]
+            elif kind in ("player", "event", "refused"):
+                line = describe(record, self.names)
+                if line:
+                    screen.log.append(line)
+                    del screen.log[:-200]
+            elif kind == "junk":
+                screen.log.append(record["line"])
+        if "t" in record:
+            if screen:
+                screen.t = record["t"]
+            self.sound.at(record["t"])
+
+    def draw(self) -> None:
+        screen = self.screen
+        if screen is None:
+            return
+        if self.play:
+            screen.keys = self.keys.lines()
+            screen.notice = self.keys.prompt()
+        else:
+            screen.keys = ["demo: two simulated players", "press the buttons", "", "q  quit"]
+        screen.draw()

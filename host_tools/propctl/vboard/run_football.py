@@ -1,33 +1,58 @@
-"""Play a demo game of Finger Football on the virtual box and print JSON lines (MicroPython side).
+"""The Finger Football box on the virtual board, as a demo game or played by a person (MicroPython side).
 
     MICROPYPATH=<this folder>:firmware/lib micropython run_football.py [options]
 
-The firmware (props.football) runs on the virtual board with a fake SSD1306;
-two simulated players press its buttons and send the link reports the
-buttons cannot give. Their flicks succeed at random (from their own seeded
-Rng, not the box's); the box's dice, count and scoreboard are the real thing.
+The firmware (props.football) runs on the virtual board with a fake SSD1306.
+Without --keys two simulated players press its buttons and send the link
+reports the buttons cannot give, in virtual time; their flicks succeed at
+random (from their own seeded Rng, not the box's); the box's dice, count and
+scoreboard are the real thing. With --keys a person plays in real time.
 
 Options:
     --seed N          the box's seed (dice and coin) and the players' (default 1)
     --overrides FILE  a JSON file: the board's settings over the defaults, shaped like
                       config.json, e.g. {"football": {"oled_height": 64}, "board": "esp32"}
                       (checked by settings.merge; a file as for run_prop.py)
-    --max-steps N     stop after N player actions (default 5000)
+    --max-steps N     stop the demo after N player actions (default 5000)
+    --keys 1          a person plays: board time runs in real time (runtime.Runtime, as on a
+                      board) and stdin lines drive the box (read from its first tick on: a
+                      button down at power-up is no press to the firmware):
+                        "down B"     button B (roll, kick, good, miss) goes down; up again after
+                                     100 ms unless "hold B" follows
+                        "hold B"     keep B down (pressing it again if the tap is over)
+                        "up B"       let B go
+                        "press B MS" B down for MS board ms, then up (a long press)
+                        "report ACTION [VALUE]"  the link's report command: VALUE is the
+                                     yards (a number) or the pick (a word); a refused one
+                                     gives a "refused" line
+                        "quit"       the run ends (exit status 0)
+    --speed N         with --keys: board time runs N times faster than real time (default 1)
 
 Output, one JSON object per line, "t" = board time in ms:
-    {"type": "info", "seed": ..., "rows": ..., "errors": [...]}
-    {"type": "player", "t": ..., "text": "Away presses ROLL"}
+    {"type": "info", "seed": ..., "rows": ..., "errors": [...], "names": [..], "long_press_ms": ...}
+    {"type": "player", "t": ..., "text": "Away presses ROLL"}                (demo)
     {"type": "event", "t": ..., "event": "roll", ...the event's fields}
     {"type": "screen", "t": ..., "lines": [...]}        the OLED's text whenever it changes
-    {"type": "end", "t": ..., "score": [..], "phase": ..., "lines": [...]}
+    {"type": "pwm", "t": ..., "pin": "15", "what": "freq" or "duty", "value": ...}   the piezo's PWM
+    {"type": "state", "t": ..., "phase": ..., "hint": ..., "actor": ..., "actions": [...], "box": ...}
+                      (--keys) what the game waits for, whenever it changes; actions are the
+                      engine's (name, kind, options)
+    {"type": "refused", "t": ..., "command": "report in_field 120", "error": ...}   (--keys)
+    {"type": "time", "t": ...}                          (--keys) every 250 ms of board time
+    {"type": "end", "t": ..., "score": [..], "phase": ..., "lines": [...], "steps": ...}
 """
 import json
 import sys
 
 from football_bench import FootballBench
+from runtime import Runtime, watchdog
 from vboard import read_overrides
 
+from rules.fingerfootball import phase_hint
 from rules.rng import Rng
+
+BUTTONS = ("roll", "kick", "good", "miss")
+TIME_EVERY_MS = 250  # --keys: a "time" line this often, so the host's clock and sound move on
 
 
 def emit(obj) -> None:
@@ -36,7 +61,7 @@ def emit(obj) -> None:
 
 
 def parse_args(argv) -> dict:
-    opts = {"seed": 1, "overrides": {}, "max_steps": 5000}
+    opts = {"seed": 1, "overrides": {}, "max_steps": 5000, "keys": 0, "speed": 1}
     i = 0
     while i < len(argv):
         if i + 1 >= len(argv):
@@ -49,6 +74,10 @@ def parse_args(argv) -> dict:
             opts["overrides"] = read_overrides(value)
         elif arg == "--max-steps":
             opts["max_steps"] = int(value)
+        elif arg == "--keys":
+            opts["keys"] = int(value)
+        elif arg == "--speed":
+            opts["speed"] = max(1, int(value))
         else:
             raise SystemExit("run_football: unknown option %s" % arg)
     return opts
@@ -174,32 +203,201 @@ class Players:
             emit({"type": "screen", "t": self.bench.board.clock.elapsed, "lines": lines})
 
 
+class Person:
+    """A person at the box: the --keys lines from stdin, polled without blocking between ticks."""
+
+    TAP_MS = 100  # board ms a "down" without "hold" keeps the button down
+
+    def __init__(self, bench) -> None:
+        import select
+        self.bench = bench
+        self.board = bench.board
+        self.app = bench.app
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+        # per button: [board ms it went down (-1: up), held, heard, up at (-1: on "up")]
+        self.buttons = {}
+        for name in BUTTONS:
+            self.buttons[name] = [-1, False, False, -1]
+        self.steps = 0
+        self.quit = False
+
+    def heard(self, record) -> None:
+        """The bench's events: a button the firmware saw pressed may be let go."""
+        if record["event"] == "button" and record["kind"] == "pressed":
+            button = self.buttons.get(record["button"])
+            if button is not None and button[0] >= 0:
+                button[2] = True
+
+    def read(self, now: int) -> None:
+        while not self.quit and self.poller.poll(0):
+            line = sys.stdin.readline()
+            if not line:
+                self.quit = True  # the host went away
+                break
+            self.command(line.split(), now)
+        for name in BUTTONS:
+            b = self.buttons[name]
+            if b[0] < 0 or not b[2]:
+                continue  # up, or not seen by the firmware yet (a loaded host can stall)
+            if b[3] >= 0:
+                if now - b[3] >= 0:
+                    self.release(name)
+            elif not b[1] and now - b[0] >= self.TAP_MS:
+                self.release(name)
+
+    def command(self, words: list, now: int) -> None:
+        if not words:
+            return
+        word = words[0]
+        if word == "quit":
+            self.quit = True
+        elif word == "report" and len(words) >= 2:
+            self.steps += 1
+            self.report(words[1], words[2] if len(words) > 2 else None, " ".join(words))
+        elif word in ("down", "hold", "up", "press") and len(words) >= 2 and words[1] in self.buttons:
+            name = words[1]
+            b = self.buttons[name]
+            hold_ms = int(words[2]) if word == "press" and len(words) > 2 and words[2].isdigit() else 0
+            if b[0] < 0 and word != "up":
+                # down now (a terminal's key repeat starts late: a tap may be over by "hold",
+                # so "hold" presses again); a button already down stays down, and heard
+                self.board.set_input(self.bench.pins["btn_" + name], 0)
+                b[0], b[2] = now, False
+                self.steps += 1
+            b[1] = word == "hold" or word == "press"   # "up": let go once the tap is over
+            b[3] = now + hold_ms if word == "press" else -1
+        else:
+            emit({"type": "refused", "t": self.board.clock.elapsed, "command": " ".join(words),
+                  "error": "not a command of run_football --keys"})
+
+    def report(self, action: str, value, line: str) -> None:
+        """The link's report command, as the referee's host sends it."""
+        yards = pick = None
+        if value is not None:
+            if value.isdigit():
+                yards = int(value)
+            else:
+                pick = value.replace("_", " ")  # picks travel as one word: "opp2_run_left"
+        try:
+            self.app.report(action, yards=yards, pick=pick)
+        except ValueError as exc:  # what the box refuses, the link answers "refused"
+            emit({"type": "refused", "t": self.board.clock.elapsed, "command": line, "error": str(exc)})
+
+    def release(self, name: str) -> None:
+        self.board.clear_input(self.bench.pins["btn_" + name])
+        b = self.buttons[name]
+        b[0], b[1], b[2], b[3] = -1, False, False, -1
+
+
+def game_state(bench) -> dict:
+    """What the game waits for now, for the host's keys."""
+    app = bench.app
+    game = app.game
+    s = game.state
+    return {"type": "state", "t": bench.board.clock.elapsed, "phase": s["phase"],
+            "hint": phase_hint(s["phase"]), "actor": game.actor(), "offense": s["offense"],
+            "actions": game.actions(), "box": app.state, "score": s["score"],
+            "message": s["message"]}
+
+
+def run_keys(bench, opts, person) -> int:
+    """A person plays in real time until "quit"; 0 unless the firmware failed."""
+    board = bench.board
+    app = bench.app
+    board.clock.run_real(opts["speed"])
+    shown = {"frames": -1, "lines": None, "state": None, "time": 0, "ticked": False}
+
+    def show():
+        oled = bench.oled
+        if oled is not None and oled.frames != shown["frames"]:  # redrawn: read it off the pixels
+            shown["frames"] = oled.frames
+            lines = bench.screen()
+            if lines != shown["lines"]:
+                shown["lines"] = lines
+                emit({"type": "screen", "t": board.clock.elapsed, "lines": lines})
+        state = game_state(bench)
+        key = json.dumps([state["phase"], state["actions"], state["box"], state["actor"], state["score"]])
+        if key != shown["state"]:
+            shown["state"] = key
+            emit(state)
+        if board.clock.elapsed - shown["time"] >= TIME_EVERY_MS:
+            shown["time"] = board.clock.elapsed
+            emit({"type": "time", "t": board.clock.elapsed})
+
+    def until():
+        if shown["ticked"]:
+            person.read(board.clock.elapsed)
+        # not before the first tick: the firmware takes a button down at power-up for no press
+        shown["ticked"] = True
+        board.check_watchdog()
+        show()
+        return person.quit
+
+    # The loop main.py runs on a board, sleeping 1/speed of each wait.
+    runtime = Runtime(app, clock=board.clock.now, wdt=watchdog(bench.settings, "football"),
+                      speed=opts["speed"])
+    try:
+        runtime.run(until)
+    except Exception as exc:  # the app already emitted "fault"; report and fail
+        emit({"type": "error", "t": board.clock.elapsed, "error": repr(exc)})
+        return 1
+    return 0
+
+
 def main() -> None:
     opts = parse_args(sys.argv[1:])
     config = box_config(opts)
+    person = [None]
 
     def echo(record):
         line = {"type": "event"}
         for key in record:
             line[key] = record[key]
         emit(line)
+        if person[0] is not None:
+            person[0].heard(record)
 
     bench = FootballBench(config, echo=echo, capacity=20000)
     app = bench.app
+    board = bench.board
+    piezo = str(bench.pins["piezo"])
+
+    def on_change(sig, value, t):
+        name, _, what = board.names[sig].partition(".")
+        if name == piezo and what:
+            emit({"type": "pwm", "t": t, "pin": piezo, "what": what, "value": value})
+
+    board.watch(on_change)
     emit({"type": "info", "seed": opts["seed"], "rows": len(bench.screen()),
           "display": bench.settings["football"].get("display", "oled"), "errors": app.config_errors,
-          "names": app.game.settings["names"]})
-    players = Players(bench, opts["seed"])
-    players.show()
-    steps = 0
-    while app.game.state["phase"] != "over" and steps < opts["max_steps"]:
-        players.step()
+          "names": app.game.settings["names"], "board": bench.settings["board"],
+          "long_press_ms": app.cfg["long_press_ms"]})
+    if opts["keys"]:
+        person[0] = Person(bench)
+        bench.events = _Forgetful()  # hours of play: the host keeps the log, not the bench
+        code = run_keys(bench, opts, person[0])
+        steps = person[0].steps
+    else:
+        players = Players(bench, opts["seed"])
         players.show()
-        steps += 1
-    emit({"type": "end", "t": bench.board.clock.elapsed, "score": app.game.state["score"],
+        steps = 0
+        while app.game.state["phase"] != "over" and steps < opts["max_steps"]:
+            players.step()
+            players.show()
+            steps += 1
+        code = 0 if app.game.state["phase"] == "over" else 1
+    emit({"type": "end", "t": board.clock.elapsed, "score": app.game.state["score"],
           "phase": app.game.state["phase"], "lines": bench.screen(), "steps": steps,
           "names": app.game.settings["names"]})
-    sys.exit(0 if app.game.state["phase"] == "over" else 1)
+    sys.exit(code)
+
+
+class _Forgetful(list):
+    """An event list that keeps nothing (the bench appends every event to it)."""
+
+    def append(self, item) -> None:
+        pass
 
 
 main()

@@ -57,13 +57,19 @@ class Clock:
         self._real = False
         self._speed = 1
         self._real0 = 0
-        self._base = 0
+        self._rest_us = 0
 
     def now(self) -> int:
         """Current ticks value (wraps like time.ticks_ms)."""
         if self._real:
-            # microseconds, so a fast-forwarded clock still moves in small steps
-            self.elapsed = self._base + time.ticks_diff(time.ticks_us(), self._real0) * self._speed // 1000
+            # Microseconds, so a fast-forwarded clock still moves in small steps; summed from each
+            # reading to the next, since one ticks_diff over a whole session turns negative after
+            # 2^29 us (9 minutes) of the host's wrapping counter.
+            real = time.ticks_us()
+            step = time.ticks_diff(real, self._real0) * self._speed + self._rest_us
+            self._real0 = real
+            self.elapsed += step // 1000
+            self._rest_us = step % 1000
         return time.ticks_add(self.origin, self.elapsed)
 
     def advance(self, ms: int) -> None:
@@ -72,7 +78,7 @@ class Clock:
 
     def run_real(self, speed: int = 1) -> None:
         """From now on follow real time, `speed` times faster."""
-        self._base = self.elapsed
+        self._rest_us = 0
         self._real0 = time.ticks_us()
         self._speed = speed
         self._real = True
