@@ -12,8 +12,9 @@ import settings  # noqa: E402,F401  (for the tests: the firmware's settings)
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 # board with its own columns in every wiring table: (GPIO column, header pin column)
-BOARD_COLUMNS = {"pico": ("Pico GPIO", "Pico pin"), "esp32": ("ESP32 GPIO", "ESP32 pin")}
-WIRED_AS = {"Pico columns": "pico", "ESP32 columns": "esp32"}
+BOARD_COLUMNS = {"pico": ("Pico GPIO", "Pico pin"), "esp32": ("ESP32 GPIO", "ESP32 pin"),
+                 "esp32s3": ("S3 GPIO", "S3 pin")}
+WIRED_AS = {"Pico columns": "pico", "ESP32 columns": "esp32", "S3 columns": "esp32s3"}
 
 
 def table_rows(text: str, first_header: str) -> list:

@@ -44,6 +44,14 @@ def test_stepper_and_other_settings_through_set():
     assert "esp32 board: stepper motor" in result.stdout
 
 
+def test_an_esp32s3_plays_a_round():
+    result = sim("--seed", "4", "--set", "board=esp32s3")
+    assert result.returncode == 0, result.stderr
+    assert "virtual esp32s3 board: dc motor" in result.stdout and "config:" not in result.stdout
+    assert "CHIME: round 1 is over" in result.stdout
+    assert "0 forbidden bridge states" in result.stdout
+
+
 def test_bad_setting_is_reported_and_the_clock_still_runs():
     result = sim("--seed", "4", "--set", "clock.motor=servo")
     assert result.returncode == 0

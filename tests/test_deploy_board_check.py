@@ -13,6 +13,33 @@ def test_the_right_board_passes_and_names_itself():
                          "rp2")[0] is None
 
 
+# What ESP32_GENERIC_S3 builds report: the plain and the octal-PSRAM (SPIRAM_OCT) variant, and
+# newer releases that spell the chip "ESP32-S3".
+S3_MACHINES = ["Generic ESP32S3 module with ESP32S3", "Generic ESP32S3 module with Octal-SPIRAM with ESP32S3",
+               "Generic ESP32S3 module with Octal-SPIRAM with ESP32-S3"]
+
+
+def test_an_esp32_s3_passes_as_esp32s3_only():
+    for machine in S3_MACHINES:
+        assert board_problem("esp32s3", "micropython", [1, 24, 1], machine, "esp32")[0] is None, machine
+        problem, _ = board_problem("esp32", "micropython", [1, 24, 1], machine, "esp32")
+        assert "an ESP32-S3" in problem and "--board esp32s3" in problem, machine
+        problem, _ = board_problem("pico", "micropython", [1, 24, 1], machine, "esp32")
+        assert "--board pico is for a RP2040 board" in problem, machine
+
+
+def test_esp32s3_refuses_every_other_chip():
+    for machine, platform in (("Generic ESP32 module with ESP32", "esp32"),
+                              ("ESP32C3 module with ESP32C3", "esp32"),
+                              ("Generic ESP32S2 module with ESP32S2", "esp32"),
+                              ("Raspberry Pi Pico with RP2040", "rp2")):
+        problem, _ = board_problem("esp32s3", "micropython", [1, 24, 1], machine, platform)
+        assert "--board esp32s3 is for a ESP32S3 board" in problem, machine
+    for machine in ("ESP32C3 module with ESP32C3", "Generic ESP32S2 module with ESP32S2"):
+        problem, _ = board_problem("esp32", "micropython", [1, 24, 1], machine, "esp32")
+        assert "no profile for it yet" in problem, machine
+
+
 def test_a_board_of_another_kind_is_refused_with_what_to_do():
     problem, _ = board_problem("pico", "micropython", [1, 24, 0], "Generic ESP32 module with ESP32", "esp32")
     assert "--board pico is for a RP2040 board" in problem and "Flashing a board" in problem

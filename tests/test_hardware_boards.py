@@ -1,7 +1,7 @@
 """hardware/README.md's boards table says what boards.PROFILES and boards.VARIANTS say."""
 import re
 
-from hardware_docs import BOARD_COLUMNS, HARDWARE, board_variants, boards, table_rows
+from hardware_docs import BOARD_COLUMNS, HARDWARE, board_variants, boards, settings, table_rows
 
 
 def rows() -> dict:
@@ -62,3 +62,53 @@ def test_every_profile_can_be_deployed():
     # propctl deploy compiles for the board's architecture: a profile without one cannot be chosen.
     from propctl.build import BOARD_ARCH
     assert set(BOARD_ARCH) == set(boards.PROFILES)
+
+
+# ESP32-S3 pins the esp32s3 profile must leave alone, though many are on the DevKitC-1's header:
+# strapping pins (0 boot mode, 3 JTAG source, 45 flash voltage, 46 boot/ROM log), the USB
+# socket's D-/D+ (19, 20), the SPI flash and the octal PSRAM/flash of N8R8/N16R8 modules
+# (26-37), the RGB LED (48 on v1.0 boards, 38 on v1.1), UART0 to the USB-UART bridge (43, 44).
+S3_AVOIDED = {0, 3, 45, 46, 19, 20, 38, 48, 43, 44} | set(range(26, 38))
+S3_ADC1 = range(1, 11)  # GPIO 1-10; ADC2 (GPIO 11-20) does not read while Wi-Fi is on
+
+
+def test_esp32s3_header_map_is_the_devkitc1_headers():
+    header = boards.PROFILES["esp32s3"]["header"]
+    assert len(set(header.values())) == len(header) == 36
+    for where in header.values():
+        column, number = re.fullmatch(r"(J[13])-(\d+)", where).groups()
+        # J1: 3V3, 3V3, RST first and 5V, GND last; J3: GND first and the last two GND
+        assert (4 <= int(number) <= 20) if column == "J1" else (2 <= int(number) <= 20), where
+
+
+def esp32s3_problems(pins: dict) -> list:
+    problems = []
+    header = boards.PROFILES["esp32s3"]["header"]
+    for signal, pin in pins.items():
+        if pin in S3_AVOIDED or pin not in header:
+            problems.append(signal)
+    if "battery_adc" in pins and pins["battery_adc"] not in S3_ADC1:
+        problems.append("battery_adc")
+    wired = [pin for pin in pins.values() if pin is not None]
+    if len(set(wired)) != len(wired):
+        problems.append("a pin twice")
+    return problems
+
+
+def test_esp32s3_profile_keeps_off_strapping_usb_psram_and_led_pins():
+    for prop in ("clock", "fusebox", "football"):
+        assert esp32s3_problems(boards.profile("esp32s3", prop)) == [], prop
+
+
+def test_esp32s3_pin_check_can_fail():
+    wrong = dict(boards.profile("esp32s3", "clock"), piezo=46, led=48, battery_adc=12, button=5)
+    assert sorted(esp32s3_problems(wrong)) == ["a pin twice", "battery_adc", "led", "piezo"]
+    assert esp32s3_problems({"relay": 35}) == ["relay"]  # octal PSRAM on an N8R8 module
+
+
+def test_every_profile_is_a_board_choice_of_the_settings():
+    for board in boards.PROFILES:
+        result, errors = settings.merge({"board": board})
+        assert errors == [] and result["board"] == board, board
+    result, errors = settings.merge({"board": "esp32c3"})  # no profile: the default, and a message
+    assert result["board"] == "pico" and any("esp32c3" in message for message in errors)

@@ -1,5 +1,6 @@
-"""Every prop's hardware docs give each pin's physical place on the Pico's header (pin 1-40),
-in the wiring table and in the picture, where the board profile puts the GPIO."""
+"""Every prop's hardware docs give each pin's physical place on the board's header (Pico pin
+1-40, DevKitC J1/J3 pin), in the wiring table and (Pico) in the picture, where the board
+profile puts the GPIO."""
 import pytest
 from hardware_docs import HARDWARE, boards, check_header_pins, check_picture_header_pins
 
@@ -22,6 +23,18 @@ def test_physical_pin_check_can_fail(prop):
     wrong = text.replace("| `piezo` | %d | %s |" % (gpio, boards.header_pin("pico", gpio)),
                          "| `piezo` | %d | 99 |" % gpio)
     assert wrong != text
+    with pytest.raises(AssertionError):
+        check_header_pins(wrong, prop)
+
+
+@pytest.mark.parametrize("prop", PROPS)
+def test_esp32s3_physical_pin_check_can_fail(prop):
+    text = readme(prop)
+    gpio = boards.profile("esp32s3", prop)["piezo"]
+    cell = "| %d | %s | " % (gpio, boards.header_pin("esp32s3", gpio))
+    row = next(line for line in text.splitlines() if line.startswith("| `piezo` |"))
+    assert row.count(cell) == 1
+    wrong = text.replace(row, row.replace(cell, "| %d | J3-21 | " % gpio))
     with pytest.raises(AssertionError):
         check_header_pins(wrong, prop)
 

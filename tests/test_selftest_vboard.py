@@ -151,6 +151,16 @@ def test_esp32_pins_are_named_by_their_header_place(compiled, tmp_path, capsys):
     assert table["window 3"] == ("ok", "seen on GPIO 14 (pin J1-12)")
 
 
+def test_esp32s3_pins_are_named_by_their_devkitc1_header_place(compiled, tmp_path, capsys):
+    code, out, _ = run_selftest(compiled, tmp_path, capsys, "fusebox", {"wires": {"btn_bolt": None}},
+                                board="esp32s3")
+    table = rows(out)
+    assert code == 1
+    assert table["btn_bolt"] == ("FAIL",
+                                 "no change seen on GPIO 12 (pin J1-18): check the wire and the button")
+    assert table["window 3"] == ("ok", "seen on GPIO 6 (pin J1-6)")
+
+
 def test_non_interactive_runs_the_outputs_and_asks_nothing(compiled, tmp_path, capsys):
     code, out, person = run_selftest(compiled, tmp_path, capsys, "clock", extra={"non_interactive": True})
     table = rows(out)

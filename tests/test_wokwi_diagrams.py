@@ -1,7 +1,7 @@
 """hardware/<prop>/wokwi/<board>/diagram.json: generated from the board profiles, wired as they say.
 
 The check here does not trust the generator's pin naming: it finds each board pin
-by its place on the header (Pico pin 1-40, DevKitC J1/J3 pin, from boards.py's
+by its place on the header (Pico pin 1-40, DevKitC or S3 DevKitC-1 J1/J3 pin, from boards.py's
 header maps) and names it as Wokwi's board definition does at that place.
 """
 import copy
@@ -23,10 +23,16 @@ DEVKITC_J1 = ["3V3", "EN", "VP", "VN", "34", "35", "32", "33", "25", "26", "27",
               "D2", "D3", "CMD", "5V"]
 DEVKITC_J3 = ["GND.2", "23", "22", "TX", "RX", "21", "GND.3", "19", "18", "5", "17", "16", "4", "0", "2",
               "15", "D1", "D0", "CLK"]
-BOARD_ID = {"pico": "pico", "esp32": "esp"}
+# wokwi-boards esp32-s3-devkitc-1/board.json: left column = J1, right column = J3.
+S3_J1 = ["3V3.1", "3V3.2", "RST", "4", "5", "6", "7", "15", "16", "17", "18", "8", "3", "46", "9", "10", "11",
+         "12", "13", "14", "5V", "GND.1"]
+S3_J3 = ["GND.2", "TX", "RX", "1", "2", "42", "41", "40", "39", "38", "37", "36", "35", "0", "45", "48", "47",
+         "21", "20", "19", "GND.3", "GND.4"]
+HEADERS = {"esp32": {"J1": DEVKITC_J1, "J3": DEVKITC_J3}, "esp32s3": {"J1": S3_J1, "J3": S3_J3}}
+BOARD_ID = {"pico": "pico", "esp32": "esp", "esp32s3": "esp"}
 # signals whose part serves two signals
 SHARED_PARTS = {"motor_in1": "motor_cw", "motor_in2": "motor_cw", "oled_sda": "oled", "oled_scl": "oled"}
-POWER = {"pico": {"3V3"}, "esp32": {"3V3"}}
+POWER = {"pico": {"3V3"}, "esp32": {"3V3"}, "esp32s3": {"3V3.1"}}
 
 
 def header_name(board: str, gpio: int) -> str:
@@ -34,7 +40,7 @@ def header_name(board: str, gpio: int) -> str:
     if board == "pico":
         return PICO_PINS[int(where) - 1]
     column, number = where.split("-")
-    return (DEVKITC_J1 if column == "J1" else DEVKITC_J3)[int(number) - 1]
+    return HEADERS[board][column][int(number) - 1]
 
 
 def is_ground(board: str, pin: str) -> bool:

@@ -5,8 +5,8 @@ Structure (plain dicts, importable on a board and on the desktop):
     PROFILES[board] = {
         "name":   human name of the board,
         "header": {GPIO: where the builder finds it on the board's header}
-                  (Pico: the physical pin 1-40; ESP32 DevKitC: "J1-9" = header
-                  J1, pin 9, whose silkscreen label is the GPIO number),
+                  (Pico: the physical pin 1-40; ESP32 DevKitC and ESP32-S3-DevKitC-1:
+                  "J1-9" = header J1, pin 9, whose silkscreen label is the GPIO number),
         "limits": board-level facts and caps shared by every prop:
                   adc_full_mv     millivolts at ADC.read_u16() == 65535
                   adc_read_uv     True where the port's ADC.read_uv() is calibrated
@@ -41,6 +41,18 @@ DEVKITC_HEADER = {
     26: "J1-10", 27: "J1-11", 14: "J1-12", 12: "J1-13", 13: "J1-15",
     23: "J3-2", 22: "J3-3", 1: "J3-4", 3: "J3-5", 21: "J3-6", 19: "J3-8", 18: "J3-9", 5: "J3-10",
     17: "J3-11", 16: "J3-12", 4: "J3-13", 0: "J3-14", 2: "J3-15", 15: "J3-16",
+}
+
+# ESP32-S3-DevKitC-1 (v1.0 and v1.1): GPIO -> header pin (Espressif's user guide, J1 and J3;
+# J3-2/J3-3 are labelled TX/RX). Being on the header does not make a pin safe: see the
+# boards notes in hardware/README.md for the pins the profile leaves alone.
+S3_DEVKITC1_HEADER = {
+    4: "J1-4", 5: "J1-5", 6: "J1-6", 7: "J1-7", 15: "J1-8", 16: "J1-9", 17: "J1-10", 18: "J1-11",
+    8: "J1-12", 3: "J1-13", 46: "J1-14", 9: "J1-15", 10: "J1-16", 11: "J1-17", 12: "J1-18",
+    13: "J1-19", 14: "J1-20",
+    43: "J3-2", 44: "J3-3", 1: "J3-4", 2: "J3-5", 42: "J3-6", 41: "J3-7", 40: "J3-8", 39: "J3-9",
+    38: "J3-10", 37: "J3-11", 36: "J3-12", 35: "J3-13", 0: "J3-14", 45: "J3-15", 48: "J3-16",
+    47: "J3-17", 21: "J3-18", 20: "J3-19", 19: "J3-20",
 }
 
 PROFILES: dict = {
@@ -166,6 +178,68 @@ PROFILES: dict = {
             "relay": 32,
             "i2c_sda": 21,         # I2C0 default pins, to the MCP23017 option
             "i2c_scl": 22,
+        },
+    },
+    "esp32s3": {
+        "name": "ESP32-S3-DevKitC-1 (ESP32-S3-WROOM-1)",
+        "header": S3_DEVKITC1_HEADER,
+        "limits": {
+            "adc_full_mv": 3100,   # with ADC.ATTN_11DB (the S3's 12 dB range), up to ~3.1 V
+            "adc_read_uv": True,   # read_uv() applies the chip's eFuse calibration
+            "pwm_motor_hz": 20000,
+            "max_run_ms": 120000,
+            "wdt_max_ms": 8000,
+        },
+        "clock": {
+            "button": 4,           # every S3 GPIO has a pull-up: no input-only pins
+            "motor_in1": 5,
+            "motor_in2": 6,
+            "motor_pwm": 7,
+            "motor_stby": 15,
+            "stepper_in1": 11,
+            "stepper_in2": 12,
+            "stepper_in3": 13,
+            "stepper_in4": 14,
+            "piezo": 16,
+            "solenoid": 17,
+            "battery_adc": 1,      # ADC1_CH0; ADC2 (GPIO 11-20) clashes with Wi-Fi
+            "led": 21,             # LED + 330 ohm to GND: the board's RGB LED needs a NeoPixel driver
+        },
+        "football": {
+            "btn_roll": 4,
+            "btn_kick": 5,
+            "btn_good": 6,
+            "btn_miss": 7,
+            "piezo": 15,
+            "oled_sda": 8,         # MicroPython's default I2C0 pins on the S3
+            "oled_scl": 9,
+            "led_home": 16,
+            "led_away": 17,
+            "led_kick": 18,
+            "led_down1": 11,
+            "led_down2": 12,
+            "led_down3": 13,
+            "led_down4": 14,
+            "led": 21,
+        },
+        "fusebox": {
+            "window1": 4,          # window sensors 1..8 to GND, internal pull-ups
+            "window2": 5,
+            "window3": 6,
+            "window4": 7,
+            "window5": 15,
+            "window6": 16,
+            "window7": 17,
+            "window8": 18,
+            "btn_next": 10,
+            "btn_prev": 11,
+            "btn_bolt": 12,
+            "led_red": 13,
+            "led_green": 14,
+            "piezo": 1,
+            "relay": 2,
+            "i2c_sda": 8,          # I2C0 default pins, to the MCP23017 option
+            "i2c_scl": 9,
         },
     },
 }

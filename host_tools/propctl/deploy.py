@@ -411,7 +411,11 @@ BOARD_MACHINES = {
                         "RP2350": "a Pico 2 (RP2350): deploy with --board pico2"}),
     "pico_w": ("Pico W", {"RP2350": "a Pico 2 W (RP2350): no profile for it yet"}),
     "pico2": ("RP2350", {" W ": "a Pico 2 W: its LED hangs on the Wi-Fi chip; no profile for it yet"}),
-    "esp32": ("ESP32", {}),
+    "esp32": ("ESP32", {"ESP32S3": "an ESP32-S3: deploy with --board esp32s3 (the ESP32-S3-DevKitC-1 "
+                                  "pins)",
+                        "ESP32S2": "an ESP32-S2: no profile for it yet",
+                        "ESP32C": "an ESP32-C series chip (RISC-V): no profile for it yet"}),
+    "esp32s3": ("ESP32S3", {}),
 }
 # The oldest MicroPython that loads the .mpy files deploy writes (format 6, bytecode only).
 MIN_MICROPYTHON = (1, 19)
@@ -433,10 +437,11 @@ def board_problem(board: str, name: str, version, machine: str, platform: str) -
     if platform == "linux":
         return None, shown + " (the MicroPython unix port: a virtual board, no chip to check)"
     needed, others = BOARD_MACHINES.get(board, ("", {}))
+    chip = machine.replace("ESP32-", "ESP32")  # newer builds say "ESP32-S3", older ones "ESP32S3"
     for word, why in others.items():
-        if word in machine:
+        if word in chip:
             return ("this board is %s; --board %s does not fit it" % (why, board), shown)
-    if needed not in machine:
+    if needed not in chip:
         return ("the board reports %r, but --board %s is for a %s board: pick the matching --board "
                 "or flash the build for this board (README, 'Flashing a board')"
                 % (machine or platform, board, needed), shown)

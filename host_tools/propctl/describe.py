@@ -24,7 +24,7 @@ def _number(value) -> str:
 
 def _raw(value) -> str:
     """Any field as short readable text."""
-    if isinstance(value, str) and all(" " <= ch != "\x7f" for ch in value):
+    if isinstance(value, str) and value and all(" " <= ch != "\x7f" for ch in value):  # "" shows as ""
         return value if len(value) <= 200 else value[:197] + "..."
     try:
         text = json.dumps(value, sort_keys=True)  # control characters escaped, never printed raw

@@ -1,6 +1,6 @@
 """`propctl wokwi`: Wokwi simulator diagrams generated from the firmware's board profiles.
 
-Wokwi (wokwi.com, a browser simulator for the Pico and the ESP32) describes a
+Wokwi (wokwi.com, a browser simulator for the Pico and ESP32 boards) describes a
 circuit in a `diagram.json`: parts (`{"id", "type", "left", "top", "attrs"}`)
 and connections (`["part:PIN", "part:PIN", colour, []]`). This module writes
 one per prop and board, hardware/<prop>/wokwi/<board>/diagram.json, from
@@ -38,9 +38,10 @@ PROPS = ("clock", "fusebox", "football")
 WOKWI_BOARDS = {
     "pico": {"type": "wokwi-pi-pico", "id": "pico", "gnd": "GND.8", "3v3": "3V3"},
     "esp32": {"type": "board-esp32-devkit-c-v4", "id": "esp", "gnd": "GND.1", "3v3": "3V3"},
+    "esp32s3": {"type": "board-esp32-s3-devkitc-1", "id": "esp", "gnd": "GND.1", "3v3": "3V3.1"},
 }
-# DevKitC V4 header pins whose Wokwi name is not the GPIO number.
-ESP32_NAMED = {36: "VP", 39: "VN", 1: "TX", 3: "RX"}
+# Header pins whose Wokwi name is not the GPIO number (DevKitC V4; ESP32-S3-DevKitC-1).
+NAMED = {"esp32": {36: "VP", 39: "VN", 1: "TX", 3: "RX"}, "esp32s3": {43: "TX", 44: "RX"}}
 # ESP32 GPIO 34-39 are inputs without internal pull-ups: a button there gets 10k to 3V3.
 ESP32_NO_PULLUP = (34, 35, 36, 37, 38, 39)
 
@@ -52,6 +53,9 @@ PART_PINS = {
                                 "12", "GND.1", "13", "D2", "D3", "CMD", "5V", "GND.2", "23", "22", "TX",
                                 "RX", "21", "GND.3", "19", "18", "5", "17", "16", "4", "0", "2", "15",
                                 "D1", "D0", "CLK"},
+    "board-esp32-s3-devkitc-1": {"3V3.1", "3V3.2", "RST", "5V", "TX", "RX"}
+    | {"GND.%d" % n for n in range(1, 5)}
+    | {str(n) for n in list(range(22)) + [35, 36, 37, 38, 39, 40, 41, 42, 45, 46, 47, 48]},
     "wokwi-pushbutton": {"1.l", "1.r", "2.l", "2.r"},
     "wokwi-slide-switch": {"1", "2", "3"},
     "wokwi-led": {"A", "C"},
@@ -182,7 +186,7 @@ def board_pin(board: str, gpio, header: dict):
         return None
     if board == "pico":
         return "GP%d" % gpio
-    return ESP32_NAMED.get(gpio, str(gpio))
+    return NAMED[board].get(gpio, str(gpio))
 
 
 def _signals(parts: list) -> list:
@@ -304,7 +308,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "wokwi", help="write the Wokwi simulator diagrams from the board profiles",
         description="Write hardware/<prop>/wokwi/<board>/diagram.json for every prop (clock, fusebox, "
-                    "football) on the Pico and the ESP32 DevKitC, from the firmware's board profiles "
+                    "football) on the Pico, the ESP32 DevKitC and the ESP32-S3-DevKitC-1, from the "
+                    "firmware's board profiles "
                     "(firmware/lib/boards.py). Paste one into a Wokwi MicroPython project's diagram.json "
                     "to see the wiring. Wokwi has no H-bridge or motor part: the motor is two LEDs "
                     "between AIN1 and AIN2, one per direction.",
