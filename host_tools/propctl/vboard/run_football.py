@@ -46,7 +46,7 @@ import sys
 
 from football_bench import FootballBench
 from runtime import Runtime, watchdog
-from vboard import read_overrides
+from vboard import StdinLines, read_overrides
 
 from rules.fingerfootball import phase_hint
 from rules.rng import Rng
@@ -209,12 +209,10 @@ class Person:
     TAP_MS = 100  # board ms a "down" without "hold" keeps the button down
 
     def __init__(self, bench) -> None:
-        import select
         self.bench = bench
         self.board = bench.board
         self.app = bench.app
-        self.poller = select.poll()
-        self.poller.register(sys.stdin, select.POLLIN)
+        self.stdin = StdinLines()
         # per button: [board ms it went down (-1: up), held, heard, up at (-1: on "up")]
         self.buttons = {}
         for name in BUTTONS:
@@ -230,12 +228,11 @@ class Person:
                 button[2] = True
 
     def read(self, now: int) -> None:
-        while not self.quit and self.poller.poll(0):
-            line = sys.stdin.readline()
-            if not line:
-                self.quit = True  # the host went away
-                break
-            self.command(line.split(), now)
+        for line in self.stdin.ready():
+            if not self.quit:
+                self.command(line.split(), now)
+        if self.stdin.closed:
+            self.quit = True  # the host went away
         for name in BUTTONS:
             b = self.buttons[name]
             if b[0] < 0 or not b[2]:

@@ -34,7 +34,7 @@ import sys
 
 from clock_bench import ClockBench
 from runtime import Runtime, watchdog
-from vboard import read_overrides
+from vboard import StdinLines, read_overrides
 
 
 def parse_args(argv):
@@ -96,25 +96,22 @@ class Keys:
     TAP_MS = 100  # board ms a "down" without "hold" keeps the button down
 
     def __init__(self, bench) -> None:
-        import select
         self.bench = bench
         self.board = bench.board
         self.button = bench.button
         self.heard_from = 0  # bench.events index at the last press
-        self.poller = select.poll()
-        self.poller.register(sys.stdin, select.POLLIN)
+        self.stdin = StdinLines()
         self.down_at = -1   # board ms the button went down, -1 while up
         self.held = False
         self.speed = 1
         self.quit = False
 
     def read(self, now: int) -> None:
-        while not self.quit and self.poller.poll(0):
-            line = sys.stdin.readline()
-            if not line:
-                self.quit = True  # the host went away
-                break
-            self.command(line.strip(), now)
+        for line in self.stdin.ready():
+            if not self.quit:
+                self.command(line.strip(), now)
+        if self.stdin.closed:
+            self.quit = True  # the host went away
         if self.down_at >= 0 and not self.held and now - self.down_at >= self.TAP_MS and self.heard():
             self.release()
 

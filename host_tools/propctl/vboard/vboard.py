@@ -250,3 +250,27 @@ def read_overrides(path: str):
     import json
     with open(path) as f:
         return json.load(f)
+
+
+class StdinLines:
+    """The lines a host writes to a runner's stdin (a person's keys), read between ticks
+    without blocking; `closed` once the host went away."""
+
+    def __init__(self) -> None:
+        import select
+        import sys
+        self._stdin = sys.stdin
+        self._poller = select.poll()
+        self._poller.register(sys.stdin, select.POLLIN)
+        self.closed = False
+
+    def ready(self) -> list:
+        """Every whole line waiting now (allocates: for the runner, not the firmware)."""
+        lines = []
+        while not self.closed and self._poller.poll(0):
+            line = self._stdin.readline()
+            if not line:
+                self.closed = True
+                break
+            lines.append(line)
+        return lines
