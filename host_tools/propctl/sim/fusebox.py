@@ -45,8 +45,6 @@ HELP = ("keys: 1-8 open/close a window  n/p next/previous card  b bolt button  q
 SCRIPT_HELP = ("open N, close N, toggle N (windows 1-8), next, prev, bolt, select ID, game N (players),\n"
                "  report P,P (the players, counted from 1, who showed the bolt), chatter N, wait MS, state")
 
-# The link numbers windows and players from this (vboard/run_fusebox.py); people count from 1.
-LINK_COUNTS_FROM = 1
 
 
 def add_arguments(parser) -> None:
@@ -92,25 +90,15 @@ def overrides_from(config: dict, sets: dict, pack) -> dict:
     return data
 
 
-# --- windows and players as people count them: from 1 ---------------------------
-
-def person(link_number) -> int:
-    """A window's or player's number as people count (1-8, 1-n), from the link's number."""
-    return int(link_number) - LINK_COUNTS_FROM + 1
-
-
-def on_link(number: int) -> int:
-    """A window's or player's number on the link, from the one people use."""
-    return number - 1 + LINK_COUNTS_FROM
-
+# --- windows and players: the link counts them from 1, as people do -------------------
 
 def player_text(link_player) -> str:
-    return "player %d" % person(link_player)
+    return "player %d" % int(link_player)
 
 
 def players_text(link_players) -> str:
     """"nobody", "player 2", "players 1 and 3", "players 1, 2 and 4"."""
-    numbers = [str(person(s)) for s in sorted(link_players, key=int)]
+    numbers = [str(int(s)) for s in sorted(link_players, key=int)]
     if not numbers:
         return "nobody"
     if len(numbers) == 1:
@@ -135,7 +123,7 @@ def to_link(command: str) -> str:
         if not word.isdigit() or int(word) < 1:
             raise ValueError("report lists the players who showed the bolt, counted from 1, e.g. report 1,3;"
                              " not %r" % word)
-        players.append(str(on_link(int(word))))
+        players.append(str(int(word)))
     return "report " + ",".join(players)
 
 
@@ -154,7 +142,7 @@ def describe(record: dict) -> str:
             pts = ", ".join("%s +%d" % (player_text(s), p) for s, p in sorted(ok["points"].items(),
                                                                                key=lambda i: int(i[0])))
             text = "result  window %d %s: %s; scores %s%s" % (
-                person(ok["window"]), "BOLT" if ok["bolt"] else "safe", pts or "no points",
+                int(ok["window"]), "BOLT" if ok["bolt"] else "safe", pts or "no points",
                 scores_text(ok["scores"]), "; the round is over" if ok["round_over"] else "")
         elif record["cmd"] == "new_game":
             text = "game    %d players, %s starts" % (ok["players"], player_text(ok["starter"]))
@@ -198,14 +186,13 @@ def draw_box(status: dict, whole_seconds: bool = False) -> list:
         lines.append("  %s [%s]" % (status["text"], status.get("category", "")))
     statements = status.get("statements") or [""] * 8
     for window in range(1, 9):  # as printed on the box
-        w = on_link(window)
-        if w in status["open"]:
+        if window in status["open"]:
             inside = statements[window - 1] or "(open)"
-            if status.get("bolt_seen") == w:
+            if status.get("bolt_seen") == window:
                 inside = "/!\\ " + inside + " /!\\"
         else:
             inside = "#" * 32
-        faulty = "  sensor fault" if w in status["faulty"] else ""
+        faulty = "  sensor fault" if window in status["faulty"] else ""
         lines.append("  %d [%-32s]%s" % (window, inside[:32], faulty))
     lamps = "red %s  green %s  buzzer %s  relay %s" % (
         "ON " if status["red"] else "off", "ON " if status["green"] else "off",
@@ -216,7 +203,7 @@ def draw_box(status: dict, whole_seconds: bool = False) -> list:
     if game:
         lines.append("  game: " + game_text(game))
     if status["to_report"] and status.get("game"):
-        waiting = ", ".join(str(person(w)) for w in status["to_report"])
+        waiting = ", ".join(str(w) for w in status["to_report"])
         lines.append("  waiting for the discs of window %s (r)" % waiting)
     return lines
 

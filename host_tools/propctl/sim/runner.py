@@ -164,12 +164,6 @@ def load_config(path: Optional[str]) -> dict:
     return data
 
 
-def fields_text(record: dict) -> str:
-    """An event the sim has no sentence for, as "key value, key value" (its fields, no JSON)."""
-    return ", ".join("%s %s" % (key.replace("_", " "), record[key]) for key in sorted(record)
-                     if key not in ("type", "event", "t")) or "(no details)"
-
-
 # --- drawing -------------------------------------------------------------------
 
 class InPlace:
