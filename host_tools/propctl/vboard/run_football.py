@@ -46,18 +46,13 @@ import sys
 
 from football_bench import FootballBench
 from runtime import Runtime, watchdog
-from vboard import StdinLines, read_overrides
+from vboard import StdinLines, emit, read_overrides
 
 from rules.fingerfootball import phase_hint
 from rules.rng import Rng
 
 BUTTONS = ("roll", "kick", "good", "miss")
 TIME_EVERY_MS = 250  # --keys: a "time" line this often, so the host's clock and sound move on
-
-
-def emit(obj) -> None:
-    sys.stdout.write(json.dumps(obj))
-    sys.stdout.write("\n")
 
 
 def parse_args(argv) -> dict:

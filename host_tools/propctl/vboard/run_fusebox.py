@@ -22,21 +22,15 @@ Output, one JSON object per line, "t" = board time in ms:
     {"type": "pwm", "t": ..., "pin": "15", "what": "freq" or "duty", "value": ...}   the piezo's PWM
     {"type": "status", ...} after every command (the sim draws it), {"type": "end"}.
 """
-import json
 import sys
 
 from fusebox_bench import FuseBoxBench
-from vboard import read_overrides
+from vboard import emit, read_overrides
 
 from cardpack import taskcard
 
 SETTLE_MS = 100   # after a window move: longer than the debounce time
 BUTTON_MS = 150
-
-
-def emit(obj) -> None:
-    sys.stdout.write(json.dumps(obj))
-    sys.stdout.write("\n")
 
 
 def whole_number(what: str, word: str) -> int:

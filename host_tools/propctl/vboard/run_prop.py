@@ -29,12 +29,11 @@ Output, one JSON object per line, "t" = board time in ms since power-up:
 The run ends once the clock is idle again after its last round (exit status 0),
 or with status 1 on a fault or when the round does not finish in time.
 """
-import json
 import sys
 
 from clock_bench import ClockBench
 from runtime import Runtime, watchdog
-from vboard import StdinLines, read_overrides
+from vboard import StdinLines, emit, read_overrides
 
 
 def parse_args(argv):
@@ -83,11 +82,6 @@ def overrides_from(opts) -> dict:
             clock = data["clock"] = {}
         clock["seed"] = opts["seed"]
     return data
-
-
-def emit(obj) -> None:
-    sys.stdout.write(json.dumps(obj))
-    sys.stdout.write("\n")
 
 
 class Keys:

@@ -244,6 +244,14 @@ def current() -> Board:
     return _CURRENT[0]
 
 
+def emit(obj) -> None:
+    """One JSON line on stdout: how every runner (run_*.py) talks to the host."""
+    import json
+    import sys
+    sys.stdout.write(json.dumps(obj))
+    sys.stdout.write("\n")
+
+
 def read_overrides(path: str):
     """The settings overrides a runner was given, from the JSON file at `path` (the runners'
     --overrides FILE: the unix port interns each argument as a qstr, at most 255 bytes)."""
