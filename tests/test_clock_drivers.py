@@ -106,6 +106,15 @@ def test_stop_brakes_at_once_and_release_coasts(vboard_process, kind):
     assert r["energised"] is False
 
 
+@pytest.mark.parametrize("kind", ["drv8833", "tb6612", "stepper"])
+def test_the_dwell_counts_from_the_brake_not_from_the_last_update(vboard_process, kind):
+    # A slow control loop: updates every 100 ms; stop() comes 90 ms after the last one and the
+    # reverse drive 1 ms later. The motor must stand dwell_ms from the brake itself.
+    script = [[0, 1000], [1090, "stop"], [1091, -1000]]
+    r = vboard_process.call(D + "motor_script", kind, script, 2000, 100, {"dwell_ms": 150, "ramp_ms": 100})
+    assert r["reversals"] == 1 and r["quick_reversals"] == 0 and r["min_reverse_gap"] >= 150, r["min_reverse_gap"]
+
+
 def test_bridge_only_ever_sees_legal_input_combinations(vboard_process):
     # DRV8833: every logged (IN1, IN2) pair is coast, brake, or one side driving.
     script = [[t * 50, s] for t, s in enumerate([300, -1000, 1000, 0, -50, 700, "stop", 900, "release"])]

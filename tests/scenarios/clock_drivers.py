@@ -205,6 +205,7 @@ def motor_script(kind, script, until_ms, tick_ms, options):
     motor.update(0)
     while t <= until_ms:
         while k < len(script) and script[k][0] <= t:
+            board.clock.elapsed = script[k][0]  # an action lands between ticks, at its own time
             action = script[k][1]
             if action == "stop":
                 motor.stop()

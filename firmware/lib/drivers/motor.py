@@ -2,7 +2,8 @@
 
     motor.set_speed(permille)   target speed -1000..1000 (sign = direction, 0 = stand)
     motor.update(now_ms)        call every control tick: ramps, dwell, stepping
-    motor.stop()                stand now: brake at once (no ramp), then release after the dwell
+    motor.stop()                stand now: brake at once (no ramp), release after the dwell
+                                (counted from the next update(): stop() has no clock)
     motor.release()             de-energise at once (faults, shutdown)
     motor.wake(now_ms)          wake a sleeping bridge ahead of a drive (no-op otherwise)
     motor.speed / .target       applied and wanted speed; .energised: any output on
@@ -52,6 +53,7 @@ class _Motion:
         self.speed = 0
         self._mode = _COAST
         self._brake_at = 0
+        self._stood_unstamped = False  # stop()/release() since the last update (they have no clock)
         self._last = 0
         self._started = False
 
@@ -72,7 +74,7 @@ class _Motion:
         """Stand now: brake without a ramp; update() releases after the dwell."""
         self.target = 0
         self.speed = 0
-        self._brake_at = self._last
+        self._stood_unstamped = True
         self._mode = _BRAKE
         self._out_brake()
 
@@ -83,7 +85,7 @@ class _Motion:
         """
         self.target = 0
         self.speed = 0
-        self._brake_at = self._last
+        self._stood_unstamped = True
         self._mode = _COAST
         self._out_release()
 
@@ -99,12 +101,15 @@ class _Motion:
         if not self._started:
             self._started = True
             self._last = now
-            # A stop() before the first update brakes from here; a motor
-            # released since power-up stands and may start at once.
-            if self._mode == _BRAKE:
-                self._brake_at = now
-            else:
+            if self._mode == _COAST:
+                # standing since power-up (a release() then changes nothing): may start at once
+                self._stood_unstamped = False
                 self._brake_at = ticks_add(now, -self.dwell_ms)  # type: ignore[type-var]
+        if self._stood_unstamped:
+            # The dwell counts from the first update after stop()/release(), not from the
+            # update before it: that one may be a long tick ago, the brake only just now.
+            self._stood_unstamped = False
+            self._brake_at = now
         dt = ticks_diff(now, self._last)
         self._last = now
         if dt < 0:
