@@ -440,10 +440,10 @@ def board_problem(board: str, name: str, version, machine: str, platform: str) -
     chip = machine.replace("ESP32-", "ESP32")  # newer builds say "ESP32-S3", older ones "ESP32S3"
     for word, why in others.items():
         if word in chip:
-            return ("this board is %s; --board %s does not fit it" % (why, board), shown)
+            return ("--board %s does not fit this board: it is %s" % (board, why), shown)
     if needed not in chip:
-        return ("the board reports %r, but --board %s is for a %s board: pick the matching --board "
-                "or flash the build for this board (README, 'Flashing a board')"
+        return ("the board reports %r, but --board %s is for boards that report %s: pick the "
+                "matching --board or flash the build for this board (README, 'Flashing a board')"
                 % (machine or platform, board, needed), shown)
     return None, shown
 
