@@ -213,7 +213,7 @@ class FakePlayer:
 def board_pwm(melody, start):
     """The PWM changes drivers.chime.PiezoChime makes for `melody` from board time `start`."""
     changes = []
-    for begin, end, freq in melody:
+    for begin, _end, freq in melody:
         changes += [(start + begin, "freq", freq), (start + begin, "duty", 32768)]
     return changes + [(start + melody[-1][1], "duty", 0)]
 
@@ -249,13 +249,13 @@ def test_the_blown_fuse_buzz_starts_when_the_board_starts_it(monkeypatch, tmp_pa
         if start <= t <= start + blown[-1][1]:
             assert ms >= t - start, (t, ms)  # the sound up to the board's time is there
     player.take()
-    _write = tmp_path / "heard.wav"
-    with wave.open(str(_write), "wb") as out:
+    heard_wav = tmp_path / "heard.wav"
+    with wave.open(str(heard_wav), "wb") as out:
         out.setnchannels(1)
         out.setsampwidth(2)
         out.setframerate(22050)
         out.writeframes(player.samples)
-    tones = decoded_tones(_write)
+    tones = decoded_tones(heard_wav)
     same_melody(tones, blown, tones[0][0])  # after the stream's lead-in: the melody, once
 
 
