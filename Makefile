@@ -103,12 +103,15 @@ endif
 # `make sim` runs on the unix port where PyPI has it, else (or with MICROPYTHON_WASM=1) on the
 # WebAssembly port under node: same firmware, same virtual board.
 
-sim: setup ## the ghost clock on a virtual board (SEED=n SPEED=n MICROPYTHON_WASM=1; event log only when not at a terminal or CI set)
-	@echo "interpreter: $(if $(filter $(WASM_MICROPYTHON),$(MICROPYTHON)),MicroPython WebAssembly port (wasm32) under node,MicroPython $(MICROPYTHON))"
-	$(BIN)/propctl sim clock $(if $(SEED),--seed $(SEED)) $(if $(SPEED),--speed $(SPEED))
+# Both sims: MUTE=1 plays no sound, WAV=file.wav writes the piezo's tones of the run.
+SIM_SOUND = $(if $(MUTE),--mute) $(if $(WAV),--wav $(WAV))
 
-sim-fusebox: setup ## the fuse box on a virtual board: keys 1-8 open windows (PACK=file.bin|none, SCRIPT=file)
-	$(BIN)/propctl sim fusebox $(if $(PACK),--pack $(PACK)) $(if $(SCRIPT),--script $(SCRIPT))
+sim: setup ## the ghost clock on a virtual board (SEED=n SPEED=n MUTE=1 WAV=file MICROPYTHON_WASM=1; event log only when not at a terminal or CI set)
+	@echo "interpreter: $(if $(filter $(WASM_MICROPYTHON),$(MICROPYTHON)),MicroPython WebAssembly port (wasm32) under node,MicroPython $(MICROPYTHON))"
+	$(BIN)/propctl sim clock $(if $(SEED),--seed $(SEED)) $(if $(SPEED),--speed $(SPEED)) $(SIM_SOUND)
+
+sim-fusebox: setup ## the fuse box on a virtual board: keys 1-8 open windows (PACK=file.bin|none, SCRIPT=file, MUTE=1, WAV=file)
+	$(BIN)/propctl sim fusebox $(if $(PACK),--pack $(PACK)) $(if $(SCRIPT),--script $(SCRIPT)) $(SIM_SOUND)
 
 bench: setup ## measure card fetch, pack size, heap, timing, throughput; writes bench/REPORT.md (not part of test)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)

@@ -163,29 +163,167 @@ def test_the_decoder_tells_notes_and_rests_apart(tmp_path):
         same_melody(decoded_tones(tmp_path / "x.wav"), [(0, 240, 196), (300, 400, 3500)], 0)
 
 
-def test_a_melody_plays_once_it_is_over_not_at_its_rests(monkeypatch, tmp_path):
+class FakePlayer:
+    """subprocess.Popen for propctl.sound's players: the board time it was started at and the
+    samples it was given (on its stdin, or as the WAV file named last on its command line)."""
+
+    board_ms = 0        # the board time now, set by the test
+    started: list = []  # every FakePlayer, in order
+
+    def __init__(self, command, stdin=None, stdout=None, stderr=None):
+        self.command = command
+        self.at_ms = FakePlayer.board_ms
+        self.samples = b""
+        self.returncode = None
+        self.stdin = None
+        if stdin == subprocess.PIPE:
+            read, write = os.pipe()
+            os.set_blocking(read, False)
+            self.pipe = read
+            self.stdin = os.fdopen(write, "wb")
+        else:
+            with wave.open(command[-1]) as w:
+                self.samples = w.readframes(w.getnframes())
+        FakePlayer.started.append(self)
+
+    def take(self):
+        """Read what has reached the player's stdin so far; the milliseconds of sound it has."""
+        if self.stdin is not None:
+            while True:
+                try:
+                    data = os.read(self.pipe, 65536)
+                except BlockingIOError:
+                    break
+                if not data:
+                    break
+                self.samples += data
+        return len(self.samples) // 2 * 1000 // 22050
+
+    def poll(self):
+        return self.returncode
+
+    def wait(self, timeout=None):
+        self.returncode = 0
+        return 0
+
+    def kill(self):
+        self.returncode = -9
+
+
+def board_pwm(melody, start):
+    """The PWM changes drivers.chime.PiezoChime makes for `melody` from board time `start`."""
+    changes = []
+    for begin, _end, freq in melody:
+        changes += [(start + begin, "freq", freq), (start + begin, "duty", 32768)]
+    return changes + [(start + melody[-1][1], "duty", 0)]
+
+
+def test_the_blown_fuse_buzz_starts_when_the_board_starts_it(monkeypatch, tmp_path):
+    """The sim learns of the melody note by note, a tick of board time at a time (the runner's
+    pwm records, then its status): the player starts at the tick that brings the first note, and
+    at every tick it has the sound up to that tick."""
     import argparse
 
     from propctl import sound
     from propctl.sim import fusebox
-    played = []
-    monkeypatch.setattr(sound, "play", lambda path, bell=None: played.append(decoded_tones(path)))
+    monkeypatch.setattr(sound.shutil, "which", lambda name: "/usr/bin/aplay" if name == "aplay" else None)
+    monkeypatch.setattr(sound.subprocess, "Popen", FakePlayer)
+    monkeypatch.setattr(FakePlayer, "started", [])
+    box = fusebox.Sound(argparse.Namespace(mute=False, wav=None), bell=None)
+    blown = firmware_melody("BLOWN_SOUND")
+    start, tick = 5003, 60  # the fuse blows inside a tick
+    changes = board_pwm(blown, start)
+    heard = []  # (board time of the tick, ms of sound the player has by then)
+    for t in range(4700, start + blown[-1][1] + 1000, tick):
+        FakePlayer.board_ms = t
+        for when, what, value in changes:
+            if t - tick < when <= t:
+                box.change({"t": when, "what": what, "value": value})
+        box.at(t)
+        heard.append((t, sum(player.take() for player in FakePlayer.started)))
+    box.finish()
+    assert len(FakePlayer.started) == 1, [p.command for p in FakePlayer.started]
+    player = FakePlayer.started[0]
+    assert 0 <= player.at_ms - start < tick, (player.at_ms, start)  # started within the tick
+    for t, ms in heard:
+        if start <= t <= start + blown[-1][1]:
+            assert ms >= t - start, (t, ms)  # the sound up to the board's time is there
+    player.take()
+    heard_wav = tmp_path / "heard.wav"
+    with wave.open(str(heard_wav), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(22050)
+        out.writeframes(player.samples)
+    tones = decoded_tones(heard_wav)
+    same_melody(tones, blown, tones[0][0])  # after the stream's lead-in: the melody, once
+
+
+def test_a_melody_with_rests_is_one_player_and_the_wav_holds_it(monkeypatch, tmp_path):
+    import argparse
+
+    from propctl import sound
+    from propctl.sim import fusebox
+    monkeypatch.setattr(sound.shutil, "which", lambda name: "/usr/bin/aplay" if name == "aplay" else None)
+    monkeypatch.setattr(sound.subprocess, "Popen", FakePlayer)
+    monkeypatch.setattr(FakePlayer, "started", [])
     box = fusebox.Sound(argparse.Namespace(mute=False, wav=str(tmp_path / "all.wav")), bell=None)
     wrong = firmware_melody("WRONG")  # two beeps with a short rest between them
     for start, end, freq in wrong:
         box.change({"t": 1000 + start, "what": "freq", "value": freq})
         box.change({"t": 1000 + start, "what": "duty", "value": 32768})
+        box.at(1000 + (start + end) // 2)
         box.change({"t": 1000 + end, "what": "duty", "value": 0})
-        box.at(1000 + end + 10)  # inside the melody (and at its end): nothing played yet
-    assert played == []
-    box.at(1000 + wrong[-1][1] + fusebox.Sound.PAUSE_MS)
-    box.at(1000 + wrong[-1][1] + 5 * fusebox.Sound.PAUSE_MS)  # once only
-    assert len(played) == 1
-    same_melody(played[0], wrong, 0)
-    workdir = box.workdir
+        box.at(1000 + end + 10)
+    box.at(1000 + wrong[-1][1] + 5 * fusebox.Sound.PAUSE_MS)
+    assert len(FakePlayer.started) == 1  # the rest inside the melody did not end it
+    assert FakePlayer.started[0].stdin.closed  # the pause after it did: the player plays it out
     box.finish()
     same_melody(decoded_tones(tmp_path / "all.wav"), wrong, 0)
-    assert not os.path.exists(workdir)  # the played melodies' files are gone
+
+
+def test_a_player_of_files_plays_each_melody_once_it_is_over(monkeypatch, tmp_path):
+    """afplay takes no stream: it gets a melody's WAV once a pause has ended the melody."""
+    import argparse
+
+    from propctl import sound
+    from propctl.sim import fusebox
+    monkeypatch.setattr(sound.shutil, "which", lambda name: "/usr/bin/afplay" if name == "afplay" else None)
+    monkeypatch.setattr(sound.subprocess, "Popen", FakePlayer)
+    monkeypatch.setattr(FakePlayer, "started", [])
+    box = fusebox.Sound(argparse.Namespace(mute=False, wav=None), bell=None)
+    wrong = firmware_melody("WRONG")
+    for when, what, value in board_pwm(wrong, 1000):
+        box.change({"t": when, "what": what, "value": value})
+        box.at(when)
+    assert FakePlayer.started == []
+    box.at(1000 + wrong[-1][1] + fusebox.Sound.PAUSE_MS)
+    box.at(1000 + wrong[-1][1] + 5 * fusebox.Sound.PAUSE_MS)  # once only
+    assert [p.command[0] for p in FakePlayer.started] == ["afplay"]
+    path = Path(FakePlayer.started[0].command[-1])
+    with wave.open(str(path)) as w:
+        assert w.getnframes() > 0
+    box.finish()
+    assert not path.parent.exists()  # the played melodies' files are gone
+
+
+def test_without_a_player_the_bell_rings_when_a_melody_starts(monkeypatch):
+    import argparse
+
+    from propctl import sound
+    from propctl.sim import fusebox
+    monkeypatch.setattr(sound.shutil, "which", lambda name: None)
+    rang = []
+    box = fusebox.Sound(argparse.Namespace(mute=False, wav=None), bell=lambda: rang.append(1))
+    box.change({"t": 1000, "what": "freq", "value": 330})
+    box.change({"t": 1000, "what": "duty", "value": 32768})
+    assert rang == [1]
+    box.at(1100)
+    box.change({"t": 1120, "what": "duty", "value": 0})
+    box.at(1150)
+    box.change({"t": 1200, "what": "duty", "value": 32768})  # the same melody: no second bell
+    assert rang == [1]
+    box.finish()
 
 
 def test_a_busy_box_fits_the_screen_and_keeps_room_for_events():

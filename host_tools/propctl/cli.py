@@ -1,7 +1,8 @@
 """The `propctl` command: one entry point, one module per subcommand.
 
 Exit codes: 0 success, 1 the work found problems (bad cards, failed deploy),
-2 the command line itself was wrong.
+2 the command line itself was wrong; 130 Ctrl-C, and a sim ended by SIGTERM or SIGHUP
+(after its clean-up) 143 or 129, as a shell counts them.
 """
 import argparse
 import os
@@ -10,6 +11,7 @@ import sys
 from propctl import __version__, deploy, monitor, plan, play, ports, repl, selftest, web, wokwi
 from propctl.cards import cli as cards_cli
 from propctl.sim import command as sim_command
+from propctl.sim.runner import Stopped
 
 # Each module provides register(subparsers): it adds its parser and sets `func`
 # on it; func(args) returns the exit code. Listed in --help order.
@@ -41,6 +43,8 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Stopped as exc:  # the terminal may be gone (SIGHUP): nothing more to say
+        return exc.code
     except BrokenPipeError:
         # Whoever read the output stopped (`| head`): end quietly, as command-line tools do.
         _silence_stdout()

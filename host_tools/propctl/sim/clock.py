@@ -12,11 +12,8 @@ import select
 import shutil
 import subprocess
 import sys
-import tempfile
-import termios
 import threading
 import time
-import tty
 from pathlib import Path
 
 from propctl import sound
@@ -25,6 +22,7 @@ from propctl.describe import describe_event
 from propctl.overrides import combine, parse_sets
 from propctl.sim.runner import (
     VBOARD_DIR,
+    Run,
     SimError,
     check_settings,
     load_config,
@@ -234,26 +232,23 @@ def run(args) -> int:
     if args.speed is None:
         args.speed = 1 if interactive else 0
     keys = interactive and sys.stdin.isatty() and args.speed > 0
-    workdir = tempfile.TemporaryDirectory(prefix="propctl-sim-")
-    command = (runner_command(args, micropython, combine(config, sets), Path(workdir.name))
-               + (["--keys", "1"] if keys else []))
-    proc = subprocess.Popen(command, stdin=subprocess.PIPE if keys else subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=runner_env(firmware_lib),
-                            text=True)
     screen = None
     end = None
     error = None
     frames: list = []
     events: list = []
-    # the event log (no terminal, CI) plays nothing: a bell there would land in the log
-    sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
-                  bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
-    reader = None
-    saved_tty = None
-    try:
+    with Run() as run:
+        command = (runner_command(args, micropython, combine(config, sets), run.folder)
+                   + (["--keys", "1"] if keys else []))
+        proc = run.proc = subprocess.Popen(command, stdin=subprocess.PIPE if keys else subprocess.DEVNULL,
+                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                           env=runner_env(firmware_lib), text=True)
+        # the event log (no terminal, CI) plays nothing: a bell there would land in the log
+        sound = run.sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
+                                  bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()),
+                                  lead_ms=args.frame_ms // max(1, args.speed) + 50)
         if keys:
-            saved_tty = termios.tcgetattr(sys.stdin.fileno())
-            tty.setcbreak(sys.stdin.fileno())
+            run.cbreak()
 
             def send(line):
                 assert proc.stdin is not None
@@ -267,6 +262,7 @@ def run(args) -> int:
                 if screen:
                     screen.speed = speed
             reader = KeyReader(send, args.speed, new_speed)
+            run.first.append(reader.stopped.set)
             reader.start()
         assert proc.stdout is not None
         for record in records(proc.stdout, lambda line: print(line, file=sys.stderr)):
@@ -277,7 +273,7 @@ def run(args) -> int:
                         record["board"], record["motor"], record["chime"])
                     for message in record.get("errors", []):
                         heading += "  config: %s" % message
-                    screen = Screen(sys.stdout, heading, args.show_plan)
+                    screen = run.screen = Screen(sys.stdout, heading, args.show_plan)
                     screen.speed = args.speed
                     if not keys:
                         screen.note = "the start button is pressed for you (no keyboard here)"
@@ -303,18 +299,6 @@ def run(args) -> int:
             elif kind == "error":
                 error = record["error"]
         code = proc.wait()
-    finally:
-        if reader:
-            reader.stopped.set()
-        if saved_tty is not None:
-            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
-        if screen:
-            screen.close()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        workdir.cleanup()
-    sound.finish()
     stderr = proc.stderr.read() if proc.stderr else ""
     if error or end is None:
         print("propctl sim clock: the virtual board failed: %s"
@@ -337,37 +321,11 @@ def run(args) -> int:
     return 0 if code == 0 and end["completed"] >= args.rounds else 1
 
 
-class Sound:
-    """The piezo's tones from the runner's pwm records: each melody, once a pause follows it,
-    rendered to a WAV and played (unless --mute); all of them written to --wav FILE at the end."""
+class Sound(sound.Piezo):
+    """The clock's piezo (propctl.sound.Piezo): each melody heard from its first note, unless
+    --mute; all of them written to --wav FILE at the end. 500 ms of silence end a melody."""
 
     PAUSE_MS = 500  # longer than any rest inside a melody
 
-    def __init__(self, args, bell) -> None:
-        self.mute = args.mute
-        self.wav = args.wav
-        self.bell = bell
-        self.tracker = sound.ToneTracker()
-        self.played = 0   # notes already played
-        self.workdir = None if self.mute else tempfile.mkdtemp(prefix="propctl-sound-")
-
-    def change(self, record: dict) -> None:
-        self.tracker.change(record["t"], record["what"], record["value"])
-
-    def at(self, t: int) -> None:
-        notes = self.tracker.notes
-        if self.mute or self.tracker.on_since is not None or len(notes) == self.played:
-            return
-        if t - notes[-1][1] >= self.PAUSE_MS and self.workdir:
-            path = Path(self.workdir) / ("melody%d.wav" % len(notes))
-            sound.write_wav(notes[self.played:], path)
-            self.played = len(notes)
-            sound.play(path, self.bell)
-
-    def finish(self) -> None:
-        if self.wav:
-            last = self.tracker.notes[-1][1] if self.tracker.notes else 0
-            notes = self.tracker.close(max(last, self.tracker.on_since or 0))
-            sound.write_wav(notes, self.wav)
-        if self.workdir:  # a player may still have a file open: unlinking it is fine on POSIX
-            shutil.rmtree(self.workdir, ignore_errors=True)
+    def __init__(self, args, bell, lead_ms: int = 150) -> None:
+        super().__init__(args.mute, args.wav, bell, self.PAUSE_MS, lead_ms)

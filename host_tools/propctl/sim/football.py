@@ -15,12 +15,9 @@ import select
 import shutil
 import subprocess
 import sys
-import tempfile
-import termios
 import textwrap
 import threading
 import time
-import tty
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Optional
@@ -31,6 +28,7 @@ from propctl.overrides import parse_sets
 from propctl.sim.clock import Sound
 from propctl.sim.runner import (
     VBOARD_DIR,
+    Run,
     SimError,
     check_settings,
     overrides_args,
@@ -360,10 +358,14 @@ class Keys:
 
 
 class Tones(Sound):
-    """The piezo's tones (propctl.sim.clock.Sound), each played as soon as it ends: the kick
-    count's beeps are heard one by one, not after the pause that ends a clock's melody."""
+    """The piezo's tones (propctl.sim.clock.Sound), each from its start: every tone of the box is
+    a melody of its own (no pause needed to end one). Board time moves on at least every 250 ms
+    (the runner's time line): a stream starts with 300 ms of silence."""
 
     PAUSE_MS = 0
+
+    def __init__(self, args, bell) -> None:
+        super().__init__(args, bell, lead_ms=300)
 
 
 def start_reader(stream, speed: int, paced: bool) -> "queue.Queue":
@@ -397,35 +399,22 @@ def run(args) -> int:
     interactive = args.interactive
     speed = args.speed if args.speed is not None else (1 if interactive else 0)
     play = interactive and not getattr(args, "demo", False) and sys.stdin.isatty() and speed > 0
-    workdir = tempfile.TemporaryDirectory(prefix="propctl-sim-")
-    proc = subprocess.Popen(runner_command(args, micropython, Path(workdir.name), keys=play),
-                            stdin=subprocess.PIPE if play else subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
-    # sound: played when a person watches in real time; --wav in any mode
-    sound = Tones(SimpleNamespace(mute=getattr(args, "mute", False) or not interactive or speed == 0,
-                                  wav=getattr(args, "wav", None)),
-                  bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
-    saved_tty = None
-    screen = None
-    try:
+    with Run() as run:
+        proc = run.proc = subprocess.Popen(
+            runner_command(args, micropython, run.folder, keys=play),
+            stdin=subprocess.PIPE if play else subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
+        # sound: played when a person watches in real time; --wav in any mode
+        sound = run.sound = Tones(SimpleNamespace(mute=getattr(args, "mute", False) or not interactive
+                                                  or speed == 0, wav=getattr(args, "wav", None)),
+                                  bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
         if interactive and sys.stdin.isatty():
-            saved_tty = termios.tcgetattr(sys.stdin.fileno())
-            tty.setcbreak(sys.stdin.fileno())
+            run.cbreak()
         if interactive:
-            end, screen = watch(proc, args, speed, play, sound)
+            end = watch(proc, args, speed, play, sound, run)
         else:
             end = print_log(proc, sound)
         code = proc.wait()
-    finally:
-        if saved_tty is not None:
-            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
-        if screen:
-            screen.close()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        workdir.cleanup()
-    sound.finish()
     if end is not None and end.get("type") == "quit":
         print("stopped: the demo was quit", flush=True)
         return 0
@@ -473,10 +462,10 @@ def print_log(proc, sound):
     return end
 
 
-def watch(proc, args, speed: int, play: bool, sound):
-    """At a terminal: draw the box in place; with `play` the person's keys drive it, else the
-    demo is paced to real time (q quits either). (end record, screen)."""
-    session = Session(proc, play, sound)
+def watch(proc, args, speed: int, play: bool, sound, run: Run):
+    """At a terminal: draw the box in place (its screen closed by `run`); with `play` the
+    person's keys drive it, else the demo is paced to real time (q quits either). The end record."""
+    session = Session(proc, play, sound, run)
     lines = start_reader(proc.stdout, speed, paced=not play)
     tty_in = sys.stdin.isatty()
     while True:
@@ -487,7 +476,7 @@ def watch(proc, args, speed: int, play: bool, sound):
                 session.quit_sent = True
                 if not play:
                     proc.kill()
-                    return {"type": "quit"}, session.screen
+                    return {"type": "quit"}
                 session.send("quit")
         try:
             record = lines.get(timeout=0 if tty_in else 0.1)
@@ -495,7 +484,7 @@ def watch(proc, args, speed: int, play: bool, sound):
             record = False
         while record is not False:
             if record is None:  # the runner has ended
-                return session.end, session.screen
+                return session.end
             session.take(record)
             changed = True
             try:
@@ -509,8 +498,9 @@ def watch(proc, args, speed: int, play: bool, sound):
 class Session:
     """The runner's records on the screen and the person's keys to the runner (see watch)."""
 
-    def __init__(self, proc, play: bool, sound) -> None:
+    def __init__(self, proc, play: bool, sound, run: Run) -> None:
         self.proc = proc
+        self.run = run
         self.play = play
         self.sound = sound
         self.keys = Keys(self.send, 1500)
@@ -550,7 +540,7 @@ class Session:
             self.keys.long_press_ms = record.get("long_press_ms", self.keys.long_press_ms)
             heading = "Finger Football box, virtual %s (seed %s)%s" % (
                 record.get("board", "pico"), record["seed"], "" if self.play else ", demo")
-            self.screen = Screen(sys.stdout, heading, max(record["rows"], 4))
+            self.screen = self.run.screen = Screen(sys.stdout, heading, max(record["rows"], 4))
             self.screen.log += ["config: %s" % message for message in record["errors"]]
         elif kind == "state":
             self.keys.new_state(record)

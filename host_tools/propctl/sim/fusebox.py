@@ -15,7 +15,6 @@ import select
 import shutil
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -28,6 +27,7 @@ from propctl.overrides import combine, parse_sets
 from propctl.sim import clock
 from propctl.sim.runner import (
     VBOARD_DIR,
+    Run,
     SimError,
     check_settings,
     load_config,
@@ -421,11 +421,15 @@ class Screen:
 
 
 class Sound(clock.Sound):
-    """The piezo's tones at the terminal, as the clock sim plays them (each melody once it is over,
-    unless --mute; all of them to --wav FILE at the end). Inside the fuse box's melodies no rest is
-    longer than 80 ms, so 200 ms of silence ends one."""
+    """The piezo's tones at the terminal, as the clock sim plays them (each melody from its first
+    note, unless --mute; all of them to --wav FILE at the end). Inside the fuse box's melodies no
+    rest is longer than 80 ms, so 200 ms of silence ends one; board time moves on every FRAME_S
+    or so, plus the runner's answer: a stream starts with 100 ms of silence."""
 
     PAUSE_MS = 200
+
+    def __init__(self, args, bell) -> None:
+        super().__init__(args, bell, lead_ms=100)
 
 
 def heading_of(lines: list) -> str:
@@ -436,23 +440,20 @@ def heading_of(lines: list) -> str:
     return "Finger weg! fuse box on the virtual board"
 
 
-def run_interactive(runner: Runner, out, sound: Sound) -> int:
+def run_interactive(runner: Runner, out, sound: Sound, run: Run) -> int:
     """Keys to commands, board time in real time between them; 0 when the player quits."""
-    import termios
-    import tty
-    fd = sys.stdin.fileno()
-    saved = termios.tcgetattr(fd)
     log: list = []
     runner.on_pwm = sound.change
     lines, status = runner.read_until_status()
     heading = heading_of(lines)
     log += ["config: %s" % message for record in lines if record.get("type") == "info"
             for message in record.get("errors", [])]
-    screen = Screen(out)
+    screen = run.screen = Screen(out)
     clock_now = RealTime()
     left = False  # the player quit (else the runner ended)
+    fd = sys.stdin.fileno()
     try:
-        tty.setcbreak(fd)
+        run.cbreak()
         while status is not None:
             for record in lines:
                 text = describe(record) if record.get("type") != "info" else ""
@@ -492,8 +493,7 @@ def run_interactive(runner: Runner, out, sound: Sound) -> int:
     except KeyboardInterrupt:  # Ctrl-C: the player leaves as with q (the runner got it too)
         left = True
     finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        screen.close()
+        run.restore_terminal()
     runner.close()
     if not left:
         print("propctl sim fusebox: the virtual board stopped", file=sys.stderr)
@@ -517,25 +517,23 @@ def run(args) -> int:
     except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim fusebox: %s" % exc, file=sys.stderr)
         return getattr(exc, "code", 2)
-    with tempfile.TemporaryDirectory() as tmp:
+    with Run() as run:
         try:
-            pack = prepare_pack(args.pack, Path(tmp), getattr(args, "lang", None))
+            pack = prepare_pack(args.pack, run.folder, getattr(args, "lang", None))
             overrides = overrides_from(config, sets, pack)
-            runner = Runner(overrides, micropython, firmware_lib, Path(tmp))
+            runner = Runner(overrides, micropython, firmware_lib, run.folder)
         except (ValueError, OSError) as exc:
             print("propctl sim fusebox: %s" % exc, file=sys.stderr)
             return 1
+        run.proc = runner.proc
         # a script runs faster than real time: its tones only go to --wav
-        sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
-                      bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
-        try:
-            if interactive:
-                code = run_interactive(runner, sys.stdout, sound)
-            else:
-                runner.on_pwm = sound.change
-                code = play_script(runner, script)
-        finally:
-            sound.finish()
+        sound = run.sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
+                                  bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
+        if interactive:
+            code = run_interactive(runner, sys.stdout, sound, run)
+        else:
+            runner.on_pwm = sound.change
+            code = play_script(runner, script)
         if code == 1:
             err = runner.proc.stderr.read() if runner.proc.stderr else ""
             if err:

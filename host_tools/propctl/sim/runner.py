@@ -1,21 +1,24 @@
-"""What every `propctl sim` runner shares: MicroPython, its environment, the JSON lines, the screen.
+"""What every `propctl sim` runner shares: MicroPython, its environment, the JSON lines, the screen,
+and the clean-up of a run however it ends.
 
 Each prop's firmware runs inside the MicroPython unix port on the fake
 `machine` of propctl/vboard and talks JSON lines on stdout. This module finds
 the interpreter and the firmware, builds the environment, reads the lines,
 checks `--set` keys (parsed by propctl.overrides) against the firmware's own
-settings, and redraws a block of text in place. It is a leaf: it imports
+settings, redraws a block of text in place, and (`Run`) lets go of what a run
+holds when it ends, also on SIGTERM or SIGHUP. It is a leaf: it imports
 nothing of propctl, so the prop modules and propctl.serve can all use it
 without importing each other.
 """
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional, TextIO
+from typing import Any, Callable, Iterable, Iterator, List, Optional, TextIO
 
 PROPCTL_DIR = Path(__file__).resolve().parents[1]
 VBOARD_DIR = PROPCTL_DIR / "vboard"
@@ -28,6 +31,83 @@ class SimError(Exception):
     def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP arrived during a run (raised where the sim was, so its clean-up runs as
+    for Ctrl-C); `code` is the exit code a shell gives a process the signal ended."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__("stopped by signal %d" % signum)
+        self.code = 128 + signum
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Run:
+    """What a sim run holds, let go however the run ends (its end, an error, Ctrl-C, or SIGTERM
+    and SIGHUP, which raise Stopped while it runs): the terminal's mode and the screen, the
+    runner process, the piezo's players and files, and the run's temporary folder.
+
+        with Run() as run:
+            run.proc = subprocess.Popen(... run.folder ...)
+            run.sound = ...; run.cbreak(); run.screen = ...
+    """
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="propctl-sim-"))
+        self.proc: Optional[subprocess.Popen] = None
+        self.screen: Any = None   # has close(): the cursor back, below the drawing
+        self.sound: Any = None    # has finish(abort): propctl.sound.Piezo
+        self.first: List[Callable[[], object]] = []  # called before the rest, e.g. stop a key reader
+        self._tty: Optional[list] = None
+        self._handlers: dict = {}
+
+    def cbreak(self) -> None:
+        """Keys one at a time, not echoed, until the run ends (the terminal's mode is saved)."""
+        import termios
+        import tty
+        fd = sys.stdin.fileno()
+        self._tty = termios.tcgetattr(fd)
+        tty.setcbreak(fd)
+
+    def restore_terminal(self) -> None:
+        """The terminal as the run found it, the screen closed (again: nothing happens)."""
+        if self._tty is not None:
+            import termios
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, self._tty)
+            self._tty = None
+        if self.screen is not None:
+            screen, self.screen = self.screen, None
+            screen.close()
+
+    def __enter__(self) -> "Run":
+        def stop(signum, frame):
+            raise Stopped(signum)
+        try:
+            for signum in STOP_SIGNALS:
+                self._handlers[signum] = signal.signal(signum, stop)
+        except ValueError:  # not the main thread: the signals end the process as they would
+            pass
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        for signum in self._handlers:  # a second signal does not cut the clean-up short
+            signal.signal(signum, signal.SIG_IGN)
+        try:
+            for call in self.first:
+                call()
+            self.restore_terminal()
+            if self.proc is not None and self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            if self.sound is not None:
+                self.sound.finish(abort=kind is not None)
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            for signum, handler in self._handlers.items():
+                signal.signal(signum, handler)
 
 
 def find_micropython() -> str:
