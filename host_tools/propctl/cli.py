@@ -9,6 +9,7 @@ import sys
 
 from propctl import __version__, deploy, monitor, plan, play, ports, repl, selftest, web, wokwi
 from propctl.cards import cli as cards_cli
+from propctl.helpformat import use_everywhere
 from propctl.sim import command as sim_command
 
 # Each module provides register(subparsers): it adds its parser and sets `func`
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for module in SUBCOMMAND_MODULES:
         module.register(subparsers)
+    use_everywhere(parser)
     return parser
 
 

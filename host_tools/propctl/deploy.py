@@ -609,7 +609,8 @@ def register(subparsers) -> None:
                     "board of `propctl sim serve`.",
         epilog="Examples:\n"
                "  propctl deploy --port /dev/ttyACM0 --prop clock --board pico\n"
-               "  propctl deploy --port /dev/ttyUSB0 --prop clock --board esp32 --set clock.chime=solenoid\n"
+               "  propctl deploy --port /dev/ttyUSB0 --prop clock --board esp32 \\\n"
+               "      --set clock.chime=solenoid\n"
                "  propctl deploy --port /dev/ttyACM0 --cards deck.bin\n"
                "  propctl deploy --port /dev/ttyACM0 --prop clock --board pico --dry-run",
         formatter_class=__import__("argparse").RawDescriptionHelpFormatter)

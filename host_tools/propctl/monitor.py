@@ -152,7 +152,7 @@ def register(subparsers) -> None:
                     "board resets are flagged.",
         epilog="Examples:\n"
                "  propctl monitor --port /dev/ttyACM0\n"
-               "  propctl monitor --port /dev/ttyACM0 --send new_game='{\"players\": 3}' --send start_round\n"
+               "  propctl monitor --port /dev/ttyACM0 --send new_game='{\"players\": 3}'\n"
                "  propctl monitor --port PORT --send start_round --until chime --timeout 90\n"
                "Commands of the clock: start_round [seed], stop, state, new_game players, "
                "report on_clock unused; `--send help` lists them with their arguments.",

@@ -120,7 +120,11 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "plan", help="the ghost clock's motion plan for a seed: a table and an SVG",
         description="Print the motion plan the clock firmware draws for a seed (default limits) and "
-                    "write an SVG of speed and hand angle over time, stop and chime marked.")
+                    "write an SVG of speed and hand angle over time, stop and chime marked.",
+        epilog="Examples:\n"
+               "  propctl plan --seed 3                  # the table; the SVG to plan-seed3.svg\n"
+               "  propctl plan --seed 42 --svg round.svg\n"
+               "  propctl sim clock --seed 42 --picture played.svg   # the round as played")
     parser.add_argument("--seed", type=int, required=True, help="the round's seed")
     parser.add_argument("--svg", metavar="FILE", help="where the picture goes (plan-seedN.svg)")
     parser.set_defaults(func=run)

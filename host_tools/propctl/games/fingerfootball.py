@@ -29,8 +29,9 @@ what you type:
   roll 2-run left         ... or type the faces of your real dice
   toss  /  toss Red       the referee tosses, or a real coin was won by Red
   target opp2 pass left   announce a play on CHOICE (or: target touchdown)
-  in_field 35             a kick stopped on the receiver's 35; also "opp 45", "50"
-  fumble 40               the red football is on the 40 of the team that gets the ball
+  in_field 35             a kick stopped on the receiver's 35 (or: opp 45, 50)
+  fumble 40               the red football is on the 40 of the team that gets
+                          the ball
   punt, field_goal, go_for_td, good, no_good, accept, refuse, extra_point, ...
 
 at any prompt:
@@ -46,10 +47,9 @@ the field as the referee sees it:
 
 examples:
   propctl play fingerfootball --names Red,Blue
-  propctl play fingerfootball --names Ann,Bo --seed 7 --save ann-bo.json --autosave
+  propctl play fingerfootball --names Ann,Bo --save ann-bo.json --autosave
   propctl play fingerfootball --resume ann-bo.json
   propctl play fingerfootball --lane-die left,middle,right,choice,td,td
-
 Exit codes: 0 game finished, saved or stopped; 1 unusable save file;
 2 bad command line.
 """

@@ -60,8 +60,9 @@ at any prompt:
   every question, so even a closed terminal loses at most one question.
 
 examples:
-  propctl play pimaldaumen --players Peter,Wolfgang,Baerbel,Gaby,Annette --lang de
-  propctl play pimaldaumen --players Ann,Bo --deck deck.bin --frame violet --save ann-bo.json
+  propctl play pimaldaumen --players Peter,Wolfgang,Baerbel,Gaby --lang de
+  propctl play pimaldaumen --players Ann,Bo --deck deck.bin --frame violet
+  propctl play pimaldaumen --players Ann,Bo --save ann-bo.json
   propctl play pimaldaumen --resume ann-bo.json
 
 The deck is a question-card file (CSV or JSON, see `propctl cards check`) or
