@@ -9,12 +9,14 @@ version) before the game checks its own part.
 """
 import json
 import os
-from pathlib import Path
 from typing import Callable, Dict, Optional
 
 from propctl.atomic import write_atomic
+from propctl.inputfile import InputFileError, read_regular
 
 YES = ("", "y", "yes", "j", "ja")  # Enter means yes
+# A save is a few KB; a deck of a million cards makes its draw pile a few MB.
+MAX_SAVE_BYTES = 64 * 1024 * 1024
 
 
 class Quit(Exception):
@@ -69,13 +71,16 @@ class SaveFile:
     def read(self, path) -> dict:
         """The saved object, checked for format and version; Unusable says why not."""
         try:
-            text = Path(path).read_bytes().decode("utf-8")
-        except OSError as exc:
-            raise Unusable("cannot be read (%s)" % (exc.strerror or exc)) from None
+            # a regular file only, read to a limit: a FIFO or /dev/zero would never end
+            text = read_regular(path, MAX_SAVE_BYTES).decode("utf-8")
+        except InputFileError as exc:
+            raise Unusable(str(exc)) from None
         except UnicodeDecodeError:
             raise Unusable("not a saved %s game (not text)" % self.title) from None
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise Unusable("not a saved %s game (JSON nested too deeply)" % self.title) from None
         except ValueError as exc:
             raise Unusable("not a saved %s game (not JSON: %s)" % (self.title, exc)) from None
         if not isinstance(data, dict) or data.get("format") != self.format:
