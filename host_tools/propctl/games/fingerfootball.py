@@ -8,7 +8,15 @@ game atomically so it can be resumed. Bad input never ends the game.
 import argparse
 import re
 
-from propctl.games.table import SaveFile, Table, Unusable, add_common_options, checked_text, random_seed
+from propctl.games.table import (
+    SaveFile,
+    Table,
+    Unusable,
+    add_common_options,
+    checked_text,
+    random_seed,
+    refuse_unsavable,
+)
 from rules import fingerfootball_field as field
 from rules.fingerfootball import FingerFootball, make_settings
 
@@ -50,8 +58,8 @@ examples:
   propctl play fingerfootball --names Ann,Bo --save ann-bo.json --autosave
   propctl play fingerfootball --resume ann-bo.json
   propctl play fingerfootball --lane-die left,middle,right,choice,td,td
-Exit codes: 0 game finished, saved or stopped; 1 unusable save file;
-2 bad command line.
+Exit codes: 0 game finished, saved or stopped; 1 unusable save file, or the
+last save failed; 2 bad command line (a --save file that cannot be written).
 """
 
 HELP = ("commands: help, board, save, undo, quit. Otherwise type an action from the list "
@@ -130,6 +138,8 @@ def run(args, ask=input, say=print) -> int:
             say("error: %s" % exc)
             return 2
         save_path = args.save or DEFAULT_SAVE
+    if refuse_unsavable(save_path, say):
+        return 2
     return Referee(game, save_path, ask, say, autosave=args.autosave).play()
 
 
