@@ -191,6 +191,19 @@ def test_devices_and_directories_are_refused(tmp_path, capsys, special, what):
     assert not (tmp_path / "out.bin").exists()
 
 
+@pytest.mark.parametrize("make, what", [(os.mkfifo, "a pipe (FIFO)"), (os.mkdir, "a directory")])
+def test_a_pack_is_never_renamed_over_a_fifo_or_a_directory(tmp_path, capsys, make, what):
+    # The rename of an atomic write replaces whatever the name holds: run as root,
+    # `-o /dev/null` used to put a regular file in place of the device.
+    target = tmp_path / "out.bin"
+    make(target)
+    code, out, err = run(capsys, "cards", "pack", str(SAMPLE), "-o", str(target))
+    assert code == 1 and out == ""
+    assert err.strip() == "cannot write %s: is %s, not a regular file; nothing written" % (target, what)
+    assert not target.is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+
+
 def test_the_read_is_bounded_even_when_the_size_lies(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(load, "MAX_FILE_BYTES", 100)
     monkeypatch.setattr(os.path, "getsize", lambda path: 0)  # what /dev/zero reports

@@ -185,11 +185,43 @@ def test_save_is_atomic(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]  # no temp file left
 
 
-def test_failed_save_keeps_the_game_going(tmp_path):
+def test_failed_save_keeps_the_game_going_and_a_failed_last_save_exits_1(tmp_path, monkeypatch):
+    def full_disk(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)
     table = Table(["toss", "save", "kick"])
-    run(["--seed", "2", "--save", str(tmp_path / "missing-folder" / "x.json")], table)
-    assert "could not save" in table.text
+    code = run(["--seed", "2", "--save", str(tmp_path / "x.json")], table)
+    assert "could not save to %s: No space left on device (the game goes on)" % (tmp_path / "x.json") \
+        in table.text
     assert "chooses to kick" in table.text
+    # the end of input saves once more; that failing is the last word, not "the game goes on"
+    assert table.said[-1].endswith("No space left on device - the game is NOT saved"), table.said[-1]
+    assert code == 1
+
+
+def test_quit_with_a_failed_save_says_the_game_is_not_saved(tmp_path, monkeypatch):
+    def refused(src, dst):
+        raise OSError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refused)
+    table = Table(["toss", "quit", "y"])
+    assert run(["--seed", "2", "--save", str(tmp_path / "x.json")], table) == 1
+    assert table.said[-1].endswith("Permission denied - the game is NOT saved")
+    assert "goes on" not in table.text
+
+
+@pytest.mark.parametrize("where, why", [
+    ("missing-folder/x.json", "the folder {tmp}/missing-folder does not exist"),
+    (".", "it is a directory, not a regular file"),
+])
+def test_a_save_file_that_cannot_be_written_is_refused_before_the_game(tmp_path, where, why):
+    table = Table(["toss"])
+    target = tmp_path / where
+    assert run(["--save", str(target)], table) == 2
+    assert table.said == ["error: the game could not be saved to %s: %s; name another file with --save"
+                          % (target, why.format(tmp=tmp_path))]
+    assert table.prompts == []
 
 
 def test_unusable_save_files_exit_1(tmp_path):

@@ -9,12 +9,14 @@ raise: the exit code is 0 (played on, saved at the end) or 1 with the message.
 import argparse
 import copy
 import json
+import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from propctl.games import fingerfootball, pimaldaumen
+from propctl.games import table as table_module
 
 EXAMPLES = 1500  # the standard: 1 500 damaged saves, 0 crashes
 NAMES = "Ann,Bo,Cy"
@@ -270,3 +272,26 @@ def test_a_save_from_before_the_questions_read_resumes_remembering_none(pimal_sa
     table = Table(PIMAL_AFTER)
     assert run_pimal(path, folder / "out.json", table) == 0, table.text
     assert "Resuming the game" in table.text
+
+
+@pytest.mark.parametrize("make, why", [
+    (lambda p: p.write_text("[" * 100000 + "]" * 100000), "(JSON nested too deeply)"),
+    (os.mkfifo, "is a pipe (FIFO), not a regular file"),  # used to wait for a writer forever
+    (os.mkdir, "is a directory, not a regular file"),
+])
+def test_a_save_that_is_no_file_or_nested_too_deeply_says_why(tmp_path, make, why):
+    path = tmp_path / "save.json"
+    make(path)
+    for run in (run_pimal, run_football):
+        table = Table([])
+        assert run(path, tmp_path / "out.json", table) == 1
+        assert "save.json cannot be resumed: " in table.text and why in table.text, table.text
+
+
+def test_a_save_larger_than_any_game_is_refused_without_reading_it_all(tmp_path, monkeypatch):
+    monkeypatch.setattr(table_module, "MAX_SAVE_BYTES", 1000)
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps({"format": "propctl fingerfootball save", "pad": "x" * 2000}))
+    table = Table([])
+    assert run_football(path, tmp_path / "out.json", table) == 1
+    assert "save.json cannot be resumed: is larger than 1000 bytes" in table.text, table.text

@@ -1,4 +1,6 @@
 """propctl.overrides: the one host-side --set parser."""
+import json
+
 import pytest
 
 from propctl.overrides import combine, parse_sets
@@ -22,6 +24,21 @@ def test_a_malformed_item_is_named_in_the_error(bad):
     with pytest.raises(ValueError, match="KEY=VALUE") as error:
         parse_sets(["board=pico", bad])
     assert repr(bad) in str(error.value)
+
+
+@pytest.mark.parametrize("text", ["1e400", "-1e999", "NaN", "Infinity", "-Infinity"])
+def test_a_number_json_cannot_write_stays_the_word_typed(text):
+    # 1e400 became Python's inf, sent to the board as `Infinity`, which MicroPython's json
+    # refuses: the virtual board died with a traceback instead of naming the setting
+    value = parse_sets(["clock.seed=" + text])["clock"]["seed"]
+    assert value == text
+    assert json.loads(json.dumps(value)) == text
+
+
+def test_a_value_nested_too_deeply_is_named_not_a_traceback():
+    with pytest.raises(ValueError) as error:
+        parse_sets(["clock.limits=" + "[" * 100000 + "]" * 100000])
+    assert str(error.value) == "--set clock.limits: the value is nested too deeply"
 
 
 def test_combine_merges_sections_key_by_key_a_value_whole_and_leaves_its_inputs_alone():

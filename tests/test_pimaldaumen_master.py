@@ -262,6 +262,27 @@ def test_saving_is_atomic_and_a_failed_save_keeps_the_game(tmp_path, monkeypatch
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board.json", "deck.json", "save.json"]
 
 
+def test_a_failed_last_save_says_the_game_is_not_saved_and_exits_1(tmp_path, monkeypatch):
+    table = Table(["10"])
+    new_game(tmp_path, table)
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    table = Table(["500"])  # then the input ends: the save of the end of input fails
+    assert play(table, "--resume", tmp_path / "save.json") == 1
+    assert table.said[-1].endswith("No space left on device - the game is NOT saved"), table.said[-1]
+
+
+def test_a_save_file_in_a_missing_folder_is_refused_before_the_game(tmp_path):
+    table = Table(["10"])
+    target = tmp_path / "nowhere" / "save.json"
+    assert play(table, "--players", NAMES, "--save", target) == 2
+    assert table.said == ["error: the game could not be saved to %s: the folder %s does not exist; "
+                          "name another file with --save" % (target, tmp_path / "nowhere")]
+
+
 def test_help_teaches(capsys):
     with pytest.raises(SystemExit):
         propctl_main(["play", "pimaldaumen", "--help"])

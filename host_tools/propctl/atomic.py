@@ -5,11 +5,15 @@ sees whose it is: `deck.bin.propctl-12345-k3j9.tmp` (12345 is the writing
 process). A `kill -9` leaves that file behind; the next write to the same
 target removes every such file whose process is gone.
 """
+import errno
 import os
 import re
 import secrets
+import stat
 import time
 from typing import Iterable, List, Union
+
+from propctl.inputfile import what_kind
 
 TEMP_MARK = ".propctl-"
 TEMP_SUFFIX = ".tmp"
@@ -22,9 +26,12 @@ def write_atomic(path, data: Union[bytes, Iterable[bytes]]) -> None:
     """Write `data` (bytes, or pieces of bytes) to `path`: temp file, fsync, os.replace.
 
     The file gets the mode a new file gets (0666 less the umask). On any
-    failure the temp file is removed and `path` is untouched.
+    failure the temp file is removed and `path` is untouched. A `path` that
+    is there but no regular file (a directory, /dev/null, a FIFO) raises
+    OSError before anything is written: the rename would put a file in its place.
     """
     path = os.fspath(path)
+    _refuse_special(path)
     folder = os.path.dirname(os.path.abspath(path))
     remove_stale_temps(path)
     temp, fd = _create_temp(folder, os.path.basename(path))
@@ -41,6 +48,18 @@ def write_atomic(path, data: Union[bytes, Iterable[bytes]]) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _refuse_special(path: str) -> None:
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return  # a new file (or a dangling link, which the rename replaces)
+    except OSError:
+        return  # the write itself will say what is wrong
+    if not stat.S_ISREG(mode):
+        code = errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL
+        raise OSError(code, "is %s, not a regular file" % what_kind(mode), path)
 
 
 def temp_name(path, pid: int, token: str) -> str:

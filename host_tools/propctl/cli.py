@@ -10,6 +10,7 @@ import sys
 
 from propctl import __version__, deploy, monitor, plan, play, ports, repl, selftest, web, wokwi
 from propctl.cards import cli as cards_cli
+from propctl.helpformat import use_everywhere
 from propctl.sim import command as sim_command
 from propctl.sim.runner import Stopped
 
@@ -29,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for module in SUBCOMMAND_MODULES:
         module.register(subparsers)
+    use_everywhere(parser)
     return parser
 
 

@@ -43,6 +43,34 @@ class DeployError(Exception):
     """Deploy cannot go on; the message says why and what to do."""
 
 
+class DeployInterrupted(DeployError):
+    """Ctrl-C: the message says what state the board was left in and what to do (exit 130)."""
+
+
+# What a Ctrl-C leaves, by the step it came in.
+INTERRUPTED_LOCAL = "interrupted before the board was touched: it runs as before"
+INTERRUPTED_COPYING = (
+    "interrupted while deploying to %s: the board may hold part of the new files and no prop "
+    "runs (it is in maintenance mode, or at its REPL). Run the same deploy again: it copies what "
+    "is missing, writes config.json and starts the prop")
+INTERRUPTED_DRY_RUN = (
+    "interrupted during the dry run on %s: nothing was copied, but no prop runs (the board is in "
+    "maintenance mode, or at its REPL). Run the dry run again to its end, or the deploy, and the "
+    "board restarts its prop")
+INTERRUPTED_WAITING = (
+    "interrupted while waiting for the board: every file was copied and the board was reset; "
+    "`propctl monitor --port %s` shows whether the prop runs")
+
+
+@contextlib.contextmanager
+def _on_ctrl_c(message: str):
+    try:
+        yield
+    except KeyboardInterrupt:
+        _end_progress()
+        raise DeployInterrupted(message) from None
+
+
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -469,11 +497,27 @@ def _lost(port: str, exc) -> DeployError:
 
 def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run: bool = False,
            wait: bool = True, say=_say, firmware=None) -> dict:
-    """Do the deploy; returns a summary dict (copied, removed, skipped, ...)."""
-    from mpremote.transport import TransportError
+    """Do the deploy; returns a summary dict (copied, removed, skipped, ...).
 
+    Ctrl-C raises DeployInterrupted, whose message says what the board was left with."""
     from propctl.ports import resolve_port
     port = resolve_port(port)
+    with _on_ctrl_c(INTERRUPTED_LOCAL):
+        local, kind = _local_files(prop, board, cards, firmware, say)
+    with _on_ctrl_c((INTERRUPTED_DRY_RUN if dry_run else INTERRUPTED_COPYING) % port):
+        summary = _to_board(port, prop, board, local, kind, settings, dry_run, say)
+    if wait and kind == "firmware" and not dry_run:
+        with _on_ctrl_c(INTERRUPTED_WAITING % port):
+            info = confirm_running(port, prop, say=say)
+        summary["hello"] = info
+        say("board up: %s prop on %s, firmware %s, link protocol %s, mode %s"
+            % (info.get("prop"), info.get("board"), info.get("firmware"), info.get("protocol"),
+               info.get("mode")))
+    return summary
+
+
+def _local_files(prop, board, cards, firmware, say) -> tuple:
+    """What goes onto the board, path -> bytes, and its kind ("firmware" or "cards")."""
     local: dict = {}
     kind = "firmware"
     if cards is not None:
@@ -498,7 +542,12 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
         why = incomplete_firmware(local, prop)
         if why:
             raise DeployError("refusing to deploy %s: %s. Nothing was copied or removed." % (root, why))
+    return local, kind
 
+
+def _to_board(port, prop, board, local, kind, settings, dry_run, say) -> dict:
+    """Maintenance boot, copy what changed, config.json, reset; the summary dict."""
+    from mpremote.transport import TransportError
     try:
         # a dry run too: a running watchdog would reset the board under the raw REPL
         mode = request_maintenance(port, say)
@@ -587,12 +636,6 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
         if isinstance(exc, (TransportError, OSError)):
             raise _lost(port, exc) from None
         raise
-    if wait and kind == "firmware":
-        info = confirm_running(port, prop, say=say)
-        summary["hello"] = info
-        say("board up: %s prop on %s, firmware %s, link protocol %s, mode %s"
-            % (info.get("prop"), info.get("board"), info.get("firmware"), info.get("protocol"),
-               info.get("mode")))
     return summary
 
 
@@ -609,7 +652,8 @@ def register(subparsers) -> None:
                     "board of `propctl sim serve`.",
         epilog="Examples:\n"
                "  propctl deploy --port /dev/ttyACM0 --prop clock --board pico\n"
-               "  propctl deploy --port /dev/ttyUSB0 --prop clock --board esp32 --set clock.chime=solenoid\n"
+               "  propctl deploy --port /dev/ttyUSB0 --prop clock --board esp32 \\\n"
+               "      --set clock.chime=solenoid\n"
                "  propctl deploy --port /dev/ttyACM0 --cards deck.bin\n"
                "  propctl deploy --port /dev/ttyACM0 --prop clock --board pico --dry-run",
         formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
@@ -640,6 +684,9 @@ def run(args) -> int:
         settings = parse_set(args.settings)
         deploy(args.port, prop=args.prop, board=args.board, cards=args.cards, settings=settings,
                dry_run=args.dry_run, wait=not args.no_wait, firmware=args.firmware)
+    except DeployInterrupted as exc:
+        print("propctl deploy: %s" % exc, file=sys.stderr)
+        return 130
     except (DeployError, PortError) as exc:
         print("propctl deploy: %s" % exc, file=sys.stderr)
         return 1

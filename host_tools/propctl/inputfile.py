@@ -30,7 +30,7 @@ def open_regular(path) -> BinaryIO:
         raise InputFileError("cannot be read: %s" % (exc.strerror or exc)) from None
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise InputFileError("is %s, not a regular file" % _what(mode))
+        raise InputFileError("is %s, not a regular file" % what_kind(mode))
     return os.fdopen(fd, "rb")
 
 
@@ -75,7 +75,8 @@ def read_json(path, limit: int) -> Any:
         raise InputFileError("is not valid JSON (%s)" % exc) from None
 
 
-def _what(mode: int) -> str:
+def what_kind(mode: int) -> str:
+    """What a file that is not a regular one is, for a message: 'a directory', 'a device'..."""
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):

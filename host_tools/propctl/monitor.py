@@ -11,6 +11,7 @@ import json
 import sys
 import time
 
+from link import protocol
 from propctl.describe import describe_event
 from propctl.invocation import propctl_command
 from propctl.linkclient import LinkClient, LinkFailure, ProtocolMismatch
@@ -56,14 +57,39 @@ class Printer:
                                                                                    sort_keys=True)))
 
 
+def _not_json(word: str):
+    raise ValueError("%s is not a JSON number" % word)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError("%s is too large for a JSON number" % text)
+    return value
+
+
 def parse_send(item: str) -> tuple:
-    """'start_round' or 'start_round={"seed": 3}' -> (cmd, args)."""
+    """'start_round' or 'start_round={"seed": 3}' -> (cmd, args); ValueError says what is wrong.
+
+    Whatever the board would refuse as a line (not JSON to MicroPython, longer than
+    link.protocol.MAX_LINE) is refused here, before anything is sent."""
     cmd, sep, text = item.partition("=")
-    if not sep:
-        return cmd, None
-    args = json.loads(text)
-    if not isinstance(args, dict):
-        raise ValueError("arguments must be a JSON object, e.g. report='{\"on_clock\": [1, 2]}'")
+    if not cmd.strip():
+        raise ValueError("give a command, e.g. --send state or --send start_round='{\"seed\": 3}'")
+    args = None
+    if sep:
+        try:
+            args = json.loads(text, parse_constant=_not_json, parse_float=_finite)
+        except RecursionError:
+            raise ValueError("the arguments are nested too deeply") from None
+        except ValueError as exc:
+            raise ValueError("the arguments are not JSON (%s)" % exc) from None
+        if not isinstance(args, dict):
+            raise ValueError("arguments must be a JSON object, e.g. report='{\"on_clock\": [1, 2]}'")
+    size = len(protocol.encode(protocol.request(cmd, args, 10 ** 6))) - 1
+    if size > protocol.MAX_LINE:
+        raise ValueError("the request would be a line of %d bytes; the board reads at most %d"
+                         % (size, protocol.MAX_LINE))
     return cmd, args
 
 
@@ -152,7 +178,7 @@ def register(subparsers) -> None:
                     "board resets are flagged.",
         epilog="Examples:\n"
                "  propctl monitor --port /dev/ttyACM0\n"
-               "  propctl monitor --port /dev/ttyACM0 --send new_game='{\"players\": 3}' --send start_round\n"
+               "  propctl monitor --port /dev/ttyACM0 --send new_game='{\"players\": 3}'\n"
                "  propctl monitor --port PORT --send start_round --until chime --timeout 90\n"
                "Commands of the clock: start_round [seed], stop, state, new_game players, "
                "report on_clock unused; `--send help` lists them with their arguments.",
@@ -171,9 +197,12 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    try:
-        sends = [parse_send(item) for item in args.send]
-    except ValueError as exc:
-        print("propctl monitor: bad --send: %s" % exc, file=sys.stderr)
-        return 2
+    sends = []
+    for item in args.send:
+        try:
+            sends.append(parse_send(item))
+        except ValueError as exc:
+            shown = item if len(item) <= 40 else item[:37] + "..."
+            print("propctl monitor: bad --send %r: %s" % (shown, exc), file=sys.stderr)
+            return 2
     return monitor(args.port, sends, args.until, args.timeout, args.json)

@@ -16,6 +16,14 @@ def _not_json(name: str):
     raise ValueError(name)
 
 
+def _finite(text: str) -> float:
+    # 1e400 would be Python's inf, written out as Infinity: it stays a string like NaN
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(text)
+    return value
+
+
 def parse_sets(items) -> dict:
     """Nested overrides from KEY=VALUE items; ValueError naming the item that is not one."""
     result: dict = {}
@@ -25,7 +33,9 @@ def parse_sets(items) -> dict:
         if not sep or not all(parts):
             raise ValueError("--set wants KEY=VALUE, e.g. --set clock.seed=7 (got %r)" % item)
         try:
-            value = json.loads(text, parse_constant=_not_json)
+            value = json.loads(text, parse_constant=_not_json, parse_float=_finite)
+        except RecursionError:
+            raise ValueError("--set %s: the value is nested too deeply" % key) from None
         except ValueError:
             value = text  # a bare word is a string: --set clock.chime=solenoid
         target = result

@@ -7,10 +7,11 @@ same picture from a played round's frames and events (`propctl sim clock --pictu
 """
 import argparse
 import sys
-from pathlib import Path
 
+from propctl.atomic import write_atomic
 from rules.geisteruhr import plan_motion
 
+SEED_MAX = 0xFFFFFFFF  # the clock's seed setting (settings.SCHEMA: 0..4294967295)
 HAND_DEG_PER_S = 120  # the virtual board's hand at full speed (vboard/clock_bench.py)
 WIDTH, HEIGHT = 760, 420
 LEFT, RIGHT = 60, 20
@@ -110,18 +111,40 @@ def run(args) -> int:
     print("\n".join(table(plan)))
     speed, angle, stop = plan_points(plan)
     picture = args.svg or "plan-seed%d.svg" % args.seed
-    Path(picture).write_text(svg(speed, angle, [(stop, "stop and chime")],
-                                 "ghost clock motion plan, seed %d" % args.seed), encoding="utf-8")
+    text = svg(speed, angle, [(stop, "stop and chime")], "ghost clock motion plan, seed %d" % args.seed)
+    try:
+        write_atomic(picture, text.encode("utf-8"))
+    except OSError as exc:
+        print("propctl plan: cannot write the picture %s: %s; nothing written"
+              % (picture, exc.strerror or exc), file=sys.stderr)
+        return 1
     print("picture: %s" % picture)
     return 0
+
+
+def seed_number(text: str) -> int:
+    """--seed: a seed the clock can draw, 0..4294967295 (argparse type)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
+    if not 0 <= seed <= SEED_MAX:
+        raise argparse.ArgumentTypeError("%s is outside 0..%d, the seeds the clock draws"
+                                         % (text, SEED_MAX))
+    return seed
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "plan", help="the ghost clock's motion plan for a seed: a table and an SVG",
         description="Print the motion plan the clock firmware draws for a seed (default limits) and "
-                    "write an SVG of speed and hand angle over time, stop and chime marked.")
-    parser.add_argument("--seed", type=int, required=True, help="the round's seed")
+                    "write an SVG of speed and hand angle over time, stop and chime marked.",
+        epilog="Examples:\n"
+               "  propctl plan --seed 3                  # the table; the SVG to plan-seed3.svg\n"
+               "  propctl plan --seed 42 --svg round.svg\n"
+               "  propctl sim clock --seed 42 --picture played.svg   # the round as played")
+    parser.add_argument("--seed", type=seed_number, required=True,
+                        help="the round's seed, 0..%d" % SEED_MAX)
     parser.add_argument("--svg", metavar="FILE", help="where the picture goes (plan-seedN.svg)")
     parser.set_defaults(func=run)
 

@@ -43,7 +43,10 @@ def register(subparsers) -> None:
         "ports", help="list serial ports that may be a prop board",
         description="List serial ports (the same listing as `mpremote devs`), likely MicroPython boards "
                     "first. A virtual board (`propctl sim serve`) prints its own port instead. "
-                    "deploy and monitor take `--port auto` for the first likely board.")
+                    "deploy and monitor take `--port auto` for the first likely board.",
+        epilog="Examples:\n"
+               "  propctl ports                                  # * marks a likely board\n"
+               "  propctl monitor --port auto                    # the first one marked *")
     parser.set_defaults(func=run)
 
 

@@ -54,7 +54,7 @@ def register(subparsers) -> None:
                     + BACK_TO_THE_PROP + ".",
         epilog="Examples:\n"
                "  propctl repl --port /dev/ttyACM0\n"
-               "  propctl repl --port /dev/ttyACM0 --print   # then run the printed mpremote command",
+               "  propctl repl --port /dev/ttyACM0 --print   # then run the mpremote command",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", required=True, help="serial port of the board (see `propctl ports`)")
     parser.add_argument("--print", action="store_true", dest="print_only",

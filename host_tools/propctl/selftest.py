@@ -221,7 +221,11 @@ def register(subparsers) -> None:
                     "with a question whether it happened, then each input live (press a button, open a "
                     "window) with a timeout. Ends with a summary table; the board then resets and the "
                     "prop runs again.",
-        epilog="Exit codes: 0 every signal passed, 1 a signal failed or the board did not answer, "
+        epilog="Examples:\n"
+               "  propctl selftest --port /dev/ttyACM0         # outputs with y/n, then inputs\n"
+               "  propctl selftest --port auto --non-interactive   # the outputs only\n"
+               "  propctl selftest --port /dev/ttyACM0 --answers y,y,o,y\n"
+               "Exit codes: 0 every signal passed, 1 a signal failed or the board did not answer, "
                "2 bad command line.")
     parser.add_argument("--port", required=True, help="serial port of the board (see `propctl ports`)")
     parser.add_argument("--non-interactive", action="store_true",

@@ -1,4 +1,7 @@
-"""The virtual board on a serial port: `propctl sim serve`.
+"""The virtual board on a serial port, for deploy, monitor and repl:
+  propctl sim serve --flash /tmp/flash    # prints its port, e.g. /dev/pts/3
+  propctl deploy --port /dev/pts/3 --prop clock --board pico
+  propctl monitor --port /dev/pts/3 --send start_round --until chime
 
 Runs the MicroPython unix port with the fake `machine` (propctl/vboard) in a
 folder that plays the board's flash, behind a pseudo-terminal, and prints the

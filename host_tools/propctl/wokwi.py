@@ -313,7 +313,10 @@ def register(subparsers) -> None:
                     "(firmware/lib/boards.py). Paste one into a Wokwi MicroPython project's diagram.json "
                     "to see the wiring. Wokwi has no H-bridge or motor part: the motor is two LEDs "
                     "between AIN1 and AIN2, one per direction.",
-        epilog="Exit codes: 0 written (or, with --check, up to date), 1 --check found a diagram that "
+        epilog="Examples:\n"
+               "  propctl wokwi            # after a change to firmware/lib/boards.py\n"
+               "  propctl wokwi --check    # are the committed diagrams up to date?\n"
+               "Exit codes: 0 written (or, with --check, up to date), 1 --check found a diagram that "
                "differs from the profiles, 2 bad command line.")
     parser.add_argument("--out", type=Path, default=REPO_HARDWARE,
                         help="the hardware folder to write into (default: the clone's hardware/)")

@@ -21,13 +21,13 @@ PROGRESS_FROM = 1000
 
 EPILOG = """\
 examples:
-  propctl cards check --lang de                      # the shipped German decks
-  propctl cards check mydeck.en.csv extra.en.json    # several files form one deck per kind
-  propctl cards pack --lang de -o taskcards.bin      # the shipped German task cards
+  propctl cards check --lang de                # the shipped German decks
+  propctl cards check mydeck.en.csv more.en.json   # one deck per kind
+  propctl cards pack --lang de -o taskcards.bin    # shipped German task cards
   propctl cards pack mydeck.en.csv -o taskcards.bin
-  propctl cards show taskcards.bin                   # list every card
-  propctl cards show taskcards.bin GEO-01            # print one card, bolt marked
-  propctl cards show --lang en GEO-01                # a card of the shipped English deck
+  propctl cards show taskcards.bin             # list every card
+  propctl cards show taskcards.bin GEO-01      # one card, bolt marked
+  propctl cards show --lang en GEO-01          # a card of the shipped deck
 
 The kind of cards comes from the CSV header or the JSON "kind" key; --kind
 overrides it. A file's name may say its language (deck.de.csv); a deck and a

@@ -8,7 +8,15 @@ game atomically so it can be resumed. Bad input never ends the game.
 import argparse
 import re
 
-from propctl.games.table import SaveFile, Table, Unusable, add_common_options, checked_text, random_seed
+from propctl.games.table import (
+    SaveFile,
+    Table,
+    Unusable,
+    add_common_options,
+    checked_text,
+    random_seed,
+    refuse_unsavable,
+)
 from rules import fingerfootball_field as field
 from rules.fingerfootball import FingerFootball, make_settings
 
@@ -29,8 +37,9 @@ what you type:
   roll 2-run left         ... or type the faces of your real dice
   toss  /  toss Red       the referee tosses, or a real coin was won by Red
   target opp2 pass left   announce a play on CHOICE (or: target touchdown)
-  in_field 35             a kick stopped on the receiver's 35; also "opp 45", "50"
-  fumble 40               the red football is on the 40 of the team that gets the ball
+  in_field 35             a kick stopped on the receiver's 35 (or: opp 45, 50)
+  fumble 40               the red football is on the 40 of the team that gets
+                          the ball
   punt, field_goal, go_for_td, good, no_good, accept, refuse, extra_point, ...
 
 at any prompt:
@@ -46,12 +55,11 @@ the field as the referee sees it:
 
 examples:
   propctl play fingerfootball --names Red,Blue
-  propctl play fingerfootball --names Ann,Bo --seed 7 --save ann-bo.json --autosave
+  propctl play fingerfootball --names Ann,Bo --save ann-bo.json --autosave
   propctl play fingerfootball --resume ann-bo.json
   propctl play fingerfootball --lane-die left,middle,right,choice,td,td
-
-Exit codes: 0 game finished, saved or stopped; 1 unusable save file;
-2 bad command line.
+Exit codes: 0 game finished, saved or stopped; 1 unusable save file, or the
+last save failed; 2 bad command line (a --save file that cannot be written).
 """
 
 HELP = ("commands: help, board, save, undo, quit. Otherwise type an action from the list "
@@ -130,6 +138,8 @@ def run(args, ask=input, say=print) -> int:
             say("error: %s" % exc)
             return 2
         save_path = args.save or DEFAULT_SAVE
+    if refuse_unsavable(save_path, say):
+        return 2
     return Referee(game, save_path, ask, say, autosave=args.autosave).play()
 
 

@@ -18,7 +18,15 @@ from cardpack.question import check_version as check_pack_version
 from cardpack.question import decode as decode_card
 from propctl.cards import lang as langs
 from propctl.cards.load import load_deck
-from propctl.games.table import SaveFile, Table, Unusable, add_common_options, checked_text, random_seed
+from propctl.games.table import (
+    SaveFile,
+    Table,
+    Unusable,
+    add_common_options,
+    checked_text,
+    random_seed,
+    refuse_unsavable,
+)
 from rules.pimaldaumen import (
     BONUS_GUESS,
     BONUS_QUESTION,
@@ -60,16 +68,17 @@ at any prompt:
   every question, so even a closed terminal loses at most one question.
 
 examples:
-  propctl play pimaldaumen --players Peter,Wolfgang,Baerbel,Gaby,Annette --lang de
-  propctl play pimaldaumen --players Ann,Bo --deck deck.bin --frame violet --save ann-bo.json
+  propctl play pimaldaumen --players Peter,Wolfgang,Baerbel,Gaby --lang de
+  propctl play pimaldaumen --players Ann,Bo --deck deck.bin --frame violet
+  propctl play pimaldaumen --players Ann,Bo --save ann-bo.json
   propctl play pimaldaumen --resume ann-bo.json
 
 The deck is a question-card file (CSV or JSON, see `propctl cards check`) or
 a pack written by `propctl cards pack`. The board defaults to a STAND-IN
 track (the printed board's layout is not known; the game master says so when
 it starts): see --board.
-Exit codes: 0 game finished or saved, 1 unusable deck/board/save file,
-2 bad command line.
+Exit codes: 0 game finished or saved, 1 unusable deck/board/save file, or the
+last save failed; 2 bad command line (a --save file that cannot be written).
 """
 
 HELP = ("commands: help, track (show the track), save (save now), quit (stop, asks to save); "
@@ -114,6 +123,8 @@ def run(args, ask=input, say=print) -> int:
     except SetupError as exc:
         say("error: %s" % exc)
         return exc.code
+    if refuse_unsavable(session.save_path, say):
+        return 2
     return session.play()
 
 

@@ -9,12 +9,15 @@ version) before the game checks its own part.
 """
 import json
 import os
-from pathlib import Path
+import stat
 from typing import Callable, Dict, Optional
 
 from propctl.atomic import write_atomic
+from propctl.inputfile import InputFileError, read_regular, what_kind
 
 YES = ("", "y", "yes", "j", "ja")  # Enter means yes
+# A save is a few KB; a deck of a million cards makes its draw pile a few MB.
+MAX_SAVE_BYTES = 64 * 1024 * 1024
 
 
 class Quit(Exception):
@@ -38,6 +41,37 @@ def random_seed(seed: Optional[int]) -> int:
     if seed is not None:
         return seed
     return int.from_bytes(os.urandom(4), "little")
+
+
+def save_path_problem(path) -> Optional[str]:
+    """Why a game could not be saved to `path`, known before it starts; None if it can.
+
+    A save is a temp file renamed over `path`: the folder must exist and be
+    writable, and `path`, if there, must be a regular file.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if mode is not None and not stat.S_ISREG(mode):
+        return "it is %s, not a regular file" % what_kind(mode)
+    if not os.path.isdir(folder):
+        return "the folder %s does not exist" % folder
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "the folder %s is not writable" % folder
+    return None
+
+
+def refuse_unsavable(save_path, say) -> bool:
+    """Say so and return True when the game could not be saved to `save_path` (exit code 2)."""
+    problem = save_path_problem(save_path)
+    if problem is None:
+        return False
+    say("error: the game could not be saved to %s: %s; name another file with --save" % (save_path, problem))
+    return True
 
 
 def checked_text(text: str, what: str) -> str:
@@ -69,13 +103,16 @@ class SaveFile:
     def read(self, path) -> dict:
         """The saved object, checked for format and version; Unusable says why not."""
         try:
-            text = Path(path).read_bytes().decode("utf-8")
-        except OSError as exc:
-            raise Unusable("cannot be read (%s)" % (exc.strerror or exc)) from None
+            # a regular file only, read to a limit: a FIFO or /dev/zero would never end
+            text = read_regular(path, MAX_SAVE_BYTES).decode("utf-8")
+        except InputFileError as exc:
+            raise Unusable(str(exc)) from None
         except UnicodeDecodeError:
             raise Unusable("not a saved %s game (not text)" % self.title) from None
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise Unusable("not a saved %s game (JSON nested too deeply)" % self.title) from None
         except ValueError as exc:
             raise Unusable("not a saved %s game (not JSON: %s)" % (self.title, exc)) from None
         if not isinstance(data, dict) or data.get("format") != self.format:
@@ -134,11 +171,9 @@ class Table:
         except EOFError:
             self.say("")
             self.say("Input ended.")
-            self.save()
-            return 0
+            return 0 if self.save(last=True) else 1
         self.finish()
-        self.save()
-        return 0
+        return 0 if self.save(last=True) else 1
 
     def ask(self, prompt: str) -> str:
         """One line from the table; answers help, save, quit and the game's own commands."""
@@ -170,17 +205,18 @@ class Table:
         except (KeyboardInterrupt, EOFError, UnicodeDecodeError):
             answer = "" if self.keep_when_unsure else "n"
         if answer.strip().lower() in YES:
-            self.save()
-        else:
-            self.say("Not saved.")
+            return 0 if self.save(last=True) else 1
+        self.say("Not saved.")
         return 0
 
-    def save(self, quiet: bool = False) -> bool:
-        """Save now; a failed save is said and the game goes on."""
+    def save(self, quiet: bool = False, last: bool = False) -> bool:
+        """Save now; a failed save is said (and, unless it is the `last`, the game goes on)."""
         try:
             self.save_file.write(self.save_path, self.save_body())
         except OSError as exc:
-            self.say("  could not save to %s: %s (the game goes on)" % (self.save_path, exc.strerror or exc))
+            self.say("  could not save to %s: %s %s" % (
+                self.save_path, exc.strerror or exc,
+                "- the game is NOT saved" if last else "(the game goes on)"))
             return False
         if not quiet:
             self.say("Saved to %s; continue with: propctl play %s --resume %s"

@@ -133,8 +133,11 @@ def register(subparsers) -> None:
         description="Serve a local page (127.0.0.1 only) where the real firmware of the clock, the "
                     "fuse box and the football box runs on MicroPython WebAssembly in the browser, "
                     "on the virtual board. Works offline; needs `make setup` with node and npm.",
-        epilog="Open the printed URL. Page options: ?prop=clock|fusebox|football  &speed=N  &seed=N\n"
-               "  &show_plan=1 (the event log shows the round's planned length)",
+        epilog="Examples:\n"
+               "  propctl web                      # prints http://127.0.0.1:PORT/ to open\n"
+               "  propctl web --port 8000 --lang de\n"
+               "Page options, added to the URL: ?prop=clock|fusebox|football  &speed=N\n"
+               "  &seed=N  &show_plan=1 (the event log shows the round's planned length)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=0, help="port to listen on (default: a free one)")
     langs.add_argument(parser, "the fuse box's shipped task cards")

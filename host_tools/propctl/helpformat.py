@@ -1,0 +1,34 @@
+"""The help layout every `propctl` command uses.
+
+Descriptions and epilogs keep the line breaks they are written with. A line
+that starts at the left margin and is longer than the terminal is wide is
+filled to the width (so an 80-column terminal gets no longer line); an
+indented line (an example command, a table row) is printed as written, so it
+must itself fit 80 columns (tests/test_help.py holds every command to that).
+"""
+import argparse
+import textwrap
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Long unindented lines filled to the width; everything else as written."""
+
+    def _fill_text(self, text, width, indent):
+        width = max(width, 20)
+        out = []
+        for line in text.splitlines():
+            if line and not line[0].isspace() and len(indent + line) > width:
+                out.extend(textwrap.wrap(line, width, initial_indent=indent,
+                                         subsequent_indent=indent, break_on_hyphens=False))
+            else:
+                out.append(indent + line if line.strip() else "")
+        return "\n".join(out)
+
+
+def use_everywhere(parser: argparse.ArgumentParser) -> None:
+    """Give `parser` and every subcommand parser below it this formatter."""
+    parser.formatter_class = HelpFormatter
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                use_everywhere(sub)
