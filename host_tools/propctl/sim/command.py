@@ -67,13 +67,12 @@ def register(subparsers) -> None:
                     "(fake `machine`, motor and hand physics) and draw it in the terminal.",
         epilog="Examples:  propctl sim clock            watch one round in real time\n"
                "           propctl sim clock --speed 5  five times faster\n"
-               "           propctl sim clock --seed 42 --non-interactive   the event log only (CI)\n"
+               "           propctl sim clock --seed 42 --non-interactive  the event log (CI)\n"
                "           propctl sim clock --set clock.motor=stepper      the stepper variant\n"
                "           propctl sim fusebox          open windows with keys 1-8\n"
                "           propctl sim football         play the football box from the keyboard\n"
                "           propctl sim serve            a virtual board on a serial port\n"
-               "Run `propctl sim PROP --help` for the options of one prop.",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+               "Run `propctl sim PROP --help` for the options of one prop.")
     parser.add_argument("--serve", action="store_true", help="the same as `propctl sim serve`")
     serve.add_arguments(parser)
     parser.set_defaults(func=_serve_or_help(parser))
@@ -81,7 +80,13 @@ def register(subparsers) -> None:
 
     p = props.add_parser("clock", help="the ghost clock: one round, drawn as a clock face",
                          description="The ghost-clock firmware on the virtual board. The start button "
-                                     "is pressed for you; the run ends after the chime.")
+                                     "is pressed for you; the run ends after the chime.",
+                         epilog="examples:\n"
+                                "  propctl sim clock                  one round in real time\n"
+                                "  propctl sim clock --speed 5        five times faster\n"
+                                "  propctl sim clock --seed 42 --non-interactive   the event log only\n"
+                                "  propctl sim clock --set clock.motor=stepper     the stepper variant\n"
+                                "  propctl sim clock --picture round.svg   and an SVG plot of the round")
     _common(p, seed_help="seed for the round's motion plan (default: random)", speed=True)
     clock.add_arguments(p)
     p.set_defaults(func=_runs(clock))
@@ -89,8 +94,7 @@ def register(subparsers) -> None:
     p = props.add_parser("fusebox", help="the fuse box: keys 1-8 open windows, or a script",
                          description="The fuse-box firmware on the virtual board, played from the "
                                      "keyboard (keys 1-8 open and close windows) or from a script.")
-    p.epilog = fusebox.HELP + "\nscript lines: " + fusebox.SCRIPT_HELP
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.epilog = "\n\n".join((fusebox.HELP, fusebox.SCRIPT_HELP, fusebox.EXAMPLES))
     _common(p)
     fusebox.add_arguments(p)
     p.set_defaults(func=_runs(fusebox))
@@ -101,7 +105,6 @@ def register(subparsers) -> None:
                                      "keys. Without one, or with --demo, two simulated\nplayers play a "
                                      "demo game. The panel shows the box's display and the events.")
     p.epilog = football.HELP
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
     _common(p, seed_help="seed for the box's coin and dice (and the demo players; default: from the clock)",
             speed=True, config=False)
     football.add_arguments(p)

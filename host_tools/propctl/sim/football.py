@@ -44,15 +44,22 @@ DEFAULT_NAMES = ("Home", "Away")  # the runner's info line names the teams
 BUTTON_KEYS = (("r", "roll"), ("k", "kick"), ("g", "good"), ("m", "miss"))
 
 HELP = """playing at a terminal (board time runs in real time):
-  r k g m   the box's buttons ROLL, KICK, GOOD, MISS; keep a key down to hold its button
-            (auto-repeat), or type R K G M to hold it for the box's long_press_ms:
-            holding ROLL after the final whistle starts a new game
-  1-9       the reports the referee sends over the link (kick or receive, the goal, where
-            a kickoff or punt stopped, the announced play, red footballs, flags...): the
-            panel lists the ones the game takes now; a yard line is typed, then Enter
+  r k g m   the box's buttons ROLL, KICK, GOOD, MISS; keep a key down to
+            hold its button (auto-repeat), or type R K G M to hold it for
+            the box's long_press_ms: holding ROLL after the final whistle
+            starts a new game
+  1-9       the reports the referee sends over the link (kick or receive,
+            the goal, where a kickoff or punt stopped, the announced play,
+            red footballs, flags...): the panel lists the ones the game
+            takes now; a yard line is typed, then Enter
   Esc       back out of a prompt          q   quit
---demo, --speed 0 or no terminal: two simulated players play a demo game instead (the log
-only with --non-interactive). --wav FILE writes the piezo's tones of any run."""
+""" + ("With --demo, --speed 0 or no terminal, two simulated players play a demo game instead "
+       "(the event log only with --non-interactive). --wav FILE writes the piezo's tones of any run.") + """
+
+examples:
+  propctl sim football                      play it at the terminal
+  propctl sim football --demo --speed 10    watch a demo game, 10 times faster
+  propctl sim football --seed 7 --non-interactive   a demo game's event log"""
 
 
 def add_arguments(parser) -> None:

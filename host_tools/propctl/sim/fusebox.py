@@ -42,8 +42,20 @@ HELP = ("keys: 1-8 open/close a window  n/p next/previous card  b bolt button  q
         "g new game  r report discs  s card by id  c sensor chatter  w skip 1 s ahead\n"
         "Board time runs in real time; it stands still while g, r, s or c ask for text.")
 
-SCRIPT_HELP = ("open N, close N, toggle N (windows 1-8), next, prev, bolt, select ID, game N (players),\n"
-               "  report P,P (the players, counted from 1, who showed the bolt), chatter N, wait MS, state")
+SCRIPT_HELP = """script lines (--script FILE or '-', one command per line):
+  open N, close N, toggle N   window N (1-8)
+  next, prev, bolt            press the box's buttons
+  select ID, game N           the card with that id; a new game for N players
+  report P,P                  the players (counted from 1) who showed the bolt
+  chatter N                   window N's sensor bounces for 1.5 s
+  wait MS, state              let board time pass; print the box's state"""
+
+EXAMPLES = """examples:
+  propctl sim fusebox                       play it from the keyboard
+  propctl sim fusebox --lang de             the German task cards
+  propctl sim fusebox --pack none           manual mode: no cards
+  echo "open 3" | propctl sim fusebox --script -
+  propctl sim fusebox --script game.txt     play a script (one line each)"""
 
 
 
