@@ -108,6 +108,7 @@ def test_the_count_and_idle_ticks_allocate_nothing(each_vboard_process):
         assert result["idle_ok"], result
         assert result["count_ok"], "allocation in the count: " + result["where"]
         assert result["events_in_lock"] == 3  # beep, beep, end emitted under the lock
+        assert result["resets"] == 0  # the runtime's passes fed the watchdog throughout
         assert [r["good"] for r in result["results"]] == [False]
         assert result["phase"] == "scrimmage"
 

@@ -85,3 +85,36 @@ def test_whole_runtime_passes_allocate_nothing_on_wasm32():
     finally:
         proc.kill()
     assert check_passes(out, err)["bytes"] == 0
+
+
+def test_a_min_wait_keeps_a_clock_that_moves_only_while_waiting_going(vboard_process):
+    # past its deadline the app says "wait 0": a board's clock moves on by itself, a virtual one not
+    assert vboard_process.call(FAKE, 10, 23, 6)["ticks"] == [0, 10, 20, 23, 23, 23]
+    assert vboard_process.call(FAKE, 10, 23, 6, None, 1000, 1)["ticks"] == [0, 10, 20, 23, 24, 25]
+
+
+BOARD = "scenarios.runtime_loop:on_the_board"
+
+
+def test_virtual_time_on_the_board_goes_through_the_runtime_to_the_apps_deadline(vboard_process):
+    seen = vboard_process.call(BOARD, 10, 23, [30])
+    assert seen["ticks"] == [0, 10, 20, 23, 24, 25, 26, 27, 28, 29]
+    assert seen["ends"] == [30] and not seen["shut"]  # a bench runs on: no shutdown
+
+
+def test_an_app_that_keeps_saying_wait_0_still_moves_virtual_time(vboard_process):
+    seen = vboard_process.call(BOARD, 10, 0, [50])
+    assert seen["ticks"] == list(range(50)) and seen["ends"] == [50] and seen["passes"] == 50
+
+
+def test_a_run_in_chunks_never_moves_a_tick(vboard_process):
+    assert vboard_process.call(BOARD, 7, None, [100])["ends"] == [105]  # ends between two passes
+    seen = vboard_process.call(BOARD, 7, None, [37, 30, 33])
+    assert seen["ticks"] == list(range(0, 106, 7)) and seen["ends"] == [42, 77, 112]
+
+
+def test_a_call_between_ticks_comes_at_its_own_millisecond(vboard_process):
+    seen = vboard_process.call(BOARD, 10, None, [100], [15, 40, 99])
+    # [board ms, board ms seen, ticks before]: at 40 before the tick at 40
+    assert seen["calls"] == [[15, 15, 2], [40, 40, 4], [99, 99, 10]]
+    assert seen["ticks"] == list(range(0, 100, 10))

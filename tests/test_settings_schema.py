@@ -95,6 +95,7 @@ def check_clock_round(trace, merged):
 @example(values={"motor": "stepper", "dwell_ms": 600000})
 @example(values={"debounce_ms": 50})   # the longest debounce still takes a 100 ms press
 @example(values={"motor": "stepper", "dwell_ms": 2000, "ramp_ms": 5000, "long_press_ms": 300})
+@example(values={"motor": "stepper", "stepper_steps_per_s": 2})  # a 500 ms step: the scan stays 10 ms
 def test_any_clock_setting_is_accepted_and_runs_or_is_refused_by_name(vboard_process, values):
     merged, errors = check_merge("clock", values)
     mp_result, mp_errors = vboard_process.call(S + "merge", {"clock": values})

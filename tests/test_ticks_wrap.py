@@ -31,16 +31,17 @@ def _times(result, name):
     return [e[1] for e in result["events"] if e[0] == name]
 
 
-# The round (seed 5): press at 50 ms, debounced at 70, reverse at 13,420, stop at
-# 22,920, bell from 23,020 to 25,610. Wraps fall in the debounce, the run, the
-# dwell around the reversal, the 100 ms before the bell and in the bell itself.
+# The round (seed 5): press at 50 ms, debounced at 70, reverse at 13,418, stop at
+# 22,912 (each on its planned millisecond: the runtime wakes for them), bell from
+# 23,012 to 25,602. Wraps fall in the debounce, the run, the dwell around the
+# reversal, the 100 ms before the bell and in the bell itself.
 ROUND_WRAPS = (60, 5000, 13425, 22950, 23021, 23500, 25000, 25600)
 
 
 def test_bell_and_round_timers_across_the_wrap(vboard_process):
     base = _same_wherever_the_wrap_falls(vboard_process, "clock_round", ROUND_WRAPS,
                                          {"clock": {"seed": 5}}, [[50, 100]], 30000)
-    assert base["state"] == "idle" and _times(base, "chime") == [23020] and _times(base, "idle") == [25610]
+    assert base["state"] == "idle" and _times(base, "chime") == [23012] and _times(base, "idle") == [25602]
 
 
 def test_solenoid_strikes_across_the_wrap(vboard_process):
@@ -56,11 +57,12 @@ def test_solenoid_strikes_across_the_wrap(vboard_process):
 
 
 def test_debounce_and_long_press_across_the_wrap(vboard_process):
-    # A second press at 2 s held 2 s: debounced at 2,020, long press (emergency stop) at 3,520.
+    # A second press at 2 s held 2 s: debounced at 2,020, long press (emergency stop) due at
+    # 3,520 and seen by the scan at 3,523 (the ticks' phase follows the round's deadlines).
     presses = [[50, 100], [2000, 2000]]
-    base = _same_wherever_the_wrap_falls(vboard_process, "clock_round", (2005, 2500, 3510, 3521),
+    base = _same_wherever_the_wrap_falls(vboard_process, "clock_round", (2005, 2500, 3510, 3524),
                                          {"clock": {"seed": 5}}, presses, 6000)
-    assert _times(base, "estop") == [3520]
+    assert _times(base, "estop") == [3523]
 
 
 def test_stepper_dwell_across_the_wrap(vboard_process):

@@ -1,4 +1,4 @@
-"""The loop every prop runs in: on the board, on the virtual board and in the timing bench.
+"""The loop every prop runs in: on the board, on the virtual board (real or virtual time), in the bench.
 
     rt = Runtime(app, port=port, wdt=watchdog(settings, "clock"), guard=guard)
     rt.run()                       # forever (or until until() is true); app.shutdown() on any exit
@@ -10,6 +10,10 @@ clock's planned stop or next segment, so a stop lands on the millisecond it
 was planned for), else the app's `tick_ms`. While waiting the link's port is
 pumped (`port.pump(timeout_ms)`), so a request is answered at once; without a
 port the runtime sleeps.
+
+The virtual board runs the same passes in virtual time (vboard.Board.runtime
+and Board.run): its sleep moves the board's clock on, so a test or `propctl
+sim` in log mode ticks the prop exactly as a board would, only faster.
 
 A pass allocates nothing (tested with micropython.heap_lock over whole passes,
 link idle and link busy): what is measured by bench/mp_timing.py is what runs
@@ -43,11 +47,14 @@ class Runtime:
     pump(timeout_ms), or None to sleep; sleep_ms: how to sleep without a port
     (default time.sleep_ms); speed: a virtual clock running `speed` times
     faster than real time sleeps 1/speed as long; wdt: something with feed();
-    guard: something with stable().
+    guard: something with stable(); min_wait_ms: the shortest wait, 1 on a
+    virtual clock, which moves only while the runtime sleeps (a wait of 0 would
+    tick the app at the same millisecond forever); a board's clock moves on by
+    itself, so 0 there.
     """
 
     def __init__(self, app, clock=None, port=None, sleep_ms=None, wdt=None, guard=None,
-                 stable_ms: int = STABLE_MS, speed: int = 1) -> None:
+                 stable_ms: int = STABLE_MS, speed: int = 1, min_wait_ms: int = 0) -> None:
         self.app = app
         self._clock = clock if clock is not None else time.ticks_ms  # type: ignore[attr-defined]
         self._port = port
@@ -56,6 +63,7 @@ class Runtime:
         self._guard = guard
         self._stable_ms = stable_ms
         self._speed = speed if speed > 1 else 1
+        self._min_wait = min_wait_ms
         self._has_deadline = hasattr(app, "wait_ms")
         self._started = 0
         self._passes = 0
@@ -86,6 +94,8 @@ class Runtime:
             if self._guard is not None:
                 self._guard.stable()
         wait = self.wait_ms(self._clock()) // self._speed  # type: ignore[arg-type]
+        if wait < self._min_wait:
+            wait = self._min_wait
         if self._port is not None:
             self._port.pump(wait)
         elif wait > 0:

@@ -119,49 +119,27 @@ def round_trace(overrides, options):
 
 
 def watchdog_hang(overrides, hang_at_ms, hang_ms, watchdog_ms):
-    """Pump the app with the real props.clock.run() in stepped virtual time; hang it mid-round.
-
-    Until hang_at_ms each pump turn advances the board by one tick. Then the
-    board time jumps by hang_ms with no tick (a hung program) and the
-    watchdog is checked. Returns what the hand did.
+    """Run the clock through its runtime in virtual time (the watchdog set to watchdog_ms, fed
+    every pass); at hang_at_ms the program hangs: board time passes by hang_ms with no pass.
+    Returns what the hand did.
     """
-    bench = ClockBench(overrides)
+    config = {}
+    for key in overrides:
+        config[key] = dict(overrides[key]) if type(overrides[key]) is dict else overrides[key]
+    config.setdefault("clock", {})["watchdog_ms"] = watchdog_ms
+    bench = ClockBench(config)
     board = bench.board
-    app = bench.app
     bench.press(50, 100)
-    seen = {"resets_before_hang": 0, "energised_before": False, "energised_after": None,
-            "angle_at_reset": 0, "angle_later": 0}
-
-    class Hung(Exception):
-        pass
-
-    def until():
-        board.clock.advance(app.tick_ms)
-        board.apply_inputs()
-        if board.check_watchdog():
-            raise Hung()  # a reset during normal pumping: the test sees resets_before_hang
-        if board.clock.elapsed >= hang_at_ms:
-            seen["resets_before_hang"] = board.resets
-            seen["energised_before"] = bench.hand.energised
-            board.clock.advance(hang_ms)
-            board.check_watchdog()
-            seen["energised_after"] = bench.hand.energised
-            seen["angle_at_reset"] = bench.hand.angle_mdeg()
-            board.clock.advance(1000)
-            seen["angle_later"] = bench.hand.angle_mdeg()
-            raise Hung()
-        return False
-
-    try:
-        from runtime import Runtime, watchdog
-        settings = {"board": bench.settings["board"], "clock": {"watchdog_ms": watchdog_ms}}
-        Runtime(app, clock=board.clock.now, wdt=watchdog(settings, "clock"),
-                sleep_ms=lambda ms: None).run(until)
-    except Hung:
-        pass
+    bench.run(hang_at_ms)
+    seen = {"resets_before_hang": board.resets, "energised_before": bench.hand.energised}
+    board.pass_ms(hang_ms)  # hung: no tick, no feed
+    seen["energised_after"] = bench.hand.energised
+    seen["angle_at_reset"] = bench.hand.angle_mdeg()
+    board.clock.advance(1000)
+    seen["angle_later"] = bench.hand.angle_mdeg()
     seen["resets"] = board.resets
     seen["reason"] = board.reset_reason
-    seen["state"] = app.state
+    seen["state"] = bench.app.state
     seen["events"] = bench.names()
     return seen
 
@@ -176,20 +154,17 @@ def _count_event(name, fields):
     _COUNTS[0] = (_COUNTS[0] + 1) & 0xFF
 
 
-def _locked_ticks(bench, stop_state, limit_ms):
-    """Tick with the heap locked until app.state == stop_state; (ok, where) without allocating."""
-    board = bench.board
+def _locked_passes(bench, stop_state, limit_ms):
+    """Runtime passes with the heap locked until app.state == stop_state; (ok, where)."""
     app = bench.app
-    clock = board.clock
-    step = app.tick_ms
-    end = clock.elapsed + limit_ms
+    clock = bench.board.clock
+
+    def stopped():
+        return app.state == stop_state
+
     micropython.heap_lock()
     try:
-        while clock.elapsed < end:
-            clock.elapsed += step
-            app.tick(clock.now())
-            if app.state == stop_state:
-                break
+        bench.run(limit_ms, stopped)
     except MemoryError:
         micropython.heap_unlock()
         return False, "%s at %d ms" % (app.state, clock.elapsed)
@@ -220,7 +195,8 @@ def heap_lock_is_armed():
 def heap_locked_round(overrides, seed):
     """Start a round normally, then run it to the end (running, stop, chime, idle) with the heap locked.
 
-    The vboard's recorder and hand physics run inside the locked region too.
+    Whole runtime passes in virtual time (tick, watchdog, wait until the next deadline); the
+    vboard's recorder and hand physics run inside the locked region too.
     """
     bench = ClockBench(_with_seed(overrides, seed))
     bench.app.on_event = _count_event
@@ -229,10 +205,10 @@ def heap_locked_round(overrides, seed):
     bench.run(300, None, None)
     started = bench.app.state == clock_prop.RUNNING
     before = _COUNTS[0]
-    ok, where = _locked_ticks(bench, clock_prop.IDLE, bench.app.max_run_ms + 20000)
+    ok, where = _locked_passes(bench, clock_prop.IDLE, bench.app.max_run_ms + 20000)
     return {"started": started, "ok": ok, "where": where, "state": bench.app.state,
             "events_in_lock": (_COUNTS[0] - before) & 0xFF, "completed": bench.app.completed,
-            "energised": bench.hand.energised}
+            "energised": bench.hand.energised, "resets": bench.board.resets}
 
 
 def heap_locked_drivers(kind):

@@ -23,19 +23,19 @@ def _to_own_field_goal_range(bench, spot=60):
 
 def kick_count(seed, step_ms, report, report_at_ms, via):
     """One field goal: the kick button at 500 ms, then `report` ("good", "miss" or None)
-    `report_at_ms` after the "go", by button or by link (`via`).
+    `report_at_ms` after the "go", by button or by link (`via`); the box ticks every step_ms.
 
     Returns the events, the piezo tones, the score and the screen before and after.
     """
-    bench = FootballBench({"football": {"seed": seed}})
+    bench = FootballBench({"football": {"seed": seed}}, tick_ms=step_ms)
     app = bench.app
     _to_own_field_goal_range(bench)
-    bench.run(200, step_ms=step_ms)
+    bench.run(200)
     before = {"score": list(app.game.state["score"]), "screen": bench.screen(),
               "offense": app.game.state["offense"]}
     start = bench.board.log()
     go_press = bench.press("kick", at_ms=bench.board.clock.elapsed + 50)
-    bench.run(300, step_ms=step_ms)
+    bench.run(300)
     go = [e for e in bench.events if e["event"] == "kick_count" and e["step"] == "go"]
     during = bench.screen()
     refusals: list = []
@@ -43,20 +43,18 @@ def kick_count(seed, step_ms, report, report_at_ms, via):
         at = go[0]["t"] + report_at_ms
         if via == "button":
             bench.press("good" if report == "good" else "miss", at_ms=at - 30)  # + debounce
-            bench.run(at + 200 - bench.board.clock.elapsed, step_ms=step_ms)
+            bench.run(at + 200 - bench.board.clock.elapsed)
         else:
-            # tick up to `at`, then stand at `at` itself: a link request comes between ticks
-            # (stepping on to the next tick would report a 2,991 ms kick at 3,000 ms)
-            whole = (at - bench.board.clock.elapsed) // step_ms * step_ms
-            bench.run(whole, step_ms=step_ms)
-            rest = at - bench.board.clock.elapsed
-            if rest > 0:
-                bench.run(1, step_ms=rest)  # the tick due before `at`; the clock then reads `at`
-            try:
-                app.report("good" if report == "good" else "no_good")
-            except ValueError as exc:  # the count already ended and settled the kick
-                refusals.append(str(exc))
-    bench.run(5000, step_ms=step_ms)
+            # a link request comes between ticks, at `at` itself (on the next tick's time
+            # it would report a 2,991 ms kick at 3,000 ms)
+            def request():
+                try:
+                    app.report("good" if report == "good" else "no_good")
+                except ValueError as exc:  # the count already ended and settled the kick
+                    refusals.append(str(exc))
+
+            bench.board.call_at(at, request)
+    bench.run(5000)
     return {"events": bench.events, "tones": bench.tones(), "go_press": go_press,
             "before": before, "during": during, "after": bench.screen(),
             "score": app.game.state["score"], "phase": app.game.state["phase"],
@@ -74,23 +72,24 @@ def _count_event(name, fields):
 
 
 def heap_locked_count(seed, step_ms):
-    """Idle ticks, then the whole count from "go" to the final tone, with the heap locked."""
-    bench = FootballBench({"football": {"seed": seed}})
+    """Idle passes, then the whole count from "go" to the final tone, with the heap locked: runtime
+    passes in virtual time (tick, watchdog, wait) on a box ticking every step_ms."""
+    bench = FootballBench({"football": {"seed": seed}}, tick_ms=step_ms)
     app = bench.app
-    board = bench.board
-    clock = board.clock
+    clock = bench.board.clock
     _to_own_field_goal_range(bench)
     bench.run(200)
     sink = app._on_event
     app._on_event = _count_event
     result = {"idle_ok": True, "count_ok": True, "where": ""}
+
+    def counted():
+        return app.state != "counting"
+
     # Idle: switch scans, chime and LED updates, nothing else.
     micropython.heap_lock()
     try:
-        end = clock.elapsed + 2000
-        while clock.elapsed < end:
-            clock.elapsed += step_ms
-            app.tick(clock.now())
+        bench.run(2000)
     except MemoryError:
         result["idle_ok"] = False
     micropython.heap_unlock()
@@ -98,9 +97,7 @@ def heap_locked_count(seed, step_ms):
     before = _COUNTS[0]
     micropython.heap_lock()
     try:
-        while app.state == "counting" and clock.elapsed < 10000:
-            clock.elapsed += step_ms
-            app.tick(clock.now())
+        bench.run(10000 - clock.elapsed, counted)
     except MemoryError:
         result["count_ok"] = False
     micropython.heap_unlock()
@@ -110,6 +107,7 @@ def heap_locked_count(seed, step_ms):
     bench.run(100)    # the kick is settled (allocating) on the next tick
     result["phase"] = app.game.state["phase"]
     result["results"] = [e for e in bench.events if e["event"] == "kick_result"]
+    result["resets"] = bench.board.resets
     return result
 
 

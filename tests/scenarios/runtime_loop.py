@@ -57,7 +57,7 @@ class _FakeApp:
         self.shut = True
 
 
-def fake_run(tick_ms, deadline, passes, fail_at=None, stable_ms=1000):
+def fake_run(tick_ms, deadline, passes, fail_at=None, stable_ms=1000, min_wait_ms=0):
     """Run a recording app in fake time: ticks, waits, watchdog feeds, guard calls, shutdown."""
     app = _FakeApp(tick_ms, deadline, fail_at)
     seen = {"now": 0, "waits": [], "fed": 0, "guard": 0, "error": None}
@@ -75,7 +75,7 @@ def fake_run(tick_ms, deadline, passes, fail_at=None, stable_ms=1000):
             seen["guard"] += 1
 
     rt = Runtime(app, clock=lambda: seen["now"], sleep_ms=sleep, wdt=Wdt(), guard=Guard(),
-                 stable_ms=stable_ms)
+                 stable_ms=stable_ms, min_wait_ms=min_wait_ms)
     try:
         rt.run(lambda: len(app.ticks) >= passes)
     except RuntimeError as exc:
@@ -97,3 +97,38 @@ def watchdog_timeout(settings, name):
 
     wdt = watchdog(settings, name, Machine)
     return None if wdt is None else wdt.timeout
+
+
+# --- virtual time on the virtual board: vboard.Board.runtime and Board.run ----------
+
+def on_the_board(tick_ms, deadline, runs, calls=()):
+    """A recording app in the board's runtime, run in virtual time in chunks of `runs` ms;
+    calls: board times at which a call_at request notes the board's time and the ticks so far.
+
+    deadline: wait_ms(now) says deadline - now (None: no wait_ms). Stops after 1000 passes
+    whatever happens, so a run whose time stood still ends too.
+    """
+    import vboard
+    board = vboard.new_board(0, 100)
+    app = _FakeApp(tick_ms, deadline, None)
+    rt = board.runtime(app)
+    seen = {"passes": 0, "calls": [], "ends": []}
+
+    def each():
+        seen["passes"] += 1
+
+    def until():
+        return seen["passes"] >= 1000
+
+    def note(at):
+        def call():
+            seen["calls"].append([at, board.clock.elapsed, len(app.ticks)])
+        return call
+
+    for at in calls:
+        board.call_at(at, note(at))
+    for ms in runs:
+        seen["ends"].append(board.run(rt, ms, until, each))
+    seen["ticks"] = app.ticks
+    seen["shut"] = app.shut
+    return seen

@@ -1,9 +1,10 @@
 """The ghost clock: idle -> button -> hand runs the planned round -> stop -> chime -> idle.
 
 ClockApp (props.clock_app) is a tickable state machine: `tick(now_ms)` with an injected time
-does all the work (switch scan, plan, motor, chime), so tests run a whole
-round in virtual time and the board only runs it in runtime.Runtime, which
-wakes it at `wait_ms(now)` (the planned stop to the millisecond):
+does all the work (switch scan, plan, motor, chime). The board runs it in
+runtime.Runtime, which wakes it at `wait_ms(now)` (the planned stop to the
+millisecond); the tests run a whole round through the same Runtime in
+virtual time (vboard.Board.run):
 
     app = build(settings, on_event)       # drivers from machine pins of the board profile
     Runtime(app, wdt=...).run()           # motor released on any exit

@@ -16,6 +16,7 @@ from rules.geisteruhr import DEFAULT_LIMITS, plan_length_ms, plan_motion, valida
 STATE_FILE = "clock_state.json"  # the game (props.clock_game), saved on the board's flash
 HARD_MAX_RUN_MS = const(120000)  # no plan, setting or board limit can run the motor longer
 _CHIME_AFTER_MS = const(100)     # the bell sounds once the braked hand stands
+_SCAN_MS = const(10)             # the longest control tick: the button scan needs it
 
 IDLE = "idle"
 RUNNING = "running"
@@ -70,7 +71,10 @@ class ClockApp:
         self.max_run_ms = cap
         self.fixed_seed = cfg["seed"]
         self.battery_min_mv = cfg["battery_min_mv"]
-        self.tick_ms = getattr(motor, "tick_ms", 10)
+        # the motor's control tick, at most _SCAN_MS: a slow stepper's tick (500 ms at 2
+        # steps/s) would scan the button too rarely to see a press
+        tick = getattr(motor, "tick_ms", _SCAN_MS)
+        self.tick_ms = tick if tick < _SCAN_MS else _SCAN_MS
         self.chime_kind = "solenoid" if cfg["chime"] == "solenoid" else "piezo"
         self.state = IDLE
         self.round = 0          # rounds started

@@ -3,16 +3,20 @@
     bench = ClockBench({"clock": {"motor": "stepper"}}, start_ms=0)
     bench.press(at_ms=100)                 # the start button, 100 ms into the run
     bench.run_round()                      # virtual time until the clock is idle again
+    bench.run(500)                         # 500 ms more of board time, through bench.runtime
     bench.events                           # [{"event": "start", "t": 110, ...}, ...]
     bench.hand.angle_mdeg(), bench.hand.quick_reversals, bench.board.log()
 
-Runs under MicroPython with this folder before firmware/lib on MICROPYPATH.
+The app runs in the firmware's runtime.Runtime (bench.runtime, with the
+prop's watchdog as on a board) in virtual time: vboard.Board.run. Runs under
+MicroPython with this folder before firmware/lib on MICROPYPATH.
 """
 import boards
 import physics
 import settings as settings_module
 import vboard
 from props import clock as clock_prop
+from runtime import watchdog
 
 # Top speed of the hand with a geared DC motor at full duty (about 20 rpm).
 HAND_DEG_PER_S = 120
@@ -46,6 +50,7 @@ class ClockBench:
                 pins["motor_stby"], deg_per_s=HAND_DEG_PER_S, dwell_ms=c["dwell_ms"])
         self.app = clock_prop.build(cfg, self._event, **app_options)
         self.button = pins["button"]
+        self.runtime = self.board.runtime(self.app, watchdog(cfg, "clock"))
 
     def _event(self, name, fields) -> None:
         record = dict(fields)  # the app reuses its fields dicts
@@ -73,8 +78,8 @@ class ClockBench:
         self.board.set_adc_mv(self.pins["battery_adc"], mv * 1000 // divider)
 
     def run(self, ms: int, until=None, each=None) -> int:
-        """Tick the app in virtual time (see vboard.Board.run)."""
-        return self.board.run(self.app.tick, ms, self.app.tick_ms, until, each)
+        """Runtime passes for ms of virtual time or until until() (see vboard.Board.run)."""
+        return self.board.run(self.runtime, ms, until, each)
 
     def run_round(self, limit_ms: int = 200000, settle_ms: int = 500, each=None) -> int:
         """Press the button if idle, run until idle again plus settle_ms (motor release)."""

@@ -2,7 +2,7 @@
 
     bench = FootballBench({"football": {"seed": 7}})
     bench.press("roll")                  # a button press 50 ms from now (debounced by the firmware)
-    bench.run(500)                       # virtual time
+    bench.run(500)                       # virtual time, through bench.runtime (runtime.Runtime)
     bench.screen()                       # text read off the fake OLED's pixels
     bench.events                         # [{"event": "roll", "t": ..., ...}, ...]
     bench.tones()                        # [(t, freq), ...] piezo tones that started
@@ -14,6 +14,7 @@ import oled as oled_module
 import settings as settings_module
 import vboard
 from props import football as football_prop
+from runtime import watchdog
 
 
 class FootballBench:
@@ -40,6 +41,8 @@ class FootballBench:
         self.events: list = []
         app_options.setdefault("clock", self.board.clock.now)  # link commands in board time
         self.app = football_prop.build(cfg, self._event, **app_options)
+        merged = settings_module.merge(cfg)[0]  # the watchdog a board with these settings runs
+        self.runtime = self.board.runtime(self.app, watchdog(merged, "football"))
 
     def _event(self, name, fields) -> None:
         record = dict(fields)  # the app reuses some fields dicts
@@ -60,9 +63,9 @@ class FootballBench:
         self.board.press(self.pins["btn_" + button], at_ms, hold_ms)
         return at_ms
 
-    def run(self, ms: int, until=None, each=None, step_ms: int = 0) -> int:
-        """Tick the app in virtual time (see vboard.Board.run)."""
-        return self.board.run(self.app.tick, ms, step_ms or self.app.tick_ms, until, each)
+    def run(self, ms: int, until=None, each=None) -> int:
+        """Runtime passes for ms of virtual time or until until() (see vboard.Board.run)."""
+        return self.board.run(self.runtime, ms, until, each)
 
     def click(self, button: str, settle_ms: int = 150) -> None:
         """Press a button now and run until the press is handled and released."""

@@ -3,14 +3,17 @@
     bench = FuseBoxBench({"fusebox": {"pack": "deck.bin"}})   # all windows shut at power-up
     bench.window(2, True, at_ms=100)         # window 3 opens 100 ms into the run (raw level)
     bench.press("btn_next", at_ms=200)       # a button
-    bench.run(500)                           # virtual time, one scan per tick_ms
+    bench.run(500)                           # virtual time, one scan per tick_ms (runtime.Runtime)
     bench.events                             # [{"event": "window", "t": 120, ...}, ...]
     bench.level("led_red"), bench.sounding()
 
 The sensors are wired as the board profile says: on GPIOs, or on a
 FakeMcp23017 when settings choose "mcp23017" (window i on the expander pin
-the firmware reads as input i, drivers.switches.mcp23017_pin). Runs under MicroPython with
-this folder before firmware/lib on MICROPYPATH.
+the firmware reads as input i, drivers.switches.mcp23017_pin). The app runs
+in the firmware's runtime.Runtime (bench.runtime, with the prop's watchdog)
+in virtual time: vboard.Board.run; scripted sensor levels are applied as
+board time passes. Runs under MicroPython with this folder before
+firmware/lib on MICROPYPATH.
 """
 import boards
 import settings as settings_module
@@ -18,6 +21,7 @@ import vboard
 from drivers.switches import mcp23017_pin
 from fake_mcp23017 import FakeMcp23017
 from props import fusebox as fusebox_prop
+from runtime import watchdog
 
 
 class FuseBoxBench:
@@ -56,6 +60,7 @@ class FuseBoxBench:
             from store import Store
             store = Store(state_path)
         self.app = fusebox_prop.build(cfg, self._event, store, pack_stream=pack_stream)
+        self.runtime = self.board.runtime(self.app, watchdog(cfg, "fusebox"), self._pass_ms)
 
     # --- inputs --------------------------------------------------------------
     def _level(self, is_open: bool) -> int:
@@ -112,20 +117,16 @@ class FuseBoxBench:
         if self.echo is not None:
             self.echo(record)
 
+    def _pass_ms(self, ms: int) -> None:
+        """The runtime's wait: board time passes, then the scripted sensor levels due apply."""
+        self.board.pass_ms(ms)
+        self.apply()
+
     def run(self, ms: int, until=None, each=None) -> int:
-        """Scan every tick_ms for ms of virtual time (or until until() is true)."""
-        board = self.board
-        step = self.app.tick_ms
-        end = board.clock.elapsed + ms
-        while board.clock.elapsed < end:
-            self.apply()
-            self.app.tick(board.clock.now())
-            if each is not None:
-                each()
-            if until is not None and until():
-                break
-            board.clock.advance(step)
-        return board.clock.elapsed
+        """Runtime passes, one scan each, for ms of virtual time or until until() (see
+        vboard.Board.run). Allocates nothing itself: scans run with the heap locked."""
+        self.apply()
+        return self.board.run(self.runtime, ms, until, each)
 
     # --- outputs ---------------------------------------------------------------
     def names(self) -> list:

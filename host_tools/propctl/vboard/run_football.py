@@ -4,7 +4,8 @@
 
 The firmware (props.football) runs on the virtual board with a fake SSD1306.
 Without --keys two simulated players press its buttons and send the link
-reports the buttons cannot give, in virtual time; their flicks succeed at
+reports the buttons cannot give, in virtual time (the firmware's runtime.Runtime,
+its waits moving the board's clock); their flicks succeed at
 random (from their own seeded Rng, not the box's); the box's dice, count and
 scoreboard are the real thing. With --keys a person plays in real time.
 

@@ -5,7 +5,7 @@
 Options:
     --seed N          fixed seed for the round (default: the config's, else entropy)
     --speed N         0: virtual time, as fast as possible (default);
-                      N >= 1: real time, N times faster, run by the firmware's runtime.Runtime
+                      N >= 1: real time, N times faster; both run by the firmware's runtime.Runtime
     --frame-ms N      a hand frame every N ms of board time (default 100)
     --overrides FILE  a JSON file: the board's settings over the defaults, shaped like
                       config.json, e.g. {"clock": {"motor": "stepper"}, "board": "esp32"}

@@ -9,14 +9,16 @@ make a fresh one with `vboard.new_board(...)` before building any firmware.
                                        # (ticks wrap at 2^30 as on a board: see time.py here)
     board.clock.run_real(speed)        # or follow real time, `speed` times faster
     board.set_input(14, 0)             # force an input pin (0 = pressed, to GND); clear_input(14)
-    board.press(14, at_ms=500, hold_ms=100)   # scheduled; applied by apply_inputs() / run()
+    board.press(14, at_ms=500, hold_ms=100)   # scheduled; applied by apply_inputs() / pass_ms()
     board.set_adc_mv(26, 2000)         # millivolts on an ADC pin (board.adc_full_mv = 65535)
     board.battery_mv = 3000            # the pack; an ADC pin with no mV of its own reads it
                                        # through board.battery_divider (default: fresh 3 x AA, or
                                        # $VBOARD_BATTERY_MV)
     board.i2c_devices[0x20] = device   # anything with readfrom_mem_into(reg, buf)/writeto_mem(reg, data)
     board.watch(callback)              # callback(signal_index, value, elapsed_ms) on every change
-    board.run(app.tick, 5000, step_ms=10, until=None, each=None)   # pump any tickable app
+    rt = board.runtime(app, wdt=None)  # the firmware's runtime.Runtime, waits move board time
+    board.run(rt, 5000, until=None, each=None)  # its passes for 5 s of board time (virtual)
+    board.call_at(1234, fn)            # fn() at 1234 ms, between two ticks (a link request)
     board.log()                        # [[elapsed_ms, signal_name, value], ...]
     board.tripped = RuntimeError("x")  # the firmware's next output write raises it (fault injection)
     board.check_watchdog()             # a machine.WDT not fed in time resets the board
@@ -28,9 +30,13 @@ elapsed virtual time in preallocated arrays, so recording allocates nothing
 Signals are named "<pin>" (level), "<pin>.duty" (duty_u16), "<pin>.freq";
 a reset records -1 (floating) for every driven output.
 
-Another prop's tests follow clock_bench.py: new_board(), attach a physics
-model or watcher, build the app with its real build(settings, on_event),
-then board.run(app.tick, ...) in virtual time.
+Virtual time goes through the firmware's own loop, runtime.Runtime, as on a
+board: each pass ticks the app, feeds the watchdog and waits until the app's
+next deadline (at most its tick_ms); the wait is pass_ms, which moves board
+time on, applies the scheduled inputs and checks the watchdog. Another prop's
+tests follow clock_bench.py: new_board(), attach a physics model or watcher,
+build the app with its real build(settings, on_event), make its runtime
+(runtime(app, wdt=runtime.watchdog(settings, name))) and run(rt, ...) it.
 """
 import array
 import time
@@ -113,6 +119,7 @@ class Board:
         self.reset_reason = ""
         self.tripped = None    # exception raised into firmware on the next pin write (fault injection)
         self._plan = []        # scheduled input changes: [elapsed_ms, pin, level or None]
+        self._calls = []       # calls between ticks: [elapsed_ms, fn] (call_at)
         self.world = None      # world.World on a served board with vboard_world.json
 
     # --- signals -------------------------------------------------------
@@ -189,23 +196,56 @@ class Board:
             else:
                 self.set_input(pin, level)
 
-    def run(self, tick, duration_ms: int, step_ms: int = 10, until=None, each=None) -> int:
-        """Virtual time: call tick(now) every step_ms for duration_ms or until until() is true.
+    def call_at(self, at_ms: int, fn) -> None:
+        """At elapsed time at_ms, while the runtime waits between two ticks, call fn() (a link
+        request arriving at that millisecond; a call due at a tick's own time comes before it)."""
+        self._calls.append([at_ms, fn])
+        self._calls.sort(key=lambda item: item[0])
 
-        Scheduled inputs are applied and the watchdog checked before each
-        tick; each() runs after it. Returns the elapsed time at the end.
+    # --- virtual time through the firmware's runtime ---------------------
+    def runtime(self, app, wdt=None, sleep_ms=None):
+        """runtime.Runtime for `app` in this board's virtual time (the loop main.py runs): the
+        board's clock; each wait moves board time on by pass_ms (or by sleep_ms, which calls it),
+        at least 1 ms, since virtual time moves only while the runtime waits. Pump it with run()."""
+        from runtime import Runtime
+        return Runtime(app, clock=self.clock.now, sleep_ms=sleep_ms or self.pass_ms, wdt=wdt,
+                       min_wait_ms=1)
+
+    def run(self, runtime, duration_ms: int, until=None, each=None) -> int:
+        """Virtual time: runtime.step() pass after pass (tick, watchdog, wait until the app's
+        next deadline) for duration_ms of board time or until until() is true.
+
+        Calls and scheduled inputs due now come first; each() and then until() run after
+        every pass, its tick and its wait. The last wait may end past duration_ms: a run
+        stops between two passes, so running in chunks never moves a tick. Returns the
+        elapsed time at the end (the next tick's). Allocates nothing itself.
         """
-        end = self.clock.elapsed + duration_ms
-        while self.clock.elapsed < end:
-            self.apply_inputs()
-            self.check_watchdog()
-            tick(self.clock.now())
+        clock = self.clock
+        end = clock.elapsed + duration_ms
+        self.pass_ms(0)  # what is due now (calls, inputs) comes before the first tick
+        while clock.elapsed < end:
+            runtime.step()
             if each is not None:
                 each()
             if until is not None and until():
                 break
-            self.clock.advance(step_ms)
-        return self.clock.elapsed
+        return clock.elapsed
+
+    def pass_ms(self, ms: int) -> None:
+        """Let ms of board time pass (the virtual runtime's sleep): calls (call_at) are made at
+        their millisecond, then the scheduled inputs due are applied and the watchdog checked."""
+        clock = self.clock
+        end = clock.elapsed + ms
+        calls = self._calls
+        while calls and calls[0][0] <= end:
+            at, fn = calls.pop(0)
+            if at > clock.elapsed:
+                clock.advance(at - clock.elapsed)
+            self.apply_inputs()
+            fn()
+        clock.advance(end - clock.elapsed)
+        self.apply_inputs()
+        self.check_watchdog()
 
     # --- watchdog and reset -------------------------------------------
     def check_watchdog(self) -> bool:

@@ -7,8 +7,9 @@
     reply = prop.frame(16)                        # run 16 ms of board time, JSON of what changed
 
 The page calls frame() once per animation frame with the real time that
-passed (times its speed). The real firmware runs through the benches, which
-tick it every tick_ms of board time, exactly as the tests and the terminal
+passed (times its speed). The real firmware runs through the benches, in
+the firmware's runtime.Runtime in virtual time (each pass wakes it at its
+next deadline, at most tick_ms later), exactly as the tests and the terminal
 sims do. The reply holds the prop's new events, the piezo's new PWM changes
 ([t, freq, duty], so the page can play them), the output levels, and the
 picture: the hand's angle (clock), the card (fuse box), the OLED text (football).
