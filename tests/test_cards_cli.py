@@ -8,6 +8,7 @@ import pytest
 
 from cardpack import Pack
 from cardpack.taskcard import check_version
+from propctl.cards import lang as langs
 from propctl.cards import taskcards
 from propctl.cards.load import load_deck
 from propctl.cli import main
@@ -178,6 +179,25 @@ def test_show_prints_a_card_with_its_bolt_and_lists_all(tmp_path, capsys):
     assert code == 0 and len(out.strip().splitlines()) == 49
     code, _, err = run(capsys, "cards", "show", out_path, "NOPE-1")
     assert code == 1 and "no card with id 'NOPE-1'" in err
+
+
+@pytest.mark.parametrize("kind,lang", [("taskcards", "en"), ("taskcards", "de"), ("questions", "en"),
+                                       ("questions", "de")])
+def test_the_list_of_cards_fits_80_columns(tmp_path, capsys, kind, lang):
+    out_path = str(tmp_path / "deck.bin")
+    assert run(capsys, "cards", "pack", "--lang", lang, "--kind", kind, "-o", out_path)[0] == 0
+    listings = [run(capsys, "cards", "show", out_path)[1],
+                run(capsys, "cards", "show", "--lang", lang, "--kind", kind)[1]]
+    assert listings[0] == listings[1]
+    deck = load_deck([str(langs.shipped(kind, lang))], kind)
+    lines = listings[0].splitlines()
+    assert len(lines) == len(deck.cards)
+    for card, line in zip(deck.cards, lines):
+        assert len(line) <= 80, line
+        whole = "  ".join(deck.kind.describe(card).splitlines()[:2])
+        # a line that fits is whole; a longer one keeps its start and says it was cut
+        assert line == whole or (line.endswith("...") and whole.startswith(line[:-3])), line
+    assert any(line.endswith("...") for line in lines)
 
 
 def test_failed_pack_leaves_the_old_file_and_no_half_file(tmp_path, capsys, monkeypatch):

@@ -47,6 +47,24 @@ def test_each_bad_value_is_named_and_keeps_its_default(overrides, key):
     assert result == settings.DEFAULTS
 
 
+@pytest.mark.parametrize("overrides,message", [
+    ({"clock": {"limits": [1]}}, "clock.limits: [1] is not an object {...}; using the default {}"),
+    ({"clock": {"limits": [[1]]}},
+     "clock.limits: [a list of 1] is not an object {...}; using the default {}"),
+    ({"clock": {"seed": {"a": 1}}},
+     'clock.seed: {"a": 1} is not null or a whole number 0..4294967295; using the default null'),
+    ({"clock": {"seed": {}}},
+     "clock.seed: {} is not null or a whole number 0..4294967295; using the default null"),
+    ({"clock": {"seed": [{"a": 1, "b": 2}]}},
+     "clock.seed: [an object of 2 keys] is not null or a whole number 0..4294967295; using the default null"),
+    ({"football": {"names": "Home"}}, 'football.names: "Home" is not a list of 2 different names, '
+                                      '1..12 printable characters each; using the default ["Home", "Away"]'),
+])
+def test_a_refused_value_and_its_default_are_shown_as_values(overrides, message):
+    """The value and the default read as a config author would write them, never "the default an object"."""
+    assert settings.merge(overrides)[1] == [message]
+
+
 def test_not_an_object_gives_all_defaults():
     result, errors = settings.merge([1, 2, 3])
     assert result == settings.DEFAULTS and "JSON object" in errors[0]

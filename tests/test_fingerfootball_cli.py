@@ -263,6 +263,22 @@ def test_yard_lines_as_players_say_them():
         ff.parse_yards(["forty"])
 
 
+def test_a_yard_line_that_is_not_one_is_answered_with_the_range(tmp_path):
+    script = OPENING[:3] + ["in_field -5", "in_field fifty", "in_field", "in_field 0", "in_field opp 0",
+                            "in_field 150", "in_field own 35"]
+    table = Table(script)
+    run(["--names", "Red,Blue", "--seed", "4", "--save", str(tmp_path / "game.json")], table)
+    refusals = [line for line in table.said if line.startswith("  ")]
+    wanted = "  'in_field' needs a yard line 1..99 (own 1 to opp 1), e.g. in_field 35 or in_field opp 45"
+    assert refusals == [wanted] * 6
+    assert "Blue ball, 1st down on the own 35" in table.text
+    # a narrower range gives its own ends and examples inside it
+    with pytest.raises(ValueError) as refused:
+        ff.parse_yards(["own", "20"], "fumble", (40, 60))
+    assert str(refused.value) == ("'fumble' needs a yard line 40..60 (own 40 to opp 40), "
+                                  "e.g. fumble 40 or fumble opp 45")
+
+
 def test_dice_as_players_type_them():
     assert ff.parse_dice(["2-run", "left"]) == ["2-run", "left"]
     assert ff.parse_dice(["2run", "td"]) == ["2-run", "td"]

@@ -304,6 +304,20 @@ def test_link_commands_drive_the_box(vboard_process, tmp_path):
     assert (tmp_path / "football_state.json").exists()
 
 
+def test_a_new_game_seed_outside_the_settings_range_is_refused_by_name(vboard_process, tmp_path):
+    requests = [{"id": 1, "cmd": "new_game", "args": {"seed": -1}},
+                {"id": 2, "cmd": "new_game", "args": {"seed": 4294967296}},
+                {"id": 3, "cmd": "new_game", "args": {"seed": 4294967295}}]  # football.seed's top
+    lines = vboard_process.call(S + "link_session", str(tmp_path) + "/", requests)
+    replies = {line["re"]: line for line in lines if "re" in line}
+    for i in (1, 2):
+        assert replies[i]["err"] == "bad_args", replies
+        assert replies[i]["msg"] == "seed must be a whole number 0..4294967295", replies
+    assert "ok" in replies[3], replies
+    games = [line["data"] for line in lines if line.get("ev") == "play"]
+    assert [game["seed"] for game in games if game["action"] == "new_game"] == [4294967295]
+
+
 def test_an_exception_in_the_count_silences_the_box_and_reports_a_fault(vboard_process):
     result = vboard_process.call(S + "fault_in_count", 12)
     assert result["error"] == "injected fault"

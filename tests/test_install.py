@@ -87,6 +87,15 @@ def test_the_installed_propctl_runs_the_sim_from_its_own_firmware(installed):
     assert "chime" in out and "done: 1 round(s)" in out
 
 
+def test_the_installed_propctl_checks_deploy_settings_against_its_own_firmware(installed):
+    bin_dir, _, outside = installed
+    code, out = run(bin_dir, outside, "deploy", "--port", "/dev/ttyFAKE0", "--prop", "clock", "--board",
+                    "pico", "--set", "clokc.seed=7")
+    assert code == 2, out
+    assert out == ("propctl deploy: --set: 'clokc' is not a setting (the settings are: board, clock, "
+                   "football, fusebox, prop). Nothing was copied or removed\n")
+
+
 def test_the_installed_propctl_deploys_to_the_served_virtual_board_as_its_hints_say(installed, tmp_path):
     """`sim --serve` prints the next commands; run exactly those lines in a shell with no venv activated."""
     bin_dir, _, outside = installed

@@ -86,6 +86,17 @@ def saved(tmp_path):
     return json.loads((tmp_path / "save.json").read_text())
 
 
+def test_a_pasted_page_of_digits_is_not_echoed_back_whole(tmp_path):
+    table = Table(["9" * 5000, "12,345" * 1000, "x" * 5000, "100"])
+    assert new_game(tmp_path, table) == 0
+    refusals = [line for line in table.said if "please" in line or "not a number" in line]
+    assert refusals == [
+        "  '9999999999999999999... has too many digits: 5000, at most 30, please",
+        "  '12,34512,34512,3451... has too many digits: 5000, at most 30, please",
+        "  'xxxxxxxxxxxxxxxxxxx... (5000 characters) is not a number: answer with digits, e.g. 175 or 3.5"]
+    assert "Wolfgang says 100" in table.text
+
+
 def test_the_rulebook_example_round_at_the_table(tmp_path):
     table = Table(["10", "500", "zweihundert", "350", "240"])
     assert new_game(tmp_path, table) == 0

@@ -157,7 +157,12 @@ def _show(value, nested: bool = False) -> str:
             return "a list of %d" % len(value)
         return "[" + ", ".join(_show(item, True) for item in value) + "]"
     if type(value) is dict:
-        return "an object"
+        if not value:
+            return "{}"
+        if nested or len(value) > 4:
+            return "an object of %d key%s" % (len(value), "" if len(value) == 1 else "s")
+        return "{" + ", ".join(_show(key, True) + ": " + _show(value[key], True)
+                               for key in sorted(value, key=str)) + "}"
     return "a " + type(value).__name__
 
 

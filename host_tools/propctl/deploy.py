@@ -43,6 +43,10 @@ class DeployError(Exception):
     """Deploy cannot go on; the message says why and what to do."""
 
 
+class DeployUsageError(DeployError):
+    """The command line asks for something the firmware would not take (exit 2); the board was not touched."""
+
+
 class DeployInterrupted(DeployError):
     """Ctrl-C: the message says what state the board was left in and what to do (exit 130)."""
 
@@ -191,6 +195,18 @@ def parse_set(items) -> dict:
         return parse_sets(items)
     except ValueError as exc:
         raise DeployError(str(exc)) from None
+
+
+def check_settings(settings: dict, root: Path) -> None:
+    """DeployUsageError naming every --set key the firmware in `root` does not know, and every
+    value it would refuse (wrong type, out of range), before anything touches the board."""
+    from propctl.settings_check import SettingsUnreadable, check_sets
+    try:
+        problems = check_sets(settings, root)
+    except SettingsUnreadable as exc:
+        raise DeployError("%s: nothing was copied or removed" % exc) from None
+    if problems:
+        raise DeployUsageError("--set: " + "; ".join(problems) + ". Nothing was copied or removed")
 
 
 class BoardFiles:
@@ -503,7 +519,7 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
     from propctl.ports import resolve_port
     port = resolve_port(port)
     with _on_ctrl_c(INTERRUPTED_LOCAL):
-        local, kind = _local_files(prop, board, cards, firmware, say)
+        local, kind = _local_files(prop, board, cards, firmware, say, settings or {})
     with _on_ctrl_c((INTERRUPTED_DRY_RUN if dry_run else INTERRUPTED_COPYING) % port):
         summary = _to_board(port, prop, board, local, kind, settings, dry_run, say)
     if wait and kind == "firmware" and not dry_run:
@@ -516,7 +532,7 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
     return summary
 
 
-def _local_files(prop, board, cards, firmware, say) -> tuple:
+def _local_files(prop, board, cards, firmware, say, settings) -> tuple:
     """What goes onto the board, path -> bytes, and its kind ("firmware" or "cards")."""
     local: dict = {}
     kind = "firmware"
@@ -535,6 +551,7 @@ def _local_files(prop, board, cards, firmware, say) -> tuple:
             raise DeployError("%s is not a firmware tree (no main.py or lib/link/board.py): nothing was "
                               "copied or removed. Pass --firmware DIR (the firmware/ folder of a clone) "
                               "or reinstall propctl" % root)
+        check_settings(settings, root)
         say("compiling the firmware in %s for %s (mpy-cross -march=%s)" % (root, board, BOARD_ARCH[board]))
         local = firmware_files(board, progress=_progress_line("compiling"), root=root)
         _end_progress()
@@ -664,7 +681,9 @@ def register(subparsers) -> None:
     parser.add_argument("--board", choices=sorted(BOARD_ARCH), help="board profile (pins, architecture)")
     parser.add_argument("--cards", metavar="DECK.bin", help="copy a packed card deck instead of the firmware")
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", dest="settings",
-                        help="also set a config value (JSON or a bare word), e.g. clock.seed=7; repeatable")
+                        help="also set a config value (JSON or a bare word), e.g. clock.seed=7; repeatable. "
+                             "A key the firmware does not know or a value it refuses is an error "
+                             "(exit 2) before the board is touched")
     parser.add_argument("--firmware", metavar="DIR",
                         help="firmware tree to deploy (default: the one installed with propctl, "
                              "else firmware/ of this clone)")
@@ -687,6 +706,9 @@ def run(args) -> int:
     except DeployInterrupted as exc:
         print("propctl deploy: %s" % exc, file=sys.stderr)
         return 130
+    except DeployUsageError as exc:
+        print("propctl deploy: %s" % exc, file=sys.stderr)
+        return 2
     except (DeployError, PortError) as exc:
         print("propctl deploy: %s" % exc, file=sys.stderr)
         return 1

@@ -75,6 +75,18 @@ def test_a_round_is_started_and_stopped_over_the_link():
     assert reply["ok"]["state"] == "idle" and app.stops == 1
 
 
+def test_a_seed_outside_the_settings_range_is_refused_by_name_and_nothing_starts():
+    link, app, _, sent = make()
+    for seed in (-1, 4294967296, 1.5, "7", True):
+        (reply,) = ask(link, sent, "start_round", {"seed": seed})
+        assert reply["err"] == "bad_args", reply
+        assert reply["msg"] == "seed must be a whole number 0..4294967295", reply
+    assert app.round == 0 and app.state == "idle"
+    # the top of clock.seed's range is a seed too: a round started with it can be replayed
+    (reply,) = ask(link, sent, "start_round", {"seed": 4294967295})
+    assert reply["ok"] == {"state": "running", "round": 1}
+
+
 def test_reporting_a_round_scores_it_with_the_rules_and_saves_the_game():
     store = MemoryStore()
     link, _, _, sent = make(store)

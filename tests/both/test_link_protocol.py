@@ -173,6 +173,11 @@ def test_schema_checks():
     assert "list" in validate({"tags": "ints"}, {"tags": list(range(17))})
     assert "true or false" in validate({"on": "bool"}, {"on": 1})
     raises(ValueError, check_schema, {"n": "float"})
+    assert validate({"seed": "seed?"}, {}) is None
+    assert validate({"seed": "seed"}, {"seed": 0}) is None
+    assert validate({"seed": "seed"}, {"seed": 4294967295}) is None
+    for bad in (-1, 4294967296, True, 1.5, None, "3"):
+        assert validate({"seed": "seed"}, {"seed": bad}) == "seed must be a whole number 0..4294967295"
 
 
 def test_props_cannot_take_the_links_own_command_names():

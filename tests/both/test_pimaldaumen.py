@@ -104,6 +104,22 @@ def test_non_numbers_are_refused_in_words_a_player_understands():
     assert exact("0." + "0" * 28 + "1") == (1, 29)
 
 
+def test_a_pasted_page_is_cut_in_the_message():
+    message = str(raises(ValueError, exact, "7" * 5000))
+    assert message == "'7777777777777777777... has too many digits: 5000, at most 30, please"
+    message = str(raises(ValueError, exact, "1" + "_" * 4000 + ",000"))
+    assert message == ("'1__________________... (4005 characters) could be a thousands comma or "
+                       "a decimal comma: type 1000 or 1.000")
+    message = str(raises(ValueError, exact, "?" * 5000))
+    assert message == ("'???????????????????... (5000 characters) is not a number: "
+                       "answer with digits, e.g. 175 or 3.5")
+    message = str(raises(ValueError, exact, [1] * 5000))
+    assert message == "an answer must be a number, not [1, 1, 1, 1, 1, 1, 1..."
+    # a short answer is shown whole
+    message = str(raises(ValueError, exact, "12a"))
+    assert message == "'12a' is not a number: answer with digits, e.g. 175 or 3.5"
+
+
 def test_broken_scales_are_refused():
     raises(ValueError, check_scale, [1, 6])
     raises(ValueError, check_scale, [5, 6, 5])

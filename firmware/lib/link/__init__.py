@@ -2,7 +2,7 @@
 
     protocol   message format, error codes, PROTOCOL_VERSION, MAX_LINE
     framing    bytes -> lines with a hard length limit, fixed memory
-    schema     argument schemas ("int", "str", "bool", "ints", "?" = optional) and checking
+    schema     argument schemas ("int", "str", "bool", "ints", "seed", "?" = optional) and checking
     router     Link: the board's end (hello/ping/help, routing, sequence numbers)
     stdio      the board's USB serial (stdin/stdout): ipoll, one preallocated byte, Ctrl-C as data
     board      main.py's entry: boot modes, the configured prop in runtime.Runtime, crash -> reset

@@ -5,6 +5,7 @@ A schema maps each argument name to a type spec:
     "str"   a string of at most MAX_STR characters
     "bool"  true or false
     "ints"  a list of at most MAX_ITEMS integers
+    "seed"  an integer 0..MAX_SEED, as the settings' seeds (clock.seed, football.seed) allow
 A trailing "?" makes the argument optional (the handler's default applies).
 Arguments not in the schema are refused, so a typo never passes silently.
 """
@@ -12,7 +13,8 @@ Arguments not in the schema are refused, so a typo never passes silently.
 MAX_INT = 0x7FFFFFFF
 MAX_STR = 64
 MAX_ITEMS = 16
-KINDS = ("int", "str", "bool", "ints")
+MAX_SEED = 0xFFFFFFFF  # settings._SEED_MAX: a round's seed, as its start event reports it
+KINDS = ("int", "str", "bool", "ints", "seed")
 
 
 def _is_int(value) -> bool:
@@ -30,6 +32,9 @@ def _check_value(name: str, kind: str, value):
     elif kind == "bool":
         if not isinstance(value, bool):
             return "%s must be true or false" % name
+    elif kind == "seed":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+            return "%s must be a whole number 0..%d" % (name, MAX_SEED)
     elif kind == "ints":
         if not isinstance(value, list) or len(value) > MAX_ITEMS:
             return "%s must be a list of at most %d integers" % (name, MAX_ITEMS)

@@ -88,7 +88,7 @@ class ClockCommands:
     def commands(self) -> dict:
         """name -> (handler, schema), for link.router.Link.add_commands."""
         return {
-            "start_round": (self.start_round, {"seed": "int?"}),
+            "start_round": (self.start_round, {"seed": "seed?"}),
             "stop": (self.stop, {}),
             "state": (self.state, {}),
             "new_game": (self.new_game, {"players": "int"}),

@@ -203,7 +203,7 @@ class FootballApp:
             "kick_start": (self.kick_start, {}),
             "report": (self.report, {"action": "str", "yards": "int?", "pick": "str?"}),
             "state": (self.snapshot, {}),
-            "new_game": (self.new_game, {"seed": "int?"}),
+            "new_game": (self.new_game, {"seed": "seed?"}),
         }
 
     def shutdown(self) -> None:

@@ -19,8 +19,24 @@ MAX_PLAYERS = 6  # the game has six pieces
 
 MAX_DIGITS = 30  # keeps every comparison small on a board's heap
 _DIGITS = "0123456789"
+_ECHO_MAX = 40  # a longer answer is shown cut in a message
 # Grouping marks a player may type inside a number: "1 050", "1_050", "1'050".
 _GROUPING = (" ", "_", "'", "\u202f", "\u00a0")
+
+
+def _said(value, sized: bool = True) -> str:
+    """What a player typed, for a message: as typed, or (a pasted page) its start and its length."""
+    text = repr(value)
+    if len(text) <= _ECHO_MAX:
+        return text
+    if sized and isinstance(value, str):
+        return "%s... (%d characters)" % (text[:20], len(value))
+    return text[:20] + "..."
+
+
+def _too_many_digits(value, count: int):
+    return ValueError("%s has too many digits: %d, at most %d, please"
+                      % (_said(value, False), count, MAX_DIGITS))
 
 
 def exact(value) -> tuple:
@@ -32,14 +48,14 @@ def exact(value) -> tuple:
     means 1.05. Raises ValueError with a message a player understands.
     """
     if isinstance(value, bool):
-        raise ValueError("an answer must be a number, not %r" % (value,))
+        raise ValueError("an answer must be a number, not %s" % _said(value))
     if isinstance(value, int):
         return (value, 0)
     if isinstance(value, float):
         raise ValueError("give %r as text (e.g. \"%s\"), so no rounding can creep in"
                          % (value, value))
     if not isinstance(value, str):
-        raise ValueError("an answer must be a number, not %r" % (value,))
+        raise ValueError("an answer must be a number, not %s" % _said(value))
     text = value.strip()
     for mark in _GROUPING:
         text = text.replace(mark, "")
@@ -52,18 +68,20 @@ def exact(value) -> tuple:
         head, _, tail = text.rpartition(",")
         if len(tail) == 3 and _all_digits(tail) and head.lstrip("0") != "":
             minus = "-" if sign < 0 else ""
+            plain = text.replace(",", "")
+            if len(plain) > MAX_DIGITS and _all_digits(plain):
+                raise _too_many_digits(value, len(plain))
             if "," in head:
-                raise ValueError("%r: type it without commas, e.g. %s%s"
-                                 % (value, minus, text.replace(",", "")))
-            raise ValueError("%r could be a thousands comma or a decimal comma: type %s%s or %s%s.%s"
-                             % (value, minus, head + tail, minus, head, tail))
+                raise ValueError("%s: type it without commas, e.g. %s%s" % (_said(value), minus, plain))
+            raise ValueError("%s could be a thousands comma or a decimal comma: type %s%s or %s%s.%s"
+                             % (_said(value), minus, head + tail, minus, head, tail))
     text = text.replace(",", ".")
     whole, dot, fraction = text.partition(".")
     if (not whole and not fraction) or "." in fraction or not _all_digits(whole + fraction):
-        raise ValueError("%r is not a number: answer with digits, e.g. 175 or 3.5" % (value,))
+        raise ValueError("%s is not a number: answer with digits, e.g. 175 or 3.5" % _said(value))
     fraction = fraction.rstrip("0")
     if len(whole) + len(fraction) > MAX_DIGITS:
-        raise ValueError("%r has too many digits: at most %d, please" % (value, MAX_DIGITS))
+        raise _too_many_digits(value, len(whole) + len(fraction))
     return (sign * int(whole + fraction or "0"), len(fraction))
 
 

@@ -94,12 +94,14 @@ def register(subparsers) -> None:
 
     show = sub.add_parser(
         "show", help="print a card (or list all) from a pack",
-        description="Verify a pack and print the card with the given id, or list every card.",
+        description="Verify a pack and print the card with the given id, or list every card: one "
+                    "line each, cut to 80 columns (give its ID for the whole card).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     show.add_argument("pack", nargs="?", metavar="DECK.bin",
                       help="a pack written by `propctl cards pack` (with --lang: leave out to show "
                            "the shipped deck)")
-    show.add_argument("id", nargs="?", metavar="ID", help="the card id; leave out to list all cards")
+    show.add_argument("id", nargs="?", metavar="ID",
+                      help="the card id; leave out to list all cards (a line each, at most 80 columns)")
     show.add_argument("--json", action="store_true", help="print in the JSON file format")
     show.add_argument("--kind", choices=kinds.names(), default="taskcards",
                       help="with --lang: which shipped deck (default: taskcards)")
@@ -193,6 +195,15 @@ def _safe(text: str) -> str:
     return _CONTROL.sub(lambda m: "\\u%04x" % ord(m.group()), text)
 
 
+LIST_WIDTH = 80  # a listed card is one line of a standard terminal; `show PACK ID` gives it whole
+
+
+def _list_line(kind, card) -> str:
+    """One card for the list: its first two lines (id, category or first question), cut to LIST_WIDTH."""
+    line = _safe("  ".join(kind.describe(card).splitlines()[:2]))
+    return line if len(line) <= LIST_WIDTH else line[:LIST_WIDTH - 3].rstrip() + "..."
+
+
 @_quiet_on_broken_pipe
 def run_show(args) -> int:
     """`propctl cards show`."""
@@ -220,8 +231,8 @@ def run_show(args) -> int:
         return 1
     if args.id is None:
         for card in cards:
-            print(_safe("  ".join(kind.describe(card).splitlines()[:2]) if not args.json
-                        else json.dumps(kind.to_json(card), ensure_ascii=False)))
+            print(_list_line(kind, card) if not args.json
+                  else _safe(json.dumps(kind.to_json(card), ensure_ascii=False)))
         return 0
     for card in cards:
         if kind.key(card) == args.id:
@@ -242,8 +253,8 @@ def _show_shipped(args, card_id) -> int:
         return 1
     for card in deck.cards:
         if card_id is None:
-            print(_safe("  ".join(kind.describe(card).splitlines()[:2]) if not args.json
-                        else json.dumps(kind.to_json(card), ensure_ascii=False)))
+            print(_list_line(kind, card) if not args.json
+                  else _safe(json.dumps(kind.to_json(card), ensure_ascii=False)))
         elif kind.key(card) == card_id:
             print(_safe(json.dumps(kind.to_json(card), ensure_ascii=False, indent=2) if args.json
                         else kind.describe(card)))

@@ -365,8 +365,8 @@ def parse_entry(text: str, actions, game):
         return name, None
     if kind == "yards":
         if not rest:
-            raise ValueError("'%s' needs a yard line, e.g. %s 35 or %s opp 45" % (name, name, name))
-        return name, parse_yards(rest)
+            raise ValueError(yards_wanted(name, options))
+        return name, parse_yards(rest, name, options)
     if kind == "pick":
         return name, parse_pick(rest, options, name)
     if kind == "team":
@@ -374,15 +374,26 @@ def parse_entry(text: str, actions, game):
     return name, parse_dice(rest) if rest else None
 
 
-def parse_yards(words) -> int:
-    """'35' -> 35, 'own 35' -> 35, 'opp 35' -> 65, '50' -> 50 (from the receiving team's goal)."""
+def yards_wanted(name: str, limits) -> str:
+    """What `name` takes: its range of yard lines, as numbers and as players say them, and examples."""
+    lo, hi = limits
+    near, far = max(lo, min(hi, 35)), max(lo, min(hi, 55))
+    return "'%s' needs a yard line %d..%d (%s to %s), e.g. %s %d or %s %s" % (
+        name, lo, hi, field.yard_text(lo), field.yard_text(hi), name, near, name, field.yard_text(far))
+
+
+def parse_yards(words, name: str = "in_field", limits=(1, 99)) -> int:
+    """'35' -> 35, 'own 35' -> 35, 'opp 35' -> 65, '50' -> 50 (from the receiving team's goal);
+    ValueError naming the range of `name` for anything else or a line outside `limits`."""
     text = " ".join(words).lower()
     found = re.fullmatch(r"(own|opp)?\s*(\d{1,3})", text)
     if not found:
-        raise ValueError("a yard line is a number, e.g. 35, own 35 or opp 45")
+        raise ValueError(yards_wanted(name, limits))
     yards = int(found.group(2))
     if found.group(1) == "opp":
         yards = 100 - yards
+    if not limits[0] <= yards <= limits[1]:
+        raise ValueError(yards_wanted(name, limits))
     return yards
 
 
