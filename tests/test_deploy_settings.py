@@ -96,3 +96,15 @@ def test_the_settings_of_the_tree_being_deployed_are_the_ones_checked(reached, c
     assert main(BASE + ["--set", "clock.bell=solenoid", "--firmware", str(tree), "--no-wait"]) == 0
     # and the next check reads this clone's firmware again, not the tree loaded before
     assert "clock.bell is not a setting" in refused(capsys, "clock.bell=solenoid")
+
+
+@pytest.mark.parametrize("extra", [["--set", "clock.seed=7"], ["--prop", "fusebox"], ["--board", "pico"],
+                                   ["--firmware", "firmware"]])
+def test_a_deck_deploy_refuses_options_it_would_drop(reached, capsys, tmp_path, extra):
+    deck = tmp_path / "deck.bin"
+    deck.write_bytes(b"not looked at")
+    assert main(["deploy", "--port", PORT, "--cards", str(deck)] + extra) == 2
+    err = capsys.readouterr().err
+    assert "--cards copies the card deck only; %s would be ignored" % extra[0] in err
+    assert "Nothing was copied" in err
+    assert reached == []

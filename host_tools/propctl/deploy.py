@@ -679,7 +679,9 @@ def register(subparsers) -> None:
                              "USB port that looks like a MicroPython board")
     parser.add_argument("--prop", choices=PROPS, help="which prop the board runs")
     parser.add_argument("--board", choices=sorted(BOARD_ARCH), help="board profile (pins, architecture)")
-    parser.add_argument("--cards", metavar="DECK.bin", help="copy a packed card deck instead of the firmware")
+    parser.add_argument("--cards", metavar="DECK.bin",
+                        help="copy a packed card deck instead of the firmware (on its own: not with "
+                             "--prop, --board, --set or --firmware)")
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", dest="settings",
                         help="also set a config value (JSON or a bare word), e.g. clock.seed=7; repeatable. "
                              "A key the firmware does not know or a value it refuses is an error "
@@ -697,6 +699,16 @@ def run(args) -> int:
     if args.cards is None and (args.prop is None or args.board is None):
         print("propctl deploy: give --prop and --board (or --cards DECK.bin)", file=sys.stderr)
         return 2
+    if args.cards is not None:
+        # a deck deploy copies the deck only: these would be dropped without a word
+        unused = [name for name, value in (("--prop", args.prop), ("--board", args.board),
+                                           ("--set", args.settings), ("--firmware", args.firmware))
+                  if value]
+        if unused:
+            print("propctl deploy: --cards copies the card deck only; %s would be ignored. Deploy "
+                  "the firmware (with %s) and the deck in two runs. Nothing was copied"
+                  % (", ".join(unused), " ".join(unused)), file=sys.stderr)
+            return 2
     from propctl.build import CompileError
     from propctl.ports import PortError
     try:
