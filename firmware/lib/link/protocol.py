@@ -155,7 +155,7 @@ def _strict_json(line) -> bool:
     much more (a trailing comma, no commas or colons at all, 01, 1., "\\x", {1: 2}) where
     CPython's refuses; checking the grammar first makes both refuse the same lines."""
     n = len(line)
-    stack = []  # the open brackets
+    stack: list = []  # the open brackets
     state = _VALUE
     i = 0
     while i < n:
