@@ -12,6 +12,7 @@ import sys
 import time
 
 from link import protocol
+from propctl.argtypes import Seconds
 from propctl.describe import describe_event
 from propctl.invocation import propctl_command
 from propctl.linkclient import LinkClient, LinkFailure, ProtocolMismatch
@@ -190,8 +191,8 @@ def register(subparsers) -> None:
                         help="send a command after connecting (repeatable, in order)")
     parser.add_argument("--until", metavar="EVENT",
                         help="stop when this event arrives (exit 1 if it does not)")
-    parser.add_argument("--timeout", type=float,
-                        help="stop after this many seconds (default: run until Ctrl-C)")
+    parser.add_argument("--timeout", type=Seconds(0, 7 * 24 * 3600),
+                        help="stop after this many seconds, up to a week (default: run until Ctrl-C)")
     parser.add_argument("--json", action="store_true", help="print the raw link messages")
     parser.set_defaults(func=run)
 

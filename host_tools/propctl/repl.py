@@ -12,6 +12,7 @@ import shutil
 import sys
 import time
 
+from propctl.argtypes import Seconds
 from propctl.deploy import DeployError, request_maintenance, wait_for_hello
 
 # Modes in which the board gives the REPL to a Ctrl-C ("repl": nothing answers the link).
@@ -59,7 +60,7 @@ def register(subparsers) -> None:
     parser.add_argument("--port", required=True, help="serial port of the board (see `propctl ports`)")
     parser.add_argument("--print", action="store_true", dest="print_only",
                         help="print the mpremote command instead of running it")
-    parser.add_argument("--timeout", type=float, default=20.0,
+    parser.add_argument("--timeout", type=Seconds(0, 3600), default=20.0,
                         help="seconds to wait for the maintenance boot (default 20)")
     parser.set_defaults(func=run)
 

@@ -8,6 +8,7 @@ game atomically so it can be resumed. Bad input never ends the game.
 import argparse
 import re
 
+from propctl.argtypes import Whole
 from propctl.games.table import (
     SaveFile,
     Table,
@@ -107,10 +108,10 @@ def register(subparsers) -> None:
                        "seed the coin and dice, for a reproducible game (default: random)")
     parser.add_argument("--autosave", action="store_true",
                         help="save after every entry, not only on save/quit/Ctrl-C/end of input")
-    parser.add_argument("--plays", type=int, default=20, metavar="N",
-                        help="plays per quarter (default: 20)")
-    parser.add_argument("--quarters", type=int, default=4, metavar="N",
-                        help="quarters in regulation, an even number (default: 4)")
+    parser.add_argument("--plays", type=Whole(1, 1000), default=20, metavar="N",
+                        help="plays per quarter, 1..1000 (default: 20)")
+    parser.add_argument("--quarters", type=Whole(2, 100), default=4, metavar="N",
+                        help="quarters in regulation, an even number 2..100 (default: 4)")
     parser.add_argument("--lane-die", metavar="FACES",
                         help="the six faces of the second die, comma-separated, from left, middle, "
                              "right, choice, td; all five must appear (default: %s)"

@@ -12,6 +12,7 @@ import os
 import stat
 from typing import Callable, Dict, Optional
 
+from propctl.argtypes import SEED
 from propctl.atomic import write_atomic
 from propctl.inputfile import InputFileError, read_regular, what_kind
 
@@ -30,7 +31,7 @@ class Unusable(ValueError):
 
 def add_common_options(parser, default_save: str, seed_help: str) -> None:
     """--seed, --save and --resume, the same for every game master."""
-    parser.add_argument("--seed", type=int, help=seed_help)
+    parser.add_argument("--seed", type=SEED, help=seed_help)
     parser.add_argument("--save", metavar="FILE",
                         help="where to save (default: %s, or the --resume file)" % default_save)
     parser.add_argument("--resume", metavar="FILE", help="continue a saved game")

@@ -17,13 +17,16 @@ import time
 from pathlib import Path
 
 from propctl import sound
+from propctl.argtypes import Whole
 from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
+from propctl.display import printable
 from propctl.overrides import combine, parse_sets
 from propctl.sim.runner import (
     VBOARD_DIR,
     Run,
     SimError,
+    check_outputs,
     check_settings,
     load_config,
     overrides_args,
@@ -37,9 +40,11 @@ HEAP = "16M"  # the recorder keeps every output change of a round
 
 def add_arguments(parser) -> None:
     """The clock's own options of `propctl sim clock`."""
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="rounds to play; the button is pressed again 2 s after each chime (1)")
-    parser.add_argument("--frame-ms", type=int, default=100, help="board ms between hand frames (100)")
+    parser.add_argument("--rounds", type=Whole(1, 1000), default=1,
+                        help="rounds to play, 1..1000; the button is pressed again 2 s after each "
+                             "chime (1)")
+    parser.add_argument("--frame-ms", type=Whole(10, 1000), default=100,
+                        help="board ms between hand frames, 10..1000 (100)")
     parser.add_argument("--show-plan", action="store_true",
                         help="show the round's remaining time (hidden: at a table it would spoil the game)")
     parser.add_argument("--mute", action="store_true", help="no sound (default: the piezo's tones are played "
@@ -221,6 +226,7 @@ def run(args) -> int:
     """`propctl sim clock`: one or more rounds; 0 when every round ended with the chime
     (with keys: 0 when the player quit)."""
     try:
+        check_outputs(args, "wav", "picture")
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "clock")
         config = load_config(args.config)
         sets = parse_sets(args.set)
@@ -300,14 +306,23 @@ def run(args) -> int:
                 error = record["error"]
         code = proc.wait()
     stderr = proc.stderr.read() if proc.stderr else ""
+    if run.sound.wav_problem:
+        print("propctl sim clock: %s" % run.sound.wav_problem, file=sys.stderr)
+        return 1
     if error or end is None:
         print("propctl sim clock: the virtual board failed: %s"
               % (error or stderr.strip() or "no end report"), file=sys.stderr)
         return 1
     if args.picture:
+        from propctl.atomic import write_atomic
         from propctl.plan import round_svg
-        Path(args.picture).write_text(round_svg(frames, events), encoding="utf-8")
-        print("picture of the round: %s" % args.picture)
+        try:
+            write_atomic(args.picture, round_svg(frames, events).encode("utf-8"))
+        except OSError as exc:
+            print("propctl sim clock: cannot write the picture %s: %s" % (
+                printable(args.picture), exc.strerror or exc), file=sys.stderr)
+            return 1
+        print("picture of the round: %s" % printable(args.picture))
     last_frame = frames[-1] if frames else None
     angle = (last_frame["angle_mdeg"] / 1000) if last_frame else None
     print("done: %d round(s) at board time %.2f s%s; motor %s;\n      %d forbidden bridge states, "

@@ -30,6 +30,7 @@ from propctl.sim.runner import (
     VBOARD_DIR,
     Run,
     SimError,
+    check_outputs,
     check_settings,
     overrides_args,
     records,
@@ -398,6 +399,7 @@ def run(args) -> int:
     """`propctl sim football`: play the box at a terminal, or a demo game; 0 when a person quit
     or the demo game reached its final whistle."""
     try:
+        check_outputs(args, "wav")
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "football")
         check_settings(parse_sets(args.set), {}, micropython, firmware_lib)
     except (SimError, ValueError) as exc:  # ValueError: a malformed --set
@@ -422,6 +424,9 @@ def run(args) -> int:
         else:
             end = print_log(proc, sound)
         code = proc.wait()
+    if run.sound.wav_problem:
+        print("propctl sim football: %s" % run.sound.wav_problem, file=sys.stderr)
+        return 1
     if end is not None and end.get("type") == "quit":
         print("stopped: the demo was quit", flush=True)
         return 0

@@ -29,6 +29,7 @@ from propctl.sim.runner import (
     VBOARD_DIR,
     Run,
     SimError,
+    check_outputs,
     check_settings,
     load_config,
     overrides_args,
@@ -522,6 +523,7 @@ def run(args) -> int:
               "with --script FILE or --script - (see --help)", file=sys.stderr)
         return 2
     try:
+        check_outputs(args, "wav")
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "fusebox")
         config = load_config(args.config)
         sets = parse_sets(args.set)
@@ -550,7 +552,10 @@ def run(args) -> int:
             err = runner.proc.stderr.read() if runner.proc.stderr else ""
             if err:
                 print(err.strip(), file=sys.stderr)
-        return code
+    if run.sound is not None and run.sound.wav_problem:
+        print("propctl sim fusebox: %s" % run.sound.wav_problem, file=sys.stderr)
+        return 1
+    return code
 
 
 def play_script(runner: Runner, script) -> int:
