@@ -5,7 +5,8 @@ discovery prefix), sent once after each connect:
     homeassistant/sensor/NODE/state/config    the prop's state ("idle", "running", ...)
                                               with the whole state as attributes
     homeassistant/button/NODE/main/config     its main action (start a round, next card, roll)
-NODE is PREFIX_ID. Both share one `device` and PREFIX/ID/status as availability
+NODE is the prop's ID alone (a Mosquitto ACL pattern matches %u only as a whole topic
+level, so `pattern write homeassistant/+/%u/#` lets each prop announce only itself). Both share one `device` and PREFIX/ID/status as availability
 ("online"/"offline", the will), so Home Assistant greys the prop out when it goes.
 """
 from link import protocol
@@ -21,12 +22,13 @@ MAIN_ACTIONS = {
 def documents(venue) -> list:
     """[(topic, payload bytes)] for this prop (allocates: at connect only)."""
     ident = venue.state_document()
-    node = "%s_%s" % (venue.prefix, venue.id)
-    device = {"identifiers": [node], "name": "%s %s" % (ident["prop"], venue.id),
+    node = venue.id
+    uid = "%s_%s" % (venue.prefix, venue.id)
+    device = {"identifiers": [uid], "name": "%s %s" % (ident["prop"], venue.id),
               "model": ident["prop"], "sw_version": ident["firmware"], "manufacturer": "game props"}
     status = venue.t_status.decode()
     out = []
-    sensor = {"name": "State", "unique_id": node + "_state", "state_topic": venue.t_state.decode(),
+    sensor = {"name": "State", "unique_id": uid + "_state", "state_topic": venue.t_state.decode(),
               "value_template": "{{ value_json.state.state | default('on') }}",
               "json_attributes_topic": venue.t_state.decode(),
               "json_attributes_template": "{{ value_json.state | tojson }}",
@@ -34,7 +36,7 @@ def documents(venue) -> list:
     out.append(("homeassistant/sensor/%s/state/config" % node, sensor))
     action = MAIN_ACTIONS.get(ident["prop"])
     if action is not None:
-        button = {"name": action[1], "unique_id": node + "_" + action[0],
+        button = {"name": action[1], "unique_id": uid + "_" + action[0],
                   "command_topic": venue.t_cmd.decode(),
                   "payload_press": protocol.encode({"cmd": action[0]})[:-1].decode(),
                   "availability_topic": status, "device": device}
