@@ -32,7 +32,7 @@ class Link:
         self._commands: dict = {}
         self._seq = 0
         self._lines = LineBuffer(protocol.MAX_LINE)
-        # Also gets every event line (net.venue publishes them): mirror(line_bytes)
+        # Also gets every event (net.venue publishes them): mirror(name, line_bytes)
         self.mirror = None
         if commands:
             self.add_commands(commands)
@@ -58,7 +58,7 @@ class Link:
         line = protocol.encode(protocol.event(self._next_seq(), name, fields if fields is not None else {}))
         self._write(line)
         if self.mirror is not None:
-            self.mirror(line)
+            self.mirror(name, line)
 
     def hello_info(self) -> dict:
         """What `hello` answers."""

@@ -5,7 +5,8 @@
 
 Topics (PREFIX = net.prefix, ID = net.id or the prop's name):
     PREFIX/ID/event    every event line the serial link sends, as it sends it
-    PREFIX/ID/state    retained: {"prop", "id", "firmware", "board", "state": the `state` command's answer}
+    PREFIX/ID/state    retained: {"prop", "id", "firmware", "board", "last_event": its name,
+                       "state": the `state` command's answer}
     PREFIX/ID/status   retained "online"; the broker's last will publishes "offline"
     PREFIX/ID/cmd      requests, exactly as on the serial link; retained ones are ignored
     PREFIX/ID/reply    the reply to each request (its "re" is the request's id)
@@ -101,6 +102,7 @@ class Venue:
         self._stage = _STAGE_DONE
         self._state_dirty = True
         self._state_at = 0
+        self._last_event = ""
         self.connects = 0
         self._discovery_sent = 0  # net.discovery's documents out so far
         self.dropped_replies = 0
@@ -170,7 +172,7 @@ class Venue:
             state = {"error": "%s: %s" % (type(exc).__name__, exc)}
         ident = self._identity
         return {"prop": ident["prop"], "id": self.id, "firmware": ident["firmware"], "board": ident["board"],
-                "state": state}
+                "last_event": self._last_event, "state": state}
 
     def _publish_state(self, now: int) -> bool:
         payload = protocol.encode(self.state_document())
@@ -181,9 +183,10 @@ class Venue:
         return False
 
     # --- what the link and the broker report ------------------------
-    def _on_event_line(self, line) -> None:
+    def _on_event_line(self, name: str, line) -> None:
         """Link.mirror: every event line also goes to PREFIX/ID/event; the state follows."""
         self._state_dirty = True
+        self._last_event = name
         if self._client.state == UP:
             self._client.publish(self.t_event, memoryview(line)[:-1])
 
