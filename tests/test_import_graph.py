@@ -7,7 +7,8 @@ package's NAMES, then build() by name), never a prop module itself. selftest (th
 self-test link.board wraps around every app) imports only its selftest_session, that only
 selftest_steps, which builds
 drivers from boards like a prop and reads the clock's motion limits from rules; neither
-imports a prop.
+imports a prop. net (venue mode) uses link's protocol and rules' PRNG and nothing of a prop;
+only link.board imports it, and only when net.broker is set.
 """
 import ast
 from pathlib import Path
@@ -60,7 +61,9 @@ def allowed(module: str, dep: str) -> bool:
     if own in ("link", "runtime"):
         if other == "props":
             return dep == "props"  # the contract: NAMES, then build() by name
-        return other in ("link", "runtime", "safemode", "store", "boards", "version", "selftest")
+        return other in ("link", "runtime", "safemode", "store", "boards", "version", "selftest", "net")
+    if own == "net":
+        return other in ("net", "link", "rules")
     if own in ("boards", "store", "version"):
         return False
     if own == "settings":
