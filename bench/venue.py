@@ -143,8 +143,8 @@ def report(r: dict) -> str:
             "%d hostile payloads on one prop's command topic, in batches of 500 each followed by a ping: "
             "%d of %d pings answered, prop alive: %s, %.2f ms per payload, slowest batch %.1f s.\n"
             % (PROPS, PROPS, r["warm_s"], r["cold_from_launch_s"], PROPS, r["without_net"], r["with_net"],
-               cost, cost * 100 // 155, h["payloads"], h["answered"], h["valid"], "yes" if h["alive"] else "NO",
-               h["per_payload_ms"], h["batch_s_max"]))
+               cost, cost * 100 // 155, h["payloads"], h["answered"], h["valid"],
+               "yes" if h["alive"] else "NO", h["per_payload_ms"], h["batch_s_max"]))
 
 
 def bench_venue(quick: bool, folder: Path) -> list:

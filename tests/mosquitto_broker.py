@@ -93,7 +93,8 @@ class Mosquitto:
                     return self
             except OSError:
                 if self._proc.poll() is not None:
-                    raise RuntimeError("mosquitto ended at start: %s" % self._proc.stderr.read().decode())
+                    raise RuntimeError("mosquitto ended at start: %s"
+                                       % self._proc.stderr.read().decode()) from None
                 time.sleep(0.02)
         raise RuntimeError("mosquitto did not listen on port %d" % self.port)
 

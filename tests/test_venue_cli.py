@@ -5,7 +5,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -37,9 +36,9 @@ def test_the_table_fits_80x24_with_more_props_than_rows():
     venue.on_message(None, None, Message("other/x/state", b"{}"))
     lines = venue.table()
     assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
-    assert lines[0] == "venue: 31 props, 15 online"
+    assert lines[0] == "venue: 30 props, 15 online"  # not json, another prefix: no prop
     assert "a-very-long-pr football offline kickoff_choi touchdown      14 7" in lines
-    assert lines[-1] == "... and 10 more (--json lists every prop)"
+    assert lines[-1] == "... and 9 more (--json lists every prop)"
 
 
 @pytest.mark.parametrize("url, why", [
@@ -65,7 +64,8 @@ def test_deploy_takes_passwords_from_a_file_or_prompt_and_never_shows_them(tmp_p
     assert "hunter2" not in done.stderr + done.stdout
     path = tmp_path / "s.json"
     path.write_text(json.dumps({"password": "wifi-hunter2", "broker_password": "mqtt-hunter2"}))
-    assert secrets.from_file(str(path)) == {"net": {"password": "wifi-hunter2", "broker_password": "mqtt-hunter2"}}
+    expected = {"net": {"password": "wifi-hunter2", "broker_password": "mqtt-hunter2"}}
+    assert secrets.from_file(str(path)) == expected
     path.write_text(json.dumps({"password": 5}))
     with pytest.raises(secrets.SecretsError, match="password must be text"):
         secrets.from_file(str(path))
@@ -94,13 +94,13 @@ def test_sim_on_a_broker_and_propctl_venue_see_and_command_it(broker, tmp_path):
         env = dict(os.environ, PROPCTL_MQTT_PASSWORD="%s-pw" % pid)
         # no terminal: stdin closed, output to a file, as under nohup
         log = open(tmp_path / ("%s.log" % pid), "w")
-        sims.append(subprocess.Popen([PROPCTL, "sim", prop, "--broker", "mqtt://%s@127.0.0.1:%d" % (pid, broker.port),
-                                      "--id", pid], stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                     env=env))
+        own_url = "mqtt://%s@127.0.0.1:%d" % (pid, broker.port)
+        sims.append(subprocess.Popen([PROPCTL, "sim", prop, "--broker", own_url, "--id", pid],
+                                     stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env))
     try:
         listener = Listener(broker.port)
-        for pid in ("c1", "f1"):
-            assert listener.wait(lambda t, p, r: t == "props/%s/status" % pid and p == b"online", 15), pid
+        for topic in ("props/c1/status", "props/f1/status"):
+            assert listener.wait(lambda t, p, r, topic=topic: t == topic and p == b"online", 15), topic
         done = propctl("venue", "--broker", url, "--seconds", "1")
         assert done.returncode == 0, done.stderr
         table = done.stdout.splitlines()
@@ -117,7 +117,8 @@ def test_sim_on_a_broker_and_propctl_venue_see_and_command_it(broker, tmp_path):
         assert done.returncode == 1 and "no reply from nobody" in done.stderr
         done = propctl("venue", "--broker", url, "--json", "--seconds", "1")
         records = [json.loads(line) for line in done.stdout.splitlines()]
-        assert {(r["id"], r["data"]) for r in records if r["topic"] == "status"} == {("c1", "online"), ("f1", "online")}
+        statuses = {(r["id"], r["data"]) for r in records if r["topic"] == "status"}
+        assert statuses == {("c1", "online"), ("f1", "online")}
         assert any(r["topic"] == "state" and r["id"] == "c1" and r["data"]["state"]["state"] == "running"
                    for r in records)
         done = propctl("venue", "--broker", url, "--seconds", "1", password="wrong")
@@ -142,7 +143,8 @@ def test_home_assistant_discovery_documents(broker):
     listener.close()
     assert sensor["state_topic"] == "props/f1/state" and sensor["availability_topic"] == "props/f1/status"
     assert sensor["unique_id"] == "props_f1_state" and sensor["device"]["model"] == "fusebox"
-    assert button["command_topic"] == "props/f1/cmd" and json.loads(button["payload_press"]) == {"cmd": "next_card"}
+    assert button["command_topic"] == "props/f1/cmd"
+    assert json.loads(button["payload_press"]) == {"cmd": "next_card"}
     assert button["device"] == sensor["device"] and button["name"] == "Next card"
     # retained on the broker: a Home Assistant that starts later still finds the prop
     late = Listener(broker.port, client_id="late")

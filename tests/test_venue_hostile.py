@@ -6,7 +6,7 @@ import time
 
 import pytest
 from mosquitto_broker import Mosquitto
-from test_venue_broker import CLOCK, ROUND_MS, assert_stop_on_time
+from test_venue_broker import CLOCK, assert_stop_on_time
 from venue_helpers import Listener, request
 
 from propctl.venue.netprop import NetProp

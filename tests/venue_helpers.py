@@ -20,7 +20,8 @@ class Listener:
 
     def _on_message(self, client, userdata, message) -> None:
         with self._cond:
-            self.messages.append((time.monotonic(), message.topic, bytes(message.payload), bool(message.retain)))
+            record = (time.monotonic(), message.topic, bytes(message.payload), bool(message.retain))
+            self.messages.append(record)
             self._cond.notify_all()
 
     def wait(self, predicate, timeout: float, start: int = 0):

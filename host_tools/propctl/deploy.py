@@ -726,7 +726,8 @@ def run(args) -> int:
         # a deck deploy copies the deck only: these would be dropped without a word
         unused = [name for name, value in (("--prop", args.prop), ("--board", args.board),
                                            ("--set", args.settings), ("--firmware", args.firmware),
-                                           ("--secrets", args.secrets), ("--ask-passwords", args.ask_passwords))
+                                           ("--secrets", args.secrets),
+                                           ("--ask-passwords", args.ask_passwords))
                   if value]
         if unused:
             print("propctl deploy: --cards copies the card deck only; %s would be ignored. Deploy "

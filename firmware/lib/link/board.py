@@ -113,7 +113,7 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     if net and net["broker"]:
         # venue mode (docs/venue.md); a prop without a broker never imports the net layer
         from net import venue
-        port = venue.start(port, link, app, settings, link.hello_info())
+        port = venue.start(port, link, app, settings, link.hello_info())  # type: ignore[assignment]
     rt = Runtime(app, port=port, wdt=watchdog(settings, name), guard=guard, stable_ms=stable_ms)
     port.hold_repl()  # from here on a Ctrl-C on the line is data, always: no REPL while a prop runs
     try:

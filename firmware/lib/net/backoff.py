@@ -33,5 +33,5 @@ class Backoff:
         delay = base * 3 // 4 + self._rng.below(base // 2 + 1)
         self._base = base * 2 if base * 2 < self._max else self._max
         self.tries += 1
-        self.retry_at = ticks_add(now, delay)
+        self.retry_at = ticks_add(now, delay)  # type: ignore[type-var]
         return delay

@@ -6,8 +6,9 @@ discovery prefix), sent once after each connect:
                                               with the whole state as attributes
     homeassistant/button/NODE/main/config     its main action (start a round, next card, roll)
 NODE is the prop's ID alone (a Mosquitto ACL pattern matches %u only as a whole topic
-level, so `pattern write homeassistant/+/%u/#` lets each prop announce only itself). Both share one `device` and PREFIX/ID/status as availability
-("online"/"offline", the will), so Home Assistant greys the prop out when it goes.
+level, so `pattern write homeassistant/+/%u/#` lets each prop announce only itself).
+Both share one `device` and PREFIX/ID/status as availability ("online"/"offline",
+the will), so Home Assistant greys the prop out when it goes.
 """
 from link import protocol
 

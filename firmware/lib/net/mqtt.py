@@ -205,7 +205,7 @@ class Client:
         if start == end:
             return True
         try:
-            n = self._sock.write(self._out_mv[start:end])
+            n = self._sock.write(self._out_mv[start:end])  # type: ignore[attr-defined]
         except OSError as exc:
             if exc.args[0] in _NOT_YET:
                 return True
@@ -229,7 +229,7 @@ class Client:
                     return True
                 chunks += 1
                 try:
-                    n = self._sock.readinto(self._rx)
+                    n = self._sock.readinto(self._rx)  # type: ignore[attr-defined]
                 except OSError as exc:
                     if exc.args[0] in _NOT_YET:
                         return True
@@ -408,7 +408,7 @@ class Client:
         self._pid = self._pid % 65535 + 1
         return self._pid
 
-    def publish(self, topic: bytes, payload: bytes, retain: bool = False, qos: int = 0) -> bool:
+    def publish(self, topic: bytes, payload, retain: bool = False, qos: int = 0) -> bool:
         """Queue one PUBLISH; False (nothing queued) when not connected or the buffer is full."""
         if self.state != UP:
             return False

@@ -86,7 +86,7 @@ class Venue:
         self._state_fn = commands["state"][0] if "state" in commands else app.snapshot
         self._main_action = None
         self.backoff = Backoff(rng)
-        self.backoff.retry_at = ticks_ms()  # type: ignore[attr-defined]
+        self.backoff.retry_at = ticks_ms()  # type: ignore[attr-defined,assignment]
         self._client = Client(("%s-%s-%s" % (self.prefix, self.id, uid)).encode(), cfg["keepalive_s"],
                               cfg["user"].encode() or None, cfg["broker_password"].encode() or None,
                               (self.t_status, b"offline"), self._on_message, self._on_change,
@@ -139,9 +139,11 @@ class Venue:
             try:
                 # An IP address resolves at once; a host name asks DNS and waits for it
                 # (docs/venue.md: give the broker as an address). Resolved once per boot.
-                self._addr = self._socket.getaddrinfo(self._host, self._port, 0, self._socket.SOCK_STREAM)[0][-1]
+                found = self._socket.getaddrinfo(self._host, self._port, 0, self._socket.SOCK_STREAM)
+                self._addr = found[0][-1]
             except OSError as exc:
-                self._report("lost", "cannot resolve the broker %s (%s)" % (self._host, exc), self.backoff.next(now))
+                self._report("lost", "cannot resolve the broker %s (%s)" % (self._host, exc),
+                             self.backoff.next(now))
                 return
         self.connects += 1
         self._client.open(self._addr, now)
@@ -221,7 +223,8 @@ class Venue:
             self._up_since = now
             self._stage = _STAGE_SUBSCRIBE
             self._state_dirty = True
-            self._link.event("net", {"state": "up", "broker": "%s:%d" % (self._host, self._port), "id": self.id})
+            broker = "%s:%d" % (self._host, self._port)
+            self._link.event("net", {"state": "up", "broker": broker, "id": self.id})
             return
         if kind == "denied":
             self._link.event("net", {"state": "denied", "why": why})
@@ -271,7 +274,7 @@ def start(port, link, app, settings, identity) -> NetPort:
     """The serial port wrapped with the venue (link.board's call when net.broker is set)."""
     from rules.rng import Rng
     uid = board_uid()
-    seed = ticks_ms()  # type: ignore[attr-defined]
+    seed: int = ticks_ms()  # type: ignore[attr-defined,assignment]
     for ch in uid:
         seed = (seed * 31 + ord(ch)) & 0xFFFFF  # stays a small int on a board
     venue = Venue(settings["net"], link, app, identity, uid, Rng(seed))

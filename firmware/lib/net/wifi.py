@@ -10,8 +10,8 @@ reports once through on_change("wifi_failed", why) and waits (Backoff)
 before the next try; a drop reports on_change("wifi_lost", ...). The
 password is given to `connect()` and kept nowhere else.
 
-ssid "" means the board's network is already up (the unix port, a wired
-board): poll() is then always True and `network` is never imported.
+Built only with an ssid (net.venue: ssid "" means the board's network is
+already up, the unix port or a wired board, and `network` is never imported).
 """
 from time import ticks_diff
 
@@ -30,23 +30,20 @@ class Wifi:
         self._password = password
         self._on_change = on_change
         self._backoff = backoff
-        self._state = _UP if not ssid else _IDLE
+        self._state = _IDLE
         self._since = 0
         self._retry_at = 0
-        self._wlan = None
-        if ssid:
-            self._net = network_module
-            self._wlan = network_module.WLAN(network_module.STA_IF)
-            self._wlan.active(True)  # at boot, before the prop's loop: may take a moment
-            self._wrong = getattr(network_module, "STAT_WRONG_PASSWORD", -3)
-            self._no_ap = getattr(network_module, "STAT_NO_AP_FOUND", -2)
-            self._fail = getattr(network_module, "STAT_CONNECT_FAIL", -1)
+        self._wlan = network_module.WLAN(network_module.STA_IF)
+        self._wlan.active(True)  # at boot, before the prop's loop: may take a moment
+        self._wrong = getattr(network_module, "STAT_WRONG_PASSWORD", -3)
+        self._no_ap = getattr(network_module, "STAT_NO_AP_FOUND", -2)
+        self._fail = getattr(network_module, "STAT_CONNECT_FAIL", -1)
 
     def poll(self, now: int) -> bool:
         """True while joined; else one cheap step of joining (never waits)."""
         state = self._state
         if state == _UP:
-            if self._wlan is None or self._wlan.isconnected():
+            if self._wlan.isconnected():
                 return True
             self._failed(now, "wifi_lost", "Wi-Fi %s dropped" % self._ssid)
             return False
@@ -77,7 +74,8 @@ class Wifi:
         elif status == self._fail:
             self._failed(now, "wifi_failed", "joining %s failed" % self._ssid)
         elif ticks_diff(now, self._since) >= JOIN_TIMEOUT_MS:
-            self._failed(now, "wifi_failed", "joining %s took more than %d s" % (self._ssid, JOIN_TIMEOUT_MS // 1000))
+            self._failed(now, "wifi_failed",
+                         "joining %s took more than %d s" % (self._ssid, JOIN_TIMEOUT_MS // 1000))
         return False
 
     def _failed(self, now: int, kind: str, why: str) -> None:

@@ -14,7 +14,6 @@ makes joins fail with STAT_NO_AP_FOUND) until it is true again. No file: no
 access point at all.
 """
 import json
-
 from time import host_env, ticks_diff, ticks_ms
 
 STA_IF = 0

@@ -54,7 +54,8 @@ def read_password(path: Optional[str]) -> str:
             with open(path, encoding="utf-8") as f:
                 return f.readline().rstrip("\r\n")
         except (OSError, UnicodeDecodeError) as exc:
-            raise BrokerError("cannot read the password file %s (%s)" % (path, exc.__class__.__name__)) from None
+            raise BrokerError("cannot read the password file %s (%s)"
+                              % (path, exc.__class__.__name__)) from None
     return os.environ.get(PASSWORD_ENV, "")
 
 
@@ -81,16 +82,17 @@ def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
     client.on_connect = on_connect
     if on_message is not None:
         client.on_message = on_message
+    where = "%s:%d" % (broker.host, broker.port)
     try:
         client.connect(broker.host, broker.port, keepalive=30)
     except OSError as exc:
-        raise BrokerError("cannot reach the broker at %s:%d (%s)" % (broker.host, broker.port, exc.strerror or exc)) from None
+        raise BrokerError("cannot reach the broker at %s (%s)" % (where, exc.strerror or exc)) from None
     client.loop_start()
     if not answered.wait(timeout):
         client.loop_stop()
-        raise BrokerError("the broker at %s:%d did not answer within %g s" % (broker.host, broker.port, timeout))
+        raise BrokerError("the broker at %s did not answer within %g s" % (where, timeout))
     reason = outcome["reason"]
     if reason.is_failure:
         client.loop_stop()
-        raise BrokerError("the broker at %s:%d refused the login: %s" % (broker.host, broker.port, reason))
+        raise BrokerError("the broker at %s refused the login: %s" % (where, reason))
     return client

@@ -37,7 +37,8 @@ class NetProp:
     def __init__(self, prop: str, host: str, port: int, prop_id: str, user: str = "", password: str = "",
                  settings: Optional[dict] = None, net: Optional[dict] = None, folder=None,
                  micropython: Optional[str] = None, firmware_dir: Path = FIRMWARE_DIR,
-                 heap: str = DEFAULT_HEAP, uid: Optional[str] = None, echo: Optional[Callable] = None) -> None:
+                 heap: str = DEFAULT_HEAP, uid: Optional[str] = None,
+                 echo: Optional[Callable] = None) -> None:
         self.prop = prop
         self.prop_id = prop_id
         self._own_folder = folder is None

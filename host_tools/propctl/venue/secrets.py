@@ -46,7 +46,8 @@ def from_file(path: str) -> dict:
                            "{\"password\": \"...\", \"broker_password\": \"...\"}" % path)
     unknown = sorted(str(key)[:30] for key in data if key not in KEYS)
     if unknown:
-        raise SecretsError("--secrets %s: unknown key %s (known: %s)" % (path, ", ".join(unknown), ", ".join(KEYS)))
+        raise SecretsError("--secrets %s: unknown key %s (known: %s)"
+                           % (path, ", ".join(unknown), ", ".join(KEYS)))
     for key in data:
         if not isinstance(data[key], str):
             raise SecretsError("--secrets %s: %s must be text" % (path, key))

@@ -25,6 +25,7 @@ COLUMNS = 80
 ROWS = 24
 REDRAW_S = 0.25
 SEND_TIMEOUT_S = 5.0
+ROW = "%-14s %-8s %-7s %-12s %-14s %s"  # id, kind, status, doing, last event, scores: 80 columns
 
 
 class Prop:
@@ -48,8 +49,8 @@ class Prop:
 
     def scores(self) -> str:
         st = self.state
-        game = st.get("game") if isinstance(st.get("game"), dict) else {}
-        for source in (st, game):
+        game = st.get("game")
+        for source in (st, game if isinstance(game, dict) else {}):
             for key in ("score", "scores", "banked"):
                 value = source.get(key)
                 if isinstance(value, list):
@@ -79,35 +80,36 @@ class Venue:
             return
         prop_id, leaf = parts[1], parts[2]
         text = bytes(message.payload).decode("utf-8", "replace")
+        data: object = text
+        if leaf != "status":
+            try:
+                data = json.loads(text)
+            except ValueError:
+                return
+            if not isinstance(data, dict):
+                return
         with self.lock:
+            if isinstance(data, dict) and leaf == "reply":
+                if isinstance(data.get("re"), int):
+                    self.replies[(prop_id, data["re"])] = data
+                self.changed.set()
+                return
             prop = self.props.get(prop_id)
-            if prop is None and leaf != "reply":
+            if prop is None:
                 prop = self.props[prop_id] = Prop(prop_id)
-            data = None
             if leaf == "status":
                 prop.status = text
-                data = text
-            else:
-                try:
-                    data = json.loads(text)
-                except ValueError:
-                    return
-                if not isinstance(data, dict):
-                    return
-                if leaf == "state":
-                    prop.kind = str(data.get("prop", "?"))
-                    if not prop.last_event and isinstance(data.get("last_event"), str):
-                        prop.last_event = data["last_event"]
-                    state = data.get("state")
-                    prop.state = state if isinstance(state, dict) else {}
-                elif leaf == "event":
-                    prop.last_event = str(data.get("ev", "?"))
-                    if prop.status == "?":
-                        prop.status = "online"
-                elif leaf == "reply":
-                    if isinstance(data.get("re"), int):
-                        self.replies[(prop_id, data["re"])] = data
-            if self.out is not None and leaf != "reply":
+            elif isinstance(data, dict) and leaf == "state":
+                prop.kind = str(data.get("prop", "?"))
+                if not prop.last_event and isinstance(data.get("last_event"), str):
+                    prop.last_event = data["last_event"]
+                state = data.get("state")
+                prop.state = state if isinstance(state, dict) else {}
+            elif isinstance(data, dict) and leaf == "event":
+                prop.last_event = str(data.get("ev", "?"))
+                if prop.status == "?":
+                    prop.status = "online"
+            if self.out is not None:
                 self.out({"id": prop_id, "topic": leaf, "data": data, "retained": bool(message.retain)})
         self.changed.set()
 
@@ -117,10 +119,10 @@ class Venue:
             props = sorted(self.props.values(), key=lambda p: p.id)
             online = sum(1 for p in props if p.status == "online")
             lines = ["venue: %d props, %d online" % (len(props), online),
-                     "%-14s %-8s %-7s %-12s %-14s %s" % ("ID", "KIND", "STATUS", "DOING", "LAST EVENT", "SCORES")]
+                     ROW % ("ID", "KIND", "STATUS", "DOING", "LAST EVENT", "SCORES")]
             room = rows - len(lines) - 1
             for prop in props[:room if len(props) > room else len(props)]:
-                lines.append("%-14s %-8s %-7s %-12s %-14s %s" % (
+                lines.append(ROW % (
                     prop.id[:14], prop.kind[:8], prop.status[:7], prop.doing()[:12], prop.last_event[:14],
                     prop.scores()))
             if len(props) > room:
@@ -219,7 +221,8 @@ def watch(venue: Venue, args) -> int:
         while end is None or time.monotonic() < end:
             if live:
                 rows, columns = _screen_size()
-                sys.stdout.write("\x1b[H\x1b[2J" + "\n".join(venue.table(min(rows, ROWS), min(columns, COLUMNS))))
+                screen = venue.table(min(rows, ROWS), min(columns, COLUMNS))
+                sys.stdout.write("\x1b[H\x1b[2J" + "\n".join(screen))
                 sys.stdout.flush()
             wait = REDRAW_S if end is None else max(0.0, min(REDRAW_S, end - time.monotonic()))
             venue.changed.wait(wait)
