@@ -297,3 +297,9 @@ def test_an_unknown_field_does_not_hide_the_other_problems(tmp_path, capsys):
     code, out, _ = run(capsys, "cards", "check", path)
     assert code == 1
     assert "card J-1, colour: unknown field" in out and "card J-1, text: is empty" in out
+
+
+def test_cards_show_of_the_shipped_deck_ends_with_the_solution(capsys):
+    code, out, _ = run(capsys, "cards", "show", "--lang", "de", "HIS-08")
+    assert code == 0
+    assert out.splitlines()[-1].startswith("solution: Michael Collins blieb bei Apollo 11")

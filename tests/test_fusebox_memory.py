@@ -144,3 +144,4 @@ def test_a_scripted_round_ends_with_the_cards_solution():
     assert done.returncode == 0, done.stderr
     assert "solution SCI-02: %s" % card.note in done.stdout
     assert Counter(done.stdout.split()).get("solution") == 1
+

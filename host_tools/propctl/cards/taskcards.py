@@ -229,6 +229,8 @@ def describe(card: TaskCard) -> str:
     for i, statement in enumerate(card.statements):
         mark = "  <-- BOLT" if i == card.bolt else ""
         lines.append("  %d. %s%s" % (i + 1, statement, mark))
+    if getattr(card, "note", ""):  # a card read from a file; a pack does not hold the note
+        lines.append("solution: %s" % card.note)
     return "\n".join(lines)
 
 
