@@ -274,8 +274,10 @@ def test_bad_limits_in_the_config_fall_back_to_the_defaults(vboard_process):
 
 
 @pytest.mark.parametrize("config", [{}, {"clock": {"motor": "stepper"}},
-                                    {"clock": {"bridge": "tb6612", "chime": "solenoid"}}],
-                         ids=["drv8833", "stepper", "tb6612-solenoid"])
+                                    {"clock": {"bridge": "tb6612", "chime": "solenoid"}},
+                                    {"clock": {"battery_min_mv": 3000}},
+                                    {"board": "esp32", "clock": {"battery_min_mv": 3000}}],
+                         ids=["drv8833", "stepper", "tb6612-solenoid", "pack-read", "pack-read-uv"])
 def test_a_whole_round_allocates_nothing_after_the_start(each_vboard_process, config):
     assert each_vboard_process.call("scenarios.clock_vboard:heap_lock_is_armed") is True
     result = each_vboard_process.call("scenarios.clock_vboard:heap_locked_round", config, 77)

@@ -1,11 +1,16 @@
 """Battery voltage from an ADC pin behind a resistor divider."""
+from micropython import const
+
+# A pack that reads below this is switched off or not connected (no cell chemistry a prop
+# runs on is this low and still turns a motor): the divider's ADC pin sits near 0 V.
+OFF_MV = const(1000)
 
 
 class Battery:
     """Reads a pack's voltage in mV through a divider on an ADC pin.
 
     `divider_permille` is battery volts per ADC-pin volt, x 1000 (2000 for two
-    equal resistors; 3130 for 100k over 47k): any divider, not only whole ones.
+    equal resistors; 3128 for 100k over 47k: 147/47): any divider, not only whole ones.
     `use_uv`: read ADC.read_uv(), the port's calibrated microvolts (the ESP32
     port corrects each chip's reference from its eFuse; an uncalibrated
     read_u16() with a fixed full scale is off by up to ~8 % from chip to

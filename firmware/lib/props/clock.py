@@ -71,8 +71,11 @@ def build(settings, on_event=None, store=None, **app_options) -> ClockApp:
             bridge = TB6612(out("motor_in1"), out("motor_in2"), pwm("motor_pwm", hz), stby)
         else:
             bridge = DRV8833(pwm("motor_in1", hz), pwm("motor_in2", hz), stby)
+        # speed 1000 is the motor's rated voltage: on supply_mv until the pack is read (the
+        # fresh pack's voltage by default, so the motor is never over-driven)
         motor = HBridgeMotor(bridge, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"],
-                             max_permille=cfg["motor_max_permille"])
+                             max_permille=cfg["motor_max_permille"], rated_mv=cfg["motor_rated_mv"],
+                             supply_mv=cfg["supply_mv"])
     if cfg["chime"] == "solenoid":
         chime = SolenoidChime(out("solenoid"))
     else:
