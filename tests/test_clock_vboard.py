@@ -381,9 +381,10 @@ def test_the_bridge_sleeps_when_released_and_wakes_for_each_round(vboard_process
         assert due - trace["tick_ms"] <= t_sleep <= due + 2 * trace["tick_ms"]
 
 
-def test_pico_w_lights_the_led_on_its_wireless_chip(vboard_process):
-    # Pin("LED") on a Pico W; GP25 selects the wireless chip there and must stay untouched.
-    trace = vboard_process.call(ROUND, {"board": "pico_w", "clock": {"seed": 3}}, {})
+@pytest.mark.parametrize("board", ["pico_w", "pico2_w"])
+def test_pico_w_lights_the_led_on_its_wireless_chip(vboard_process, board):
+    # Pin("LED") on a Pico W and a Pico 2 W; GP25 selects the wireless chip there and must stay untouched.
+    trace = vboard_process.call(ROUND, {"board": board, "clock": {"seed": 3}}, {})
     check_round(trace)
     assert trace["pins"]["led"] == "LED"
     assert {name for _, name, _ in trace["led_log"]} == {"LED"}
