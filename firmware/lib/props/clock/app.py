@@ -6,7 +6,7 @@ the motor's safety rules (props.clock's docstring) live here.
 """
 from time import ticks_add, ticks_diff
 
-from drivers.battery import OFF_MV
+from drivers.battery import OFF_MV, motor_supply_mv
 from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, RELEASED, event_index, event_kind
 from micropython import const
@@ -21,7 +21,6 @@ _SCAN_MS = const(10)             # the longest control tick: the button scan nee
 # How often a running round reads the pack for the motor's voltage compensation: a pack sags
 # over minutes, and each reading costs a few ADC conversions in a tick with no deadline.
 SUPPLY_EVERY_MS = const(2000)
-_READ_MARGIN = const(32)         # the motor is told the pack reads 1/32 low (see _use_supply)
 
 IDLE = "idle"
 RUNNING = "running"
@@ -299,13 +298,9 @@ class ClockApp:
             self._last_dir = direction
 
     def _use_supply(self, mv: int, now: int) -> None:
-        """Tell the motor the pack's voltage, as read. The motor is told 1/32 more than the
-        reading: a divider of 1 % resistors and the ADC (the Pico's reference is its 3V3
-        rail; the ESP32's calibrated read_uv) may each read a percent or two low, and a low
-        reading would put more than the rated voltage on the motor. A pack that reads
-        switched off counts as supply_mv (a broken divider must not mean full duty)."""
+        """Tell the motor the pack's voltage (a reading of mv; drivers.battery.motor_supply_mv)."""
         self._supply_at = now
-        self._motor.set_supply_mv(mv + mv // _READ_MARGIN if mv >= OFF_MV else self.supply_mv)
+        self._motor.set_supply_mv(motor_supply_mv(mv, self.supply_mv))
 
     def _stop(self, now: int) -> None:
         self._motor.stop()
