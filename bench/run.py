@@ -321,7 +321,7 @@ def bench_discharge(quick, folder):
         peak = max(max(run["peak_mv"]) for run in case["runs"])
         rows.append([case["case"], "%.2f %%" % (100 * max(spreads)),
                      "%.1f %%" % (100 * min(slowest)), peak])
-    text = ("## 6. The hand's speed as the pack runs down\n\n"
+    text = ("## 8. The hand's speed as the pack runs down\n\n"
             "Method: the clock firmware on the virtual board plays the same round (seeds %s) %d times "
             "while the virtual pack falls linearly from 4800 to 3300 mV over the rounds; the virtual "
             "hand turns at 120 degrees a second when its 3 V motor sees 3 V on average (duty x the "
@@ -334,8 +334,16 @@ def bench_discharge(quick, folder):
     return [text]
 
 
+def bench_venue(quick, folder):
+    """Venue mode: 20 props on one broker, hostile payloads, the net layer's heap (bench/venue.py)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import venue
+    return venue.bench_venue(quick, folder)
+
+
 SECTIONS = {"cards": bench_cards, "firmware": bench_firmware, "hotpaths": bench_hot_paths,
-            "timing": bench_timing, "throughput": bench_throughput, "discharge": bench_discharge}
+            "timing": bench_timing, "throughput": bench_throughput, "venue": bench_venue,
+            "discharge": bench_discharge}
 
 
 def main(argv=None):
