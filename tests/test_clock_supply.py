@@ -61,6 +61,7 @@ def test_the_pack_is_read_every_few_seconds_and_never_next_to_a_deadline(vboard_
     during = [t for t in reads if start < t <= stop]
     assert reads[0] <= start  # the start's own check gives the first reading
     assert len(during) >= (stop - start) // 2000 - 2, (reads, start, stop)
+    assert abs(trace["pack_mv"] - 4200) <= 10  # the snapshot shows the last reading
     gaps = [b - a for a, b in zip(reads, reads[1:])]
     assert min(gaps) >= 2000, gaps  # at most every 2 s: a few ADC conversions per reading
     for t in during:

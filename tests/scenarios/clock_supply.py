@@ -43,7 +43,7 @@ def pack_reads(overrides, pack_mv, from_ms=None):
     bench.hand.settle()
     return {"reads": reads, "start": start["t"], "stop": stop["t"], "tick_ms": bench.app.tick_ms,
             "segment_ends": _segment_ends(bench.app.plan, start["t"]), "peak_mv": bench.hand.peak_mv,
-            "names": bench.names()}
+            "names": bench.names(), "pack_mv": bench.app.snapshot()["pack_mv"]}
 
 
 def refused_when_off(overrides):

@@ -77,6 +77,7 @@ class ClockApp:
         self.battery_min_mv = cfg["battery_min_mv"]
         self.supply_mv = cfg["supply_mv"]  # the motor supply when the pack cannot be read
         self._supply_at = 0                # when the pack was last read for the motor
+        self.pack_mv = 0                   # the last reading of the pack (0: not read yet)
         self._deadline_tick = False        # this tick changed segment: no pack reading in it
         # the motor's control tick, at most _SCAN_MS: a slow stepper's tick (500 ms at 2
         # steps/s) would scan the button too rarely to see a press
@@ -194,6 +195,8 @@ class ClockApp:
             "elapsed_ms": elapsed,
             "time_left_ms": left if left > 0 else 0,
             "max_run_ms": self.max_run_ms,
+            # the pack as last read (at a start, every 2 s while running); null: no divider
+            "pack_mv": self.pack_mv if self._battery is not None else None,
         }
 
     def commands(self) -> dict:
@@ -300,6 +303,7 @@ class ClockApp:
     def _use_supply(self, mv: int, now: int) -> None:
         """Tell the motor the pack's voltage (a reading of mv; drivers.battery.motor_supply_mv)."""
         self._supply_at = now
+        self.pack_mv = mv
         self._motor.set_supply_mv(motor_supply_mv(mv, self.supply_mv))
 
     def _stop(self, now: int) -> None:
