@@ -13,10 +13,10 @@ import time
 
 from link import protocol
 from propctl.argtypes import Seconds
+from propctl.board.linkclient import LinkClient, LinkFailure, ProtocolMismatch
+from propctl.board.ports import PortError, resolve_port
 from propctl.describe import describe_event
 from propctl.invocation import propctl_command
-from propctl.linkclient import LinkClient, LinkFailure, ProtocolMismatch
-from propctl.ports import PortError, resolve_port
 
 
 class Printer:

@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Optional
 
 from propctl.argtypes import Size
+from propctl.board.vserial import VirtualSerial
 from propctl.display import printable
 from propctl.inputfile import what_kind
 from propctl.invocation import propctl_command
 from propctl.sim.runner import VBOARD_DIR, find_micropython
-from propctl.vserial import VirtualSerial
 
 # MicroPython heap of the virtual board: about what a Pico leaves free.
 DEFAULT_HEAP = "256K"
