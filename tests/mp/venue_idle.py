@@ -14,10 +14,10 @@ import sys
 import time
 
 import micropython
-from rules.rng import Rng
-
 from net.mqtt import UP
 from net.venue import Venue
+
+from rules.rng import Rng
 
 
 class QuietLink:
