@@ -17,7 +17,9 @@ from pathlib import Path
 from propctl.overrides import parse_sets
 from propctl.sim.runner import load_config
 from propctl.venue.broker import BrokerError, parse_url, read_password
-from propctl.venue.netprop import NetProp
+from propctl.venue.netprop import DEFAULT_HEAP, NetProp
+
+HEAP = DEFAULT_HEAP  # a served board with --broker: the net layer needs its room too
 
 
 def run(args, prop: str) -> int:
