@@ -200,17 +200,38 @@ def main(args) -> int:
         print("propctl sim serve: %s" % problem, file=sys.stderr)
         return 2
     heap = getattr(args, "heap", None) or DEFAULT_HEAP
+    try:
+        if not flash:
+            flash = tempfile.mkdtemp(prefix="vboard-flash-")
+        Path(flash).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print("propctl sim serve: cannot make the flash folder %s: %s"
+              % (printable(str(flash)), exc.strerror or exc), file=sys.stderr)
+        return 1
+    prop_id = None
+    if getattr(args, "broker", None):
+        from propctl.venue import netsim
+        from propctl.venue.broker import BrokerError
+        try:
+            prop_id = netsim.prepare_flash(Path(flash), args)
+        except BrokerError as exc:
+            print("propctl sim serve: %s" % exc, file=sys.stderr)
+            return 2
+        except OSError as exc:
+            print("propctl sim serve: cannot write the flash's config.json: %s" % (exc.strerror or exc),
+                  file=sys.stderr)
+            return 1
+        if heap == DEFAULT_HEAP:
+            heap = netsim.HEAP  # the net layer's code and buffers besides the prop
     # Before the first line is printed: whoever read it may stop us at once.
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     try:
-        if not flash:
-            flash = tempfile.mkdtemp(prefix="vboard-flash-")
         board = VirtualBoard(Path(flash), heap=heap, link_path=link_path,
                              log=lambda m: print(m, file=sys.stderr, flush=True))
     except OSError as exc:
         print("propctl sim serve: cannot make the virtual board (flash %s%s): %s"
-              % (printable(str(flash)), ", link %s" % printable(link_path) if link_path else "",
+              % (printable(flash), ", link %s" % printable(link_path) if link_path else "",
                  exc.strerror or exc), file=sys.stderr)
         return 1
     board.start()
@@ -218,6 +239,9 @@ def main(args) -> int:
     print("flash folder: %s" % flash, flush=True)
     if link_path:
         print("also reachable as %s" % link_path, flush=True)
+    if prop_id is not None:
+        print("on the broker as %s once a prop is deployed (config.json has the net section)" % prop_id,
+              flush=True)
     propctl = propctl_command()  # the hints must run as printed, .venv activated or not
     print("in another terminal, try:\n  %s deploy --port %s --prop clock --board pico\n"
           "  %s monitor --port %s\nCtrl-C here stops the virtual board"
@@ -243,6 +267,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--heap", type=HEAP, default=DEFAULT_HEAP,
                         help="MicroPython heap size, %s..%s (default %%(default)s)"
                              % (HEAP.written(HEAP.lo), HEAP.written(HEAP.hi)))
+    parser.add_argument("--broker", metavar="URL",
+                        help="also join this MQTT broker, mqtt://[USER@]HOST[:PORT] "
+                             "(writes the net section of the flash's config.json)")
+    parser.add_argument("--id", metavar="ID", help="with --broker: the prop's id there (default: its name)")
+    parser.add_argument("--password-file", metavar="FILE",
+                        help="with --broker: the broker password (else $PROPCTL_MQTT_PASSWORD)")
 
 
 if __name__ == "__main__":

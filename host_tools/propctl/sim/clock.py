@@ -22,11 +22,11 @@ from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
 from propctl.display import printable
 from propctl.overrides import combine, parse_sets
+from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
     VBOARD_DIR,
     Run,
     SimError,
-    check_outputs,
     check_settings,
     load_config,
     overrides_args,

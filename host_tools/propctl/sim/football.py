@@ -26,11 +26,11 @@ from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
 from propctl.overrides import parse_sets
 from propctl.sim.clock import Sound
+from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
     VBOARD_DIR,
     Run,
     SimError,
-    check_outputs,
     check_settings,
     overrides_args,
     records,

@@ -25,11 +25,11 @@ from propctl.cards import lang as langs
 from propctl.describe import describe_event
 from propctl.overrides import combine, parse_sets
 from propctl.sim import clock
+from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
     VBOARD_DIR,
     Run,
     SimError,
-    check_outputs,
     check_settings,
     load_config,
     overrides_args,

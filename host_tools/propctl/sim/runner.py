@@ -163,24 +163,6 @@ def records(lines: Iterable[str], junk: Callable[[str], None]) -> Iterator[dict]
             junk(raw.rstrip("\n"))
 
 
-def check_outputs(args, *options: str) -> None:
-    """SimError (exit 2) unless every output file named by `options` of args (e.g. "wav",
-    "picture") can be written, checked before the run: a round played for a file that then
-    cannot be written would be lost (propctl.atomic.check_output says what can)."""
-    from propctl.atomic import output_problem  # a leaf too
-    for option in options:
-        path = getattr(args, option, None)
-        if path is None:
-            continue
-        flag = "--" + option.replace("_", "-")
-        if path == "-":
-            raise SimError("%s -: standard output carries the run's log; name a file" % flag, 2)
-        problem = output_problem(path)
-        if problem:
-            from propctl.display import printable
-            raise SimError("%s %s: %s; nothing was run" % (flag, printable(path), problem), 2)
-
-
 # --- settings ----------------------------------------------------------------
 
 def firmware_defaults(micropython: str, firmware_lib: Path) -> dict:
