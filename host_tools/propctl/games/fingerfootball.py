@@ -14,9 +14,10 @@ from propctl.games.table import (
     Table,
     Unusable,
     add_common_options,
-    checked_text,
+    checked_name,
     random_seed,
     refuse_unsavable,
+    shown,
 )
 from rules import fingerfootball_field as field
 from rules.fingerfootball import FingerFootball, make_settings
@@ -124,6 +125,7 @@ def register(subparsers) -> None:
 
 def run(args, ask=input, say=print) -> int:
     """Entry point for `propctl play fingerfootball`; ask/say are injectable for tests."""
+    ask, say = shown(ask, say)
     if args.resume:
         try:
             game = load(args.resume)
@@ -146,7 +148,7 @@ def run(args, ask=input, say=print) -> int:
 
 def settings_from_args(args) -> dict:
     """Engine settings from the command line; ValueError explains a bad value."""
-    names = [checked_text(n.strip(), "--names") for n in args.names.split(",")]
+    names = [checked_name(n.strip(), "--names") for n in args.names.split(",")]
     if len(names) != 2 or not all(names):
         raise ValueError("--names needs two team names separated by a comma, got %r" % args.names)
     if names[0].lower() == names[1].lower():
@@ -173,7 +175,7 @@ def load(path) -> FingerFootball:
     try:
         game = FingerFootball.restore(data["game"])
         for name in game.settings["names"]:
-            checked_text(name, "a team name")
+            checked_name(name, "a team name")
     except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise Unusable("the saved game is damaged (%s)" % exc) from None
     return game

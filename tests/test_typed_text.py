@@ -1,0 +1,85 @@
+"""What a person typed never reaches the terminal as control characters: names with ESC or BEL
+are refused (at the command line and in a save), and the game masters show every text through
+propctl.display.printable.
+
+Before: `play pimaldaumen --players "A,<ESC>]0;pwn<BEL>"` set the terminal's title,
+`play fingerfootball --names "A<ESC>[31m",B` turned it red, and a save whose names held
+<ESC>[2J cleared the screen on --resume.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from propctl.display import cut, printable, width, wrap
+
+PROPCTL = [sys.executable, "-m", "propctl.cli"]
+TITLE = "\x1b]0;pwn\x07"
+RED = "\x1b[31m"
+CLEAR = "\x1b[2J"
+
+
+def play(*args, stdin="", cwd=None):
+    done = subprocess.run(PROPCTL + ["play", *args], input=stdin, capture_output=True, text=True,
+                          timeout=60, cwd=cwd, env=dict(os.environ, CI="1"))
+    return done.returncode, done.stdout + done.stderr
+
+
+def no_control(text: str) -> bool:
+    return not any(ch in text for ch in "\x1b\x07\x9b")
+
+
+@pytest.mark.parametrize("args", [["pimaldaumen", "--players", "A," + TITLE],
+                                  ["pimaldaumen", "--players", "A,B" + CLEAR + ",C"],
+                                  ["fingerfootball", "--names", "A" + RED + ",B"]])
+def test_a_name_with_control_characters_is_refused_and_shown_escaped(args, tmp_path):
+    code, out = play(*args, "--save", str(tmp_path / "s.json"))
+    assert code == 2, out
+    assert "holds a control character" in out and "\\u001b" in out
+    assert no_control(out), repr(out)
+    assert not (tmp_path / "s.json").exists()
+
+
+@pytest.mark.parametrize("game, args, key", [
+    ("pimaldaumen", ["--players", "Ann,Bo"], lambda data: data["names"]),
+    ("fingerfootball", ["--names", "Ann,Bo"], lambda data: data["game"]["settings"]["names"]),
+])
+def test_a_save_whose_names_hold_escapes_is_refused_without_obeying_them(game, args, key, tmp_path):
+    save = tmp_path / "s.json"
+    code, out = play(game, *args, "--seed", "1", "--save", str(save))  # input ends: saved
+    assert save.exists(), out
+    data = json.loads(save.read_text())
+    key(data)[0] = "Ann" + CLEAR
+    save.write_text(json.dumps(data))
+    code, out = play(game, "--resume", str(save))
+    assert code == 1, out
+    assert "cannot be resumed" in out and "\\u001b[2J" in out
+    assert no_control(out), repr(out)
+
+
+@pytest.mark.parametrize("game", ["pimaldaumen", "fingerfootball"])
+def test_every_line_a_game_master_shows_is_escaped(game, tmp_path):
+    # a file name is typed too: it comes back in the message that it cannot be resumed
+    code, out = play(game, "--resume", str(tmp_path / ("x" + CLEAR + ".json")))
+    assert code == 1
+    assert no_control(out), repr(out)
+    assert "x\\u001b[2J.json" in out
+
+
+def test_long_names_are_refused_by_their_width(tmp_path):
+    code, out = play("fingerfootball", "--names", "A" * 41 + ",B", cwd=tmp_path)
+    assert code == 2 and "is 41 columns wide; a name may take at most 40" in out
+    code, out = play("pimaldaumen", "--players", "東京" * 11 + ",B", cwd=tmp_path)  # 44 columns, 22 letters
+    assert code == 2 and "is 44 columns wide" in out
+
+
+def test_display_measures_columns_not_characters():
+    assert width("abc") == 3 and width("東京") == 4 and width("e\u0301") == 1
+    assert cut("東京タワー", 5) == "東京" and width(cut("東京タワー", 5, "...")) <= 5
+    assert cut("short", 10, "...") == "short"
+    lines = wrap("東京タワー は 高い " * 10, 20, "  ")
+    assert all(width(line) <= 20 for line in lines) and lines[1].startswith("  ")
+    assert wrap("", 10) == [""]
+    assert printable("a\x1b[2Jb\x07\u009b\ud800\tc\nd") == "a\\u001b[2Jb\\u0007\\u009b\\ud800\\u0009c\nd"
