@@ -83,3 +83,25 @@ def test_display_measures_columns_not_characters():
     assert all(width(line) <= 20 for line in lines) and lines[1].startswith("  ")
     assert wrap("", 10) == [""]
     assert printable("a\x1b[2Jb\x07\u009b\ud800\tc\nd") == "a\\u001b[2Jb\\u0007\\u009b\\ud800\\u0009c\nd"
+
+
+def test_a_fusebox_script_line_with_escapes_is_logged_escaped():
+    # the script's line is echoed ('> ...') and refused by the box, which repeats it
+    done = subprocess.run(PROPCTL + ["sim", "fusebox", "--script", "-"], input="open 1\n" + RED + "hi\n",
+                          capture_output=True, text=True, timeout=60, env=dict(os.environ, CI="1"))
+    assert done.returncode == 0, done.stderr
+    assert no_control(done.stdout), repr(done.stdout)
+    assert "> \\u001b[31mhi" in done.stdout and "unknown command \\u001b[31mhi" in done.stdout
+
+
+def test_the_monitor_shows_a_boards_escapes_escaped():
+    import io
+
+    from propctl.board.linkclient import Line
+    from propctl.board.monitor import Printer
+    out = io.StringIO()
+    printer = Printer(out, prop="clock")
+    printer(Line(text="Traceback: " + CLEAR))  # console output of a board, not the link's JSON
+    printer(Line(message={"seq": 1, "re": 2, "err": "refused", "msg": "no " + TITLE}))
+    assert no_control(out.getvalue()), repr(out.getvalue())
+    assert "\\u001b[2J" in out.getvalue() and "\\u001b]0;pwn\\u0007" in out.getvalue()

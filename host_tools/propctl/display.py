@@ -10,9 +10,10 @@ A CJK letter takes two columns of a terminal, a combining accent none, so
 cutting or wrapping by len() gives lines wider (or narrower) than the
 terminal: `width`, `cut` and `wrap` count columns.
 """
+import functools
 import re
 import unicodedata
-from typing import List
+from typing import Callable, List
 
 # C0 (but newline), DEL, C1, and lone surrogates (not text; a terminal shows garbage)
 _CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -24,6 +25,15 @@ def printable(text: str, newlines: bool = True) -> str:
     text = str(text)
     out = _CONTROL.sub(lambda m: "\\u%04x" % ord(m.group()), text)
     return out if newlines else out.replace("\n", "\\u000a")
+
+
+def escaped(describe: Callable[..., str]) -> Callable[..., str]:
+    """`describe` (a function that makes a log line from a board's record, which may carry what
+    a person typed) with its line shown through printable, newlines too: one safe line."""
+    @functools.wraps(describe)
+    def line(*args, **kwargs) -> str:
+        return printable(describe(*args, **kwargs), newlines=False)
+    return line
 
 
 def has_control(text: str) -> bool:

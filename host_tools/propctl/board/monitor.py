@@ -16,6 +16,7 @@ from propctl.argtypes import Seconds
 from propctl.board.linkclient import LinkClient, LinkFailure, ProtocolMismatch
 from propctl.board.ports import PortError, resolve_port
 from propctl.describe import describe_event
+from propctl.display import printable
 from propctl.invocation import propctl_command
 
 
@@ -29,7 +30,8 @@ class Printer:
         self.started = time.monotonic()
 
     def _emit(self, text: str) -> None:
-        self.out.write("[%7.2fs] %s\n" % (time.monotonic() - self.started, text))
+        # a board's lines are data: an ESC in a message, or in raw output, is shown, not obeyed
+        self.out.write("[%7.2fs] %s\n" % (time.monotonic() - self.started, printable(text, newlines=False)))
         self.out.flush()
 
     def __call__(self, line) -> None:

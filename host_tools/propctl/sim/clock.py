@@ -20,7 +20,7 @@ from propctl import sound
 from propctl.argtypes import Whole
 from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
-from propctl.display import printable
+from propctl.display import escaped, printable
 from propctl.overrides import combine, parse_sets
 from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
@@ -103,6 +103,7 @@ def clock_face(angle_deg: float, radius: int = 7) -> list:
     return ["".join(row).rstrip() for row in grid]
 
 
+@escaped
 def describe(record: dict, show_plan: bool = True) -> str:
     """One event as a log line: board time, the event, and the sentence `propctl monitor` prints
     for it (propctl.describe); without show_plan the round's length stays secret."""

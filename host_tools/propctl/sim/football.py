@@ -24,6 +24,7 @@ from typing import Optional
 
 from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
+from propctl.display import escaped
 from propctl.overrides import parse_sets
 from propctl.sim.clock import Sound
 from propctl.sim.outputs import check_outputs
@@ -85,6 +86,7 @@ def runner_command(args, micropython: str, folder: Path, keys: bool = False) -> 
 
 # --- words ---------------------------------------------------------------------
 
+@escaped
 def describe(record: dict, names=DEFAULT_NAMES) -> str:
     """One event or player line for the log, or "" for events not worth a line; events read by
     propctl.describe (as `propctl monitor` prints them), teams by their names."""

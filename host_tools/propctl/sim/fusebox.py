@@ -23,6 +23,7 @@ from typing import Callable, Optional
 from propctl.build import FIRMWARE_DIR
 from propctl.cards import lang as langs
 from propctl.describe import describe_event
+from propctl.display import escaped, printable
 from propctl.overrides import combine, parse_sets
 from propctl.sim import clock
 from propctl.sim.outputs import check_outputs
@@ -194,6 +195,7 @@ def to_link(command: str) -> str:
 
 # --- drawing ----------------------------------------------------------------
 
+@escaped
 def describe(record: dict) -> str:
     """One runner line (event, reply, refusal) as a log line; windows counted 1-8 as on the box.
     Events read by propctl.describe, as `propctl monitor` prints them."""
@@ -351,7 +353,7 @@ def run_scripted(runner: Runner, commands, out, reveal: Optional[Reveal] = None)
         command = command.strip()
         if not command or command.startswith("#"):
             continue
-        out.write("> %s\n" % command)
+        out.write("> %s\n" % printable(command, newlines=False))
         lines, status_now = runner.send(command)
         _print_lines(lines, out, reveal)
         if status_now is None:
