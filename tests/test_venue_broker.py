@@ -138,4 +138,4 @@ def test_the_net_layers_idle_pass_allocates_nothing(broker):
     done = subprocess.run([find_micropython(), str(root / "tests" / "mp" / "venue_idle.py"),
                            str(broker.port), "c1", PW], capture_output=True, text=True, env=env, timeout=30)
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result == {"up": True, "passes": 300, "error": None}, done.stdout + done.stderr
+    assert result == {"up": True, "passes": 300, "qos1_acked": True, "error": None}, done.stdout + done.stderr

@@ -109,6 +109,8 @@ def test_sim_on_a_broker_and_propctl_venue_see_and_command_it(broker, tmp_path):
         assert any(line.split()[:3] == ["f1", "fusebox", "online"] for line in table), table
         done = propctl("venue", "--broker", url, "--send", "c1", "start_round", '{"seed": 7}')
         assert done.returncode == 0 and json.loads(done.stdout)["ok"]["state"] == "running", done
+        # sent at QoS 1, taken at QoS 1: the prop acknowledged the request
+        assert "Received PUBACK from props-c1-" in broker.log_text()
         done = propctl("venue", "--broker", url, "--send", "c1", "new_game", '{"players": 9}')
         assert done.returncode == 1 and json.loads(done.stdout)["err"] == "refused"
         done = propctl("venue", "--broker", url, "--send", "c1", "new_game", "[1]")
@@ -181,3 +183,15 @@ def test_sim_serve_joins_the_broker_with_what_is_on_its_flash(broker, tmp_path):
         output = serve.communicate(timeout=10)[0]
         listener.close()
     assert "on the broker as c1" in output and "c1-pw" not in output
+
+
+def test_without_mosquitto_the_venue_leg_skips_saying_so_and_ci_fails(monkeypatch):
+    import mosquitto_broker
+    monkeypatch.setattr(mosquitto_broker.shutil, "which", lambda name: None)
+    monkeypatch.setattr(mosquitto_broker.os, "access", lambda path, mode: False)
+    monkeypatch.delenv("PROPS_REQUIRE_MOSQUITTO", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="mosquitto is not installed.*apt-get install mosquitto"):
+        mosquitto_broker.mosquitto_binary()
+    monkeypatch.setenv("PROPS_REQUIRE_MOSQUITTO", "1")
+    with pytest.raises(pytest.fail.Exception, match="venue tests cannot run: mosquitto is not installed"):
+        mosquitto_broker.mosquitto_binary()

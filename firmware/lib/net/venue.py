@@ -152,7 +152,8 @@ class Venue:
         client = self._client
         stage = self._stage
         if stage == _STAGE_SUBSCRIBE:
-            if client.subscribe(self.t_cmd) and client.subscribe(self.t_claim):
+            # commands at QoS 1: a request sent at QoS 1 (propctl venue --send) is acknowledged
+            if client.subscribe(self.t_cmd, 1) and client.subscribe(self.t_claim):
                 stage = _STAGE_CLAIM
         elif stage == _STAGE_CLAIM:
             if client.publish(self.t_claim, self._uid) and client.publish(self.t_status, b"online", True):
