@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,20 @@ def test_without_mosquitto_the_venue_leg_skips_saying_so_and_ci_fails(monkeypatc
     monkeypatch.setenv("PROPS_REQUIRE_MOSQUITTO", "1")
     with pytest.raises(pytest.fail.Exception, match="venue tests cannot run: mosquitto is not installed"):
         mosquitto_broker.mosquitto_binary()
+
+
+def test_a_prop_without_a_broker_never_loads_the_net_layer(tmp_path):
+    """The firmware without lib/net at all still boots and answers: no net section, no import."""
+    import shutil
+    from propctl.build import FIRMWARE_DIR
+    firmware = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE_DIR, firmware, ignore=shutil.ignore_patterns("net", "__pycache__"))
+    assert not (firmware / "lib" / "net").exists()
+    with NetProp("fusebox", "", 1883, "f1", firmware_dir=firmware, net={"broker": ""}) as prop:
+        assert prop.wait_event(lambda e: e["ev"] == "boot", 10)
+        prop.send(json.dumps({"id": 4, "cmd": "state"}))
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not any(e.get("re") == 4 for e in prop.events):
+            time.sleep(0.05)
+        assert any(e.get("re") == 4 and "ok" in e for e in prop.events), prop.events + prop.other
+        assert not any(e.get("ev") in ("fault", "net") for e in prop.events)
