@@ -2,6 +2,7 @@
 the desktop's handling of broker addresses and passwords (deploy included)."""
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pytest
 from mosquitto_broker import Mosquitto
 from venue_helpers import Listener
 
+from propctl.build import FIRMWARE_DIR
 from propctl.venue import secrets
 from propctl.venue.broker import BrokerError, parse_url
 from propctl.venue.netprop import NetProp
@@ -200,8 +202,6 @@ def test_without_mosquitto_the_venue_leg_skips_saying_so_and_ci_fails(monkeypatc
 
 def test_a_prop_without_a_broker_never_loads_the_net_layer(tmp_path):
     """The firmware without lib/net at all still boots and answers: no net section, no import."""
-    import shutil
-    from propctl.build import FIRMWARE_DIR
     firmware = tmp_path / "firmware"
     shutil.copytree(FIRMWARE_DIR, firmware, ignore=shutil.ignore_patterns("net", "__pycache__"))
     assert not (firmware / "lib" / "net").exists()
