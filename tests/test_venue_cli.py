@@ -213,3 +213,14 @@ def test_a_prop_without_a_broker_never_loads_the_net_layer(tmp_path):
             time.sleep(0.05)
         assert any(e.get("re") == 4 and "ok" in e for e in prop.events), prop.events + prop.other
         assert not any(e.get("ev") in ("fault", "net") for e in prop.events)
+
+
+def test_the_network_gets_its_slice_only_with_time_to_spare_or_when_starved():
+    from propctl.sim.runner import find_micropython
+    env = dict(os.environ, MICROPYPATH=str(FIRMWARE_DIR / "lib"))
+    done = subprocess.run([find_micropython(), str(Path(__file__).parent / "mp" / "netport_slices.py")],
+                          capture_output=True, text=True, env=env, timeout=30)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # 1000 waits of 1 ms: a slice every 100 ms (at 100, 200 ... 900); waits of 5 ms: every time;
+    # a 3 ms slice comes off the 5 ms wait
+    assert result == {"short_waits_polled": 9, "long_waits_polled": 100, "waits_after_slice": [2, 2, 2]}, done
