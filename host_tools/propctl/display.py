@@ -70,21 +70,25 @@ def cut(text: str, columns: int, mark: str = "") -> str:
 
 
 def wrap(text: str, columns: int, indent: str = "") -> List[str]:
-    """`text` as lines of at most `columns` columns, broken at spaces (a word wider than a line
-    is split); lines after the first start with `indent`. [""] for an empty text."""
+    """`text` as lines of at most `columns` columns, broken at spaces (the spaces inside a line
+    kept, those at a break dropped; a word wider than a line is split); lines after the first
+    start with `indent`. [""] for an empty text."""
     columns = max(columns, width(indent) + 1)
     lines: List[str] = []
     line = ""
-    for word in text.split():
-        start = indent if lines else ""
-        candidate = (line + " " + word) if line else start + word
-        if width(candidate) <= columns:
-            line = candidate
+    space = ""
+    for token in re.findall(r"\S+|\s+", text):
+        if token.isspace():
+            space = token
             continue
-        if line:
+        start = line + space if line or not lines else indent
+        space = ""
+        if width(start + token) <= columns:
+            line = start + token
+            continue
+        if line.strip():
             lines.append(line)
-            line = ""
-        piece = indent + word if lines else word
+        piece = (indent if lines else "") + token  # leading spaces that do not fit go
         lead = len(indent) if lines else 0
         while width(piece) > columns:
             head = cut(piece, columns)

@@ -20,7 +20,7 @@ from propctl import sound
 from propctl.argtypes import Whole
 from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
-from propctl.display import escaped, printable
+from propctl.display import cut, escaped, printable
 from propctl.overrides import combine, parse_sets
 from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
@@ -156,7 +156,7 @@ class Screen:
         room = rows - 1 - len(lines)  # the last row stays empty: writing there could scroll
         if room > 0:
             lines += (self.events[-room:] + [""] * room)[:room]
-        return [line[:cols - 1] for line in lines[:rows - 1]]
+        return [cut(line, cols - 1) for line in lines[:rows - 1]]
 
     def draw(self) -> None:
         self.out.write("\x1b[H" + "".join(line + "\x1b[K\r\n" for line in self.lines()))

@@ -15,7 +15,6 @@ import select
 import shutil
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Optional
 
 from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
-from propctl.display import escaped
+from propctl.display import cut, escaped, wrap
 from propctl.overrides import parse_sets
 from propctl.sim.clock import Sound
 from propctl.sim.outputs import check_outputs
@@ -241,10 +240,10 @@ class Screen:
         room = rows - 1 - len(top)  # the last row stays empty: writing there could scroll
         log: list = []
         for line in self.log[-max(room, 0):] if room > 0 else []:
-            log += textwrap.wrap(line, width, subsequent_indent=" " * 19) or [""]
+            log += wrap(line, width, " " * 19)
         log = log[-room:] if room > 0 else []
         out = (top + log + [""] * max(room - len(log), 0))[:rows - 1]
-        return [line[:width] for line in out]
+        return [cut(line, width) for line in out]
 
     def draw(self) -> None:
         size = shutil.get_terminal_size()
@@ -443,7 +442,7 @@ def run(args) -> int:
         names[0], score[0], names[1], score[1], end["t"] / 1000, end["steps"],
         "key presses and reports" if play else "player actions", end["lines"][0] if end["lines"] else "")
     if interactive:  # below the panel: as narrow as the panel
-        done = "\n".join(textwrap.wrap(done, 79, subsequent_indent="      "))
+        done = "\n".join(wrap(done, 79, "      "))
     print(done, flush=True)
     if play:
         return 0 if code == 0 else 1

@@ -15,7 +15,6 @@ import select
 import shutil
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import Callable, Optional
@@ -23,7 +22,7 @@ from typing import Callable, Optional
 from propctl.build import FIRMWARE_DIR
 from propctl.cards import lang as langs
 from propctl.describe import describe_event
-from propctl.display import escaped, printable
+from propctl.display import cut, escaped, printable, wrap
 from propctl.overrides import combine, parse_sets
 from propctl.sim import clock
 from propctl.sim.outputs import check_outputs
@@ -406,7 +405,7 @@ def screen_lines(heading: str, status: dict, log: list, cols: int, rows: int) ->
         """The line in pieces of at most width, the later ones indented by `more` spaces."""
         if width < 2 * more:  # too narrow to wrap: cut
             return [line]
-        return textwrap.wrap(line, width, subsequent_indent=" " * more) or [""]
+        return wrap(line, width, " " * more)
 
     box: list = []
     for line in draw_box(status, whole_seconds=True):
@@ -426,7 +425,7 @@ def screen_lines(heading: str, status: dict, log: list, cols: int, rows: int) ->
             break
         events[:0] = pieces
     lines += events
-    return [line[:width] for line in lines[:max(0, rows - 2)]]
+    return [cut(line, width) for line in lines[:max(0, rows - 2)]]
 
 
 class Screen:
@@ -474,7 +473,7 @@ class Screen:
         attrs[3] |= termios.ICANON | termios.ECHO
         termios.tcsetattr(fd, termios.TCSADRAIN, attrs)
         row = max(1, self.rows - 1)
-        self.out.write("\x1b[%d;1H\x1b[K\x1b[?25h%s" % (row, prompt[:max(0, self.cols - 20)]))
+        self.out.write("\x1b[%d;1H\x1b[K\x1b[?25h%s" % (row, cut(prompt, max(0, self.cols - 20))))
         self.out.flush()
         try:
             return sys.stdin.readline().strip()
