@@ -208,8 +208,8 @@ def test_the_list_measures_columns_so_cjk_cards_fit_80_columns_too(tmp_path, cap
     # a deck in Japanese passes check; its list line was cut at 80 characters: 145 columns
     from propctl.display import width
     text = "奇数から指を離してください。" * 4
-    deck = write(tmp_path, "cjk.csv", NOTED + "T-1,科学と自然の不思議な世界,%s,4,12,2,8,14,6,10,15,8,arithmetic,"
-                 "2025,奇数です。\n" % text)
+    row = "T-1,科学と自然の不思議な世界,%s,4,12,2,8,14,6,10,15,8,arithmetic,2025,奇数です。\n" % text
+    deck = write(tmp_path, "cjk.csv", NOTED + row)
     assert run(capsys, "cards", "check", deck)[0] == 0
     assert run(capsys, "cards", "pack", deck, "-o", str(tmp_path / "cjk.bin"))[0] == 0
     code, out, _ = run(capsys, "cards", "show", str(tmp_path / "cjk.bin"))
