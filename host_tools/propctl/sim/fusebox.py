@@ -23,6 +23,7 @@ from propctl.build import FIRMWARE_DIR
 from propctl.cards import lang as langs
 from propctl.describe import describe_event
 from propctl.display import cut, escaped, printable, wrap
+from propctl.inputfile import InputFileError, read_regular
 from propctl.overrides import combine, parse_sets
 from propctl.sim import clock
 from propctl.sim.outputs import check_outputs
@@ -635,15 +636,19 @@ def _memory(args, interactive: bool):
     return reveal, first
 
 
+SCRIPT_LIMIT = 4 * 1024 * 1024  # far more commands than any session types
+
+
 def play_script(runner: Runner, script, reveal: Optional[Reveal] = None) -> int:
     """--script FILE, or the commands on stdin: the event log and the final box."""
     if script and script != "-":
-        try:
-            commands = Path(script).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
+        try:  # a regular file only: a FIFO would wait forever, /dev/zero never end
+            commands = read_regular(script, SCRIPT_LIMIT).decode("utf-8").splitlines()
+        except (InputFileError, UnicodeDecodeError) as exc:
             runner.close()
-            print("propctl sim fusebox: --script %s cannot be read: %s"
-                  % (script, getattr(exc, "strerror", None) or exc), file=sys.stderr)
+            print("propctl sim fusebox: --script %s %s"
+                  % (printable(script), exc if isinstance(exc, InputFileError) else "is not UTF-8 text"),
+                  file=sys.stderr)
             return 1
     else:
         commands = sys.stdin.read().splitlines() if not sys.stdin.isatty() else []
