@@ -80,9 +80,8 @@ def places(tmp: Path) -> list:
     os.mkfifo(tmp / "fifo")
     os.symlink("/dev/full", tmp / "to-full")
     os.symlink(tmp / "nowhere", tmp / "dangling")
-    return [str(p) for p in (tmp / "missing", tmp / "no" / "such" / "x", tmp / "folder", tmp / "file.txt",
-                             tmp / "empty", tmp / "junk.bin", tmp / "fifo", tmp / "to-full",
-                             tmp / "dangling")] + ["/dev/null", "/dev/full", "/dev/zero", "/proc/version", "-", ""]
+    mine = ("missing", "no/such/x", "folder", "file.txt", "empty", "junk.bin", "fifo", "to-full", "dangling")
+    return [str(tmp / name) for name in mine] + ["/dev/null", "/dev/full", "/dev/zero", "/proc/version", "-", ""]
 
 
 TEXTS = ["x", " ", "\x1b[31m\x1b]0;pwn\x07", "東京タワー", "a" * 3000, "=", "a=b", "clock.seed=-1",
@@ -109,7 +108,7 @@ def draw_value(rng, action, paths, good: bool) -> list:
     return words
 
 
-def draw_case(rng, words, parser, paths) -> list:
+def draw_case(rng, words, parser, paths, tmp: Path) -> list:
     argv = list(words)
     good = rng.random() < 0.6  # most cases should pass argparse and run
     for action in options(parser):
@@ -117,7 +116,7 @@ def draw_case(rng, words, parser, paths) -> list:
             argv += draw_value(rng, action, paths, good or rng.random() < 0.7)
         elif rng.random() < 0.35:
             argv += draw_value(rng, action, paths, good or rng.random() < 0.5)
-    return argv + SAFE.get(words, lambda argv, tmp: [])(argv, Path(paths[0]).parent)
+    return argv + SAFE.get(words, lambda argv, tmp: [])(argv, tmp)
 
 
 # What keeps a case bounded and off the clone: a sim as fast as it goes (a person's --speed 1
@@ -185,7 +184,7 @@ def test_every_command_survives_its_options(tmp_path):
     for words, parser in commands():
         taken = 0
         for _ in range(TRIES):
-            argv = draw_case(rng, words, parser, paths)
+            argv = draw_case(rng, words, parser, paths, tmp_path)
             ok, _ = parse_in_process(argv)
             if not ok:
                 refused += 1
