@@ -81,7 +81,8 @@ def places(tmp: Path) -> list:
     os.symlink("/dev/full", tmp / "to-full")
     os.symlink(tmp / "nowhere", tmp / "dangling")
     mine = ("missing", "no/such/x", "folder", "file.txt", "empty", "junk.bin", "fifo", "to-full", "dangling")
-    return [str(tmp / name) for name in mine] + ["/dev/null", "/dev/full", "/dev/zero", "/proc/version", "-", ""]
+    system = ["/dev/null", "/dev/full", "/dev/zero", "/proc/version", "-", ""]
+    return [str(tmp / name) for name in mine] + system
 
 
 TEXTS = ["x", " ", "\x1b[31m\x1b]0;pwn\x07", "東京タワー", "a" * 3000, "=", "a=b", "clock.seed=-1",
