@@ -84,6 +84,22 @@ def test_aborted_downloads_print_no_tracebacks_and_the_server_goes_on(server, ca
     assert "Traceback" not in err and "Exception" not in err, err[:2000]
 
 
+def test_a_connection_that_sends_nothing_is_closed(monkeypatch):
+    # each connection holds a thread: one that never sends a request must not hold it forever
+    import socket
+    monkeypatch.setattr(web, "IDLE_TIMEOUT_S", 0.5, raising=False)
+    srv = web.make_server(0, None)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        client = socket.create_connection(srv.server_address, timeout=5)
+        assert client.recv(100) == b""  # closed by the server (before: recv waited, timed out)
+        client.close()
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
 def test_server_hands_out_the_pinned_webassembly_port(server):
     wasm = get(server + "/mp/micropython.wasm")
     assert wasm[:4] == b"\0asm"

@@ -60,11 +60,17 @@ def files_manifest(pack_path) -> dict:
             "pack": FS_PACK if pack_path is not None else ""}
 
 
+# A connection that sends no request in this long is closed: each one holds a thread.
+IDLE_TIMEOUT_S = 30
+
+
 def make_handler(manifest_bytes: bytes):
     """A request handler class serving the page, the wasm port and the manifest."""
     routes = {"/files.json": manifest_bytes}
 
     class Handler(http.server.BaseHTTPRequestHandler):
+        timeout = IDLE_TIMEOUT_S
+
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             path = self.path.split("?", 1)[0]
             if path == "/":
