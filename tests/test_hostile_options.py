@@ -67,3 +67,18 @@ def test_serve_with_a_broker_makes_its_flash_folder_first(tmp_path):
                 proc.communicate()
         assert proc.returncode == 0 and "Traceback" not in err, err
     assert (tmp_path / "new" / "flash" / "config.json").exists()
+
+
+def test_venue_refuses_broker_urls_and_password_files_it_cannot_use(tmp_path):
+    # before: '[x]' in a URL was a ValueError traceback from urlsplit; a FIFO as the password
+    # file waited forever and /dev/zero was read without end
+    os.mkfifo(tmp_path / "fifo")
+    for url, words in (("mqtt://[x]:1", "is not a broker URL"),
+                       ("\x1b[31m\x1b]0;pwn\x07", "has no spaces or control characters")):
+        code, out, err = propctl("venue", "--broker", url, "--seconds", "1")
+        assert code == 2 and words in err and "\x1b" not in out + err, err
+    for path, words in ((tmp_path / "fifo", "is a pipe (FIFO), not a regular file"),
+                        ("/dev/zero", "is a device, not a regular file")):
+        code, _, err = propctl("venue", "--broker", "mqtt://127.0.0.1:1", "--password-file", str(path),
+                               "--seconds", "1", timeout=15)
+        assert code == 2 and "the password file %s %s" % (path, words) in err, err
