@@ -300,8 +300,15 @@ def bench_timing(quick, folder):
             + table(["what (ms)", "n", "median", "p99", "max", "next to"], rows)]
 
 
+def bench_venue(quick, folder):
+    """Venue mode: 20 props on one broker, hostile payloads, the net layer's heap (bench/venue.py)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import venue
+    return venue.bench_venue(quick, folder)
+
+
 SECTIONS = {"cards": bench_cards, "firmware": bench_firmware, "hotpaths": bench_hot_paths,
-            "timing": bench_timing, "throughput": bench_throughput}
+            "timing": bench_timing, "throughput": bench_throughput, "venue": bench_venue}
 
 
 def main(argv=None):

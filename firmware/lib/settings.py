@@ -65,6 +65,18 @@ def _object(default):
     return ("object", default)
 
 
+def _text(default, max_len, word=False):
+    """Printable ASCII of at most max_len characters ("" allowed); word: only A-Z a-z 0-9 - _
+    (an MQTT topic level or client id: no spaces, no / + # wildcards)."""
+    return ("text", default, max_len, word)
+
+
+def _secret(max_len):
+    """A password: printable ASCII of at most max_len characters. A message about it never
+    shows the value (errors go to the serial console, hello and the logs)."""
+    return ("secret", "", max_len)
+
+
 SCHEMA: dict = {
     "prop": _choice("clock", NAMES),  # props.NAMES: the one prop list
     "board": _choice("pico", tuple(sorted(PROFILES))),
@@ -119,6 +131,20 @@ SCHEMA: dict = {
         "quarters": _choice(4, (2, 4, 6, 8)),  # halves need an even number
         "names": _names(["Home", "Away"], 2, 12),
         "watchdog_ms": _int(2000, 500, _WATCHDOG_MAX_MS, off=0),  # 0: no watchdog
+    },
+    # Venue mode (docs/venue.md): the prop on an MQTT broker. broker "" (the default):
+    # no network at all, and the net layer is not even imported (it costs heap).
+    "net": {
+        "ssid": _text("", 32),              # Wi-Fi to join; "": the network is already up (unix port)
+        "password": _secret(63),            # Wi-Fi password (WPA2: at most 63 characters)
+        "broker": _text("", 64),            # broker host name or IP address; "": no venue mode
+        "port": _int(1883, 1, 65535),
+        "user": _text("", 32),              # broker user; "": connect without one
+        "broker_password": _secret(64),
+        "prefix": _text("props", 32, True),  # topics PREFIX/ID/event|state|status|cmd|reply
+        "id": _text("", 32, True),          # this prop's id; "": the prop's name (clock, ...)
+        "keepalive_s": _int(30, 5, 600),    # MQTT keep-alive: a dead link shows within 1.5 x this
+        "discovery": _bool(False),          # announce to Home Assistant (homeassistant/...)
     },
 }
 
@@ -182,6 +208,12 @@ def _expected(spec) -> str:
         return "null or a file name of printable ASCII, at most %d characters" % spec[2]
     if kind == "names":
         return "a list of %d different names, 1..%d printable characters each" % (spec[2], spec[3])
+    if kind == "text":
+        if spec[3]:
+            return "text of at most %d letters, digits, - or _" % spec[2]
+        return "text of at most %d printable ASCII characters" % spec[2]
+    if kind == "secret":
+        return "a password of at most %d printable ASCII characters" % spec[2]
     return "an object {...}"
 
 
@@ -198,8 +230,19 @@ def _is_text(value, max_len: int, min_len: int = 0) -> bool:
     return True
 
 
+def _is_word(value: str) -> bool:
+    for ch in value:
+        if not ("a" <= ch <= "z" or "A" <= ch <= "Z" or "0" <= ch <= "9" or ch in "-_"):
+            return False
+    return True
+
+
 def _valid(spec, value) -> bool:
     kind = spec[0]
+    if kind == "text":
+        return _is_text(value, spec[2]) and (not spec[3] or _is_word(value))
+    if kind == "secret":
+        return _is_text(value, spec[2])
     if kind == "int":
         return _is_int(value) and (spec[2] <= value <= spec[3] or value == spec[4])
     if kind == "choice":
@@ -226,6 +269,9 @@ def _valid(spec, value) -> bool:
 def _check_value(name: str, spec, value, errors: list) -> bool:
     if _valid(spec, value):
         return True
+    if spec[0] == "secret":  # never the value: a near-miss password is still a password
+        errors.append("%s: the value given is not %s; using none" % (name, _expected(spec)))
+        return False
     errors.append("%s: %s is not %s; using the default %s"
                   % (name, _show(value), _expected(spec), _show(spec[1])))
     return False
@@ -266,8 +312,10 @@ def merge(overrides, schema=None) -> tuple:
         spec = schema[key]
         if type(spec) is dict:
             if type(value) is not dict:
+                # the net section holds passwords: a wrong shape names only the type
+                shown = "a " + type(value).__name__ if key == "net" else _show(value)
                 errors.append("%s: expected an object {...}, got %s; using the defaults"
-                              % (key, _show(value)))
+                              % (key, shown))
                 continue
             section = result[key]
             for sub in sorted(value, key=str):

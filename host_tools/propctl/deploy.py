@@ -193,10 +193,12 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
 
 def _to_board(port, prop, board, local, kind, settings, dry_run, say) -> dict:
     """The board's part (propctl.board.flash), with config.json from prop, board and --set."""
+    from propctl.venue.secrets import hidden
+
     def new_config(old):
         return merged_config(old, prop, board, settings or {})
     return write_board(port, local, kind, board=board, new_config=new_config if kind == "firmware" else None,
-                       dry_run=dry_run, say=say)
+                       dry_run=dry_run, say=say, shown=hidden)
 
 
 def register(subparsers) -> None:
@@ -229,6 +231,11 @@ def register(subparsers) -> None:
                         help="also set a config value (JSON or a bare word), e.g. clock.seed=7; repeatable. "
                              "A key the firmware does not know or a value it refuses is an error "
                              "(exit 2) before the board is touched")
+    parser.add_argument("--secrets", metavar="FILE",
+                        help="venue mode: the Wi-Fi and broker passwords from a JSON file "
+                             "{\"password\": ..., \"broker_password\": ...} (docs/venue.md)")
+    parser.add_argument("--ask-passwords", action="store_true",
+                        help="venue mode: ask for the Wi-Fi and broker passwords (nothing is shown)")
     parser.add_argument("--firmware", metavar="DIR",
                         help="firmware tree to deploy (default: the one installed with propctl, "
                              "else firmware/ of this clone)")
@@ -239,6 +246,22 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+def _with_secrets(settings: dict, args) -> dict:
+    """--set values plus the passwords of --secrets or --ask-passwords (never from --set)."""
+    from propctl.venue import secrets
+    refused = secrets.on_command_line(settings)
+    if refused:
+        raise DeployUsageError(refused + ". Nothing was copied")
+    try:
+        if args.secrets:
+            settings = combine(settings, secrets.from_file(args.secrets))
+        if args.ask_passwords:
+            settings = combine(settings, secrets.ask())
+    except secrets.SecretsError as exc:
+        raise DeployUsageError("%s. Nothing was copied" % exc) from None
+    return settings
+
+
 def run(args) -> int:
     if args.cards is None and (args.prop is None or args.board is None):
         print("propctl deploy: give --prop and --board (or --cards DECK.bin)", file=sys.stderr)
@@ -246,7 +269,9 @@ def run(args) -> int:
     if args.cards is not None:
         # a deck deploy copies the deck only: these would be dropped without a word
         unused = [name for name, value in (("--prop", args.prop), ("--board", args.board),
-                                           ("--set", args.settings), ("--firmware", args.firmware))
+                                           ("--set", args.settings), ("--firmware", args.firmware),
+                                           ("--secrets", args.secrets),
+                                           ("--ask-passwords", args.ask_passwords))
                   if value]
         if unused:
             print("propctl deploy: --cards copies the card deck only; %s would be ignored. Deploy "
@@ -257,6 +282,7 @@ def run(args) -> int:
     from propctl.build import CompileError
     try:
         settings = parse_set(args.settings)
+        settings = _with_secrets(settings, args)
         deploy(args.port, prop=args.prop, board=args.board, cards=args.cards, settings=settings,
                dry_run=args.dry_run, wait=not args.no_wait, firmware=args.firmware)
     except DeployInterrupted as exc:

@@ -109,6 +109,11 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     for message in errors + getattr(app, "config_errors", []):
         link.event("config_error", {"msg": message})
     port = stdio.StdioPort(link)
+    net = settings.get("net")
+    if net and net["broker"]:
+        # venue mode (docs/venue.md); a prop without a broker never imports the net layer
+        from net import venue
+        port = venue.start(port, link, app, settings, link.hello_info())  # type: ignore[assignment]
     rt = Runtime(app, port=port, wdt=watchdog(settings, name), guard=guard, stable_ms=stable_ms)
     port.hold_repl()  # from here on a Ctrl-C on the line is data, always: no REPL while a prop runs
     try:

@@ -44,11 +44,12 @@ class Work:
 
 
 def write_board(port: str, local: dict, kind: str, board=None, new_config=None, dry_run: bool = False,
-                say=print) -> dict:
+                say=print, shown=str) -> dict:
     """Maintenance boot, the plan, then the dry run's report or the copy and the reset; the summary.
 
     local: path -> bytes of kind "firmware" or "cards"; board: the profile the board must fit
-    (firmware only); new_config(old config text or None) -> (text, notes): config.json to write."""
+    (firmware only); new_config(old config text or None) -> (text, notes): config.json to write;
+    shown(config text): how the dry run shows it (deploy hides the passwords)."""
     from mpremote.transport import TransportError
     found = _stop_the_prop(port, say)
     files = _open_raw_repl(port)
@@ -57,7 +58,7 @@ def write_board(port: str, local: dict, kind: str, board=None, new_config=None, 
             check_board(files, board, say)  # a board that cannot run it: refused before any write
         work = _survey(files, local, kind, new_config, say)
         if dry_run:
-            _report(work, say)
+            _report(work, say, shown)
             _leave_as_found(files, found, say)
         else:
             _forget(files, work)
@@ -114,14 +115,14 @@ def _survey(files, local: dict, kind: str, new_config, say) -> Work:
     return work
 
 
-def _report(work: Work, say) -> None:
+def _report(work: Work, say, shown) -> None:
     """Rule: a dry run writes nothing on the board; it says what a deploy would do."""
     for path in work.copy:
         say("  would copy %s (%d bytes)" % (path, len(work.local[path])))
     for path in work.remove:
         say("  would remove %s" % path)
     if work.config:
-        say("  would write config.json:\n" + work.config.rstrip())
+        say("  would write config.json:\n" + shown(work.config).rstrip())
 
 
 def _leave_as_found(files, found: str, say) -> None:

@@ -227,7 +227,10 @@ class WDT:
 
 
 def unique_id() -> bytes:
-    return b"vboard01"
+    """b"vboard01", or $VBOARD_UID (a board of its own for each virtual prop on one broker)."""
+    from time import host_env
+    uid = host_env("VBOARD_UID")
+    return uid.encode() if uid else b"vboard01"
 
 
 def reset() -> None:

@@ -1,0 +1,152 @@
+"""propctl venue and propctl sim --broker against a private Mosquitto; Home Assistant discovery;
+the desktop's handling of broker addresses and passwords (deploy included)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from mosquitto_broker import Mosquitto
+from venue_helpers import Listener
+
+from propctl.venue import secrets
+from propctl.venue.broker import BrokerError, parse_url
+from propctl.venue.netprop import NetProp
+from propctl.venue.view import Venue
+
+PROPCTL = str(Path(sys.executable).parent / "propctl")
+
+
+class Message:
+    def __init__(self, topic, payload, retain=False):
+        self.topic, self.payload, self.retain = topic, payload, retain
+
+
+def test_the_table_fits_80x24_with_more_props_than_rows():
+    venue = Venue("props")
+    for i in range(30):
+        pid = "a-very-long-prop-id-%02d" % i
+        venue.on_message(None, None, Message("props/%s/status" % pid, b"online" if i % 2 else b"offline"))
+        venue.on_message(None, None, Message("props/%s/state" % pid, json.dumps(
+            {"prop": "football", "last_event": "touchdown", "state": {"phase": "kickoff_choice",
+                                                                       "score": [14, 7]}}).encode()))
+    venue.on_message(None, None, Message("props/x/state", b"not json"))
+    venue.on_message(None, None, Message("other/x/state", b"{}"))
+    lines = venue.table()
+    assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+    assert lines[0] == "venue: 30 props, 15 online"  # not json, another prefix: no prop
+    assert "a-very-long-pr football offline kickoff_choi touchdown      14 7" in lines
+    assert lines[-1] == "... and 9 more (--json lists every prop)"
+
+
+@pytest.mark.parametrize("url, why", [
+    ("mqtt://u:secret@host", "does not go into the broker URL"),
+    ("http://host", "mqtt://HOST:PORT"),
+    ("mqtt://:1883", "names no host"),
+    ("mqtt://host:99999", "port must be a number"),
+])
+def test_broker_urls_that_cannot_work_are_refused_with_the_reason(url, why):
+    with pytest.raises(BrokerError, match=why):
+        parse_url(url)
+
+
+def test_a_broker_url_with_user_and_port():
+    assert parse_url("mqtt://venue@10.0.0.5:1884") == ("10.0.0.5", 1884, "venue")
+    assert parse_url("localhost") == ("localhost", 1883, "")
+
+
+def test_deploy_takes_passwords_from_a_file_or_prompt_and_never_shows_them(tmp_path):
+    done = subprocess.run([PROPCTL, "deploy", "--port", str(tmp_path / "none"), "--prop", "clock", "--board",
+                           "pico", "--set", "net.broker_password=hunter2"], capture_output=True, text=True)
+    assert done.returncode == 2 and "--secrets FILE or --ask-passwords" in done.stderr
+    assert "hunter2" not in done.stderr + done.stdout
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"password": "wifi-hunter2", "broker_password": "mqtt-hunter2"}))
+    expected = {"net": {"password": "wifi-hunter2", "broker_password": "mqtt-hunter2"}}
+    assert secrets.from_file(str(path)) == expected
+    path.write_text(json.dumps({"password": 5}))
+    with pytest.raises(secrets.SecretsError, match="password must be text"):
+        secrets.from_file(str(path))
+    answers = iter(["wifi-hunter2", ""])
+    assert secrets.ask(lambda prompt: next(answers)) == {"net": {"password": "wifi-hunter2"}}
+    shown = secrets.hidden(json.dumps({"prop": "clock", "net": {"password": "wifi-hunter2",
+                                                                "broker_password": "", "ssid": "cafe"}}))
+    assert "hunter2" not in shown and '"(hidden)"' in shown and '"cafe"' in shown
+
+
+@pytest.fixture
+def broker(tmp_path):
+    with Mosquitto(tmp_path / "broker", {"c1": "c1-pw", "f1": "f1-pw", "venue": "venue-pw"}) as b:
+        yield b
+
+
+def propctl(*args, password="venue-pw", timeout=30):
+    env = dict(os.environ, PROPCTL_MQTT_PASSWORD=password)
+    return subprocess.run([PROPCTL, *args], capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def test_sim_on_a_broker_and_propctl_venue_see_and_command_it(broker, tmp_path):
+    url = "mqtt://venue@127.0.0.1:%d" % broker.port
+    sims = []
+    for prop, pid in (("clock", "c1"), ("fusebox", "f1")):
+        env = dict(os.environ, PROPCTL_MQTT_PASSWORD="%s-pw" % pid)
+        # no terminal: stdin closed, output to a file, as under nohup
+        log = open(tmp_path / ("%s.log" % pid), "w")
+        own_url = "mqtt://%s@127.0.0.1:%d" % (pid, broker.port)
+        sims.append(subprocess.Popen([PROPCTL, "sim", prop, "--broker", own_url, "--id", pid],
+                                     stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env))
+    try:
+        listener = Listener(broker.port)
+        for topic in ("props/c1/status", "props/f1/status"):
+            assert listener.wait(lambda t, p, r, topic=topic: t == topic and p == b"online", 15), topic
+        done = propctl("venue", "--broker", url, "--seconds", "1")
+        assert done.returncode == 0, done.stderr
+        table = done.stdout.splitlines()
+        assert table[0] == "venue: 2 props, 2 online"
+        assert any(line.split()[:4] == ["c1", "clock", "online", "idle"] for line in table), table
+        assert any(line.split()[:3] == ["f1", "fusebox", "online"] for line in table), table
+        done = propctl("venue", "--broker", url, "--send", "c1", "start_round", '{"seed": 7}')
+        assert done.returncode == 0 and json.loads(done.stdout)["ok"]["state"] == "running", done
+        done = propctl("venue", "--broker", url, "--send", "c1", "new_game", '{"players": 9}')
+        assert done.returncode == 1 and json.loads(done.stdout)["err"] == "refused"
+        done = propctl("venue", "--broker", url, "--send", "c1", "new_game", "[1]")
+        assert done.returncode == 2 and "JSON object" in done.stderr
+        done = propctl("venue", "--broker", url, "--send", "nobody", "ping", "--seconds", "0.5")
+        assert done.returncode == 1 and "no reply from nobody" in done.stderr
+        done = propctl("venue", "--broker", url, "--json", "--seconds", "1")
+        records = [json.loads(line) for line in done.stdout.splitlines()]
+        statuses = {(r["id"], r["data"]) for r in records if r["topic"] == "status"}
+        assert statuses == {("c1", "online"), ("f1", "online")}
+        assert any(r["topic"] == "state" and r["id"] == "c1" and r["data"]["state"]["state"] == "running"
+                   for r in records)
+        done = propctl("venue", "--broker", url, "--seconds", "1", password="wrong")
+        assert done.returncode == 1 and "refused the login" in done.stderr
+        sims[0].send_signal(signal.SIGTERM)             # the clock's sim stops: its will says offline
+        assert sims[0].wait(timeout=10) == 0
+        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"offline", 10)
+        listener.close()
+    finally:
+        for sim in sims:
+            if sim.poll() is None:
+                sim.kill()
+                sim.wait()
+
+
+def test_home_assistant_discovery_documents(broker):
+    listener = Listener(broker.port)
+    with NetProp("fusebox", "127.0.0.1", broker.port, "f1", user="f1", password="f1-pw",
+                 net={"discovery": True}):
+        sensor = listener.wait_json("homeassistant/sensor/f1/state/config", lambda m: True, 10)
+        button = listener.wait_json("homeassistant/button/f1/main/config", lambda m: True, 5)
+    listener.close()
+    assert sensor["state_topic"] == "props/f1/state" and sensor["availability_topic"] == "props/f1/status"
+    assert sensor["unique_id"] == "props_f1_state" and sensor["device"]["model"] == "fusebox"
+    assert button["command_topic"] == "props/f1/cmd"
+    assert json.loads(button["payload_press"]) == {"cmd": "next_card"}
+    assert button["device"] == sensor["device"] and button["name"] == "Next card"
+    # retained on the broker: a Home Assistant that starts later still finds the prop
+    late = Listener(broker.port, client_id="late")
+    assert late.wait(lambda t, p, r: t == "homeassistant/button/f1/main/config" and r, 3)
+    late.close()
