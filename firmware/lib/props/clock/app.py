@@ -201,37 +201,33 @@ class ClockApp:
     def tick(self, now: int) -> None:
         """Do everything due at time `now` (ms ticks). Allocates nothing in steady running.
 
-        Any exception releases the motor, silences the chime, emits "fault"
-        and is re-raised.
+        An exception goes to runtime.Runtime's fault contract: shutdown()
+        (motor released, chime silent), then fault(exc).
         """
-        try:
-            self._now = now
-            self._ticked = True
-            switches = self._switches
-            switches.update(now)
-            while switches.pending():
-                self._on_switch(switches.pop(), now)
-            state = self.state
-            if state == RUNNING:
-                self._advance(now)
-            elif state == CHIMING:
-                if not self._chimed:
-                    if ticks_diff(now, self._chime_at) >= 0:
-                        self._chimed = True
-                        self._chime.start(now)
-                        f = self._f_chime
-                        f["round"] = self.round
-                        self._emit("chime", f)
-                elif not self._chime.busy:
-                    self.completed += 1
-                    self._to_idle()
-            self._motor.update(now)
-            self._chime.update(now)
-            if self._indicator is not None:
-                self._indicator.update(now)
-        except Exception as exc:
-            self._fail(exc)
-            raise
+        self._now = now
+        self._ticked = True
+        switches = self._switches
+        switches.update(now)
+        while switches.pending():
+            self._on_switch(switches.pop(), now)
+        state = self.state
+        if state == RUNNING:
+            self._advance(now)
+        elif state == CHIMING:
+            if not self._chimed:
+                if ticks_diff(now, self._chime_at) >= 0:
+                    self._chimed = True
+                    self._chime.start(now)
+                    f = self._f_chime
+                    f["round"] = self.round
+                    self._emit("chime", f)
+            elif not self._chime.busy:
+                self.completed += 1
+                self._to_idle()
+        self._motor.update(now)
+        self._chime.update(now)
+        if self._indicator is not None:
+            self._indicator.update(now)
 
     def wait_ms(self, now: int) -> int:
         """Milliseconds from `now` until the next planned event (stop, segment, chime); the
@@ -333,17 +329,14 @@ class ClockApp:
             from drivers.chime import ALARM
             self._chime.start(self._now, ALARM)
 
-    def _fail(self, exc) -> None:
-        self._motor.release()
-        self._chime.silence()
+    def fault(self, exc) -> None:
+        """A tick raised (runtime.Runtime's fault contract: the motor is already released):
+        state FAULT and the "fault" event with the state it was in."""
         f = self._f_fault
         f["state"] = self.state
         f["error"] = repr(exc)
         self.state = FAULT
-        try:
-            self._emit("fault", f)
-        except Exception:  # the sink itself may be what failed; the motor is off either way
-            pass
+        self._emit("fault", f)
 
     def _emit(self, name: str, fields: dict) -> None:
         self.on_event(name, fields)
