@@ -71,8 +71,8 @@ def allowed(module: str, dep: str) -> bool:
     if own in ("link", "runtime"):
         if other == "props":
             return dep == "props"  # the contract: NAMES, then build() by name
-        return other in ("link", "runtime", "safemode", "store", "boards", "version", "net") or \
-            dep == "selftest"
+        return (other in ("link", "runtime", "safemode", "store", "boards", "version", "net")
+                or dep == "selftest")
     if own == "net":
         return other in ("net", "link", "rules")
     if own in ("boards", "store", "version"):

@@ -6,9 +6,12 @@ planned millisecond (within 1 ms: `at_ms` of the stop event is measured by the
 firmware's own clock) whatever the network does.
 """
 import json
+import os
 import socket
+import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from mosquitto_broker import Mosquitto
@@ -125,3 +128,14 @@ def test_a_wrong_broker_password_is_one_clear_event_and_growing_waits(broker):
         assert attempts <= 2 * len(events) + 2
     finally:
         prop.stop()
+
+
+def test_the_net_layers_idle_pass_allocates_nothing(broker):
+    """Connected, announced, nothing arriving: 300 passes of Venue.poll with the heap locked."""
+    from propctl.sim.runner import VBOARD_DIR, find_micropython
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, MICROPYPATH="%s:%s" % (VBOARD_DIR, root / "firmware" / "lib"))
+    done = subprocess.run([find_micropython(), str(root / "tests" / "mp" / "venue_idle.py"),
+                           str(broker.port), "c1", PW], capture_output=True, text=True, env=env, timeout=30)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"up": True, "passes": 300, "error": None}, done.stdout + done.stderr

@@ -150,3 +150,34 @@ def test_home_assistant_discovery_documents(broker):
     late = Listener(broker.port, client_id="late")
     assert late.wait(lambda t, p, r: t == "homeassistant/button/f1/main/config" and r, 3)
     late.close()
+
+
+def test_sim_serve_joins_the_broker_with_what_is_on_its_flash(broker, tmp_path):
+    """A served virtual board with the firmware on its flash (as deploy leaves it) joins the broker
+    that --broker names; the password goes into config.json (0600) and nowhere it prints."""
+    import shutil
+
+    from propctl.build import FIRMWARE_DIR
+    flash = tmp_path / "flash"
+    shutil.copytree(FIRMWARE_DIR / "lib", flash / "lib")
+    shutil.copy(FIRMWARE_DIR / "main.py", flash / "main.py")
+    (flash / "config.json").write_text(json.dumps({"prop": "clock", "board": "pico"}))
+    env = dict(os.environ, PROPCTL_MQTT_PASSWORD="c1-pw")
+    serve = subprocess.Popen([PROPCTL, "sim", "serve", "--flash", str(flash), "--broker",
+                              "mqtt://c1@127.0.0.1:%d" % broker.port, "--id", "c1"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             env=env, text=True)
+    listener = Listener(broker.port)
+    try:
+        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", 20)
+        venue_url = "mqtt://venue@127.0.0.1:%d" % broker.port
+        done = propctl("venue", "--broker", venue_url, "--send", "c1", "ping")
+        assert done.returncode == 0 and json.loads(done.stdout)["ok"] == {"pong": True}
+        config = json.loads((flash / "config.json").read_text())
+        assert config["prop"] == "clock" and config["net"]["broker_password"] == "c1-pw"
+        assert (flash / "config.json").stat().st_mode & 0o077 == 0
+    finally:
+        serve.terminate()
+        output = serve.communicate(timeout=10)[0]
+        listener.close()
+    assert "on the broker as c1" in output and "c1-pw" not in output

@@ -88,13 +88,22 @@ SCHEMA: dict = {
         "seed": _seed(),                    # null: fresh entropy every round
         # lowers (never raises) the firmware's 120 s hard cap; 0 is no cap, so refused
         "max_run_ms": _int(60000, 1000, 120000),
-        "motor_max_permille": _int(1000, 100, 1000),  # top duty, e.g. 660 for a 3 V motor on 4.5 V
+        # the DC motor's rated voltage: speed 1000 (the planner's full speed) puts this on the
+        # motor, on a fresh or a flat pack; 3000 for the recommended 3 V N20 (props.clock)
+        "motor_rated_mv": _int(3000, 1000, 12000),
+        # the motor supply where the pack is not read (battery_min_mv 0: no divider): a fresh
+        # 3 x AA's 4.8 V, the highest it gets, so the motor is never over-driven (a flat pack
+        # then turns it slower); with the divider the firmware measures the pack instead
+        "supply_mv": _int(4800, 1000, 12000),
+        # a further cap on the duty (share of the supply), below what motor_rated_mv allows
+        "motor_max_permille": _int(1000, 100, 1000),
         "ramp_ms": _int(120, 1, 5000),      # time for a full-scale speed change
         # braked pause before any reversal; also how long the motor (the stepper's
         # coils) stays energised after a stop: bounded so nothing stands powered long
         "dwell_ms": _int(150, 50, 2000),
         "stepper_steps_per_s": _int(300, 1, 1000),  # half-steps/s at full speed (stepper only)
-        "battery_min_mv": _int(0, 1000, 12000, off=0),  # 0: no battery check
+        # refuse a round below this pack voltage; 0: no divider wired (no check, supply_mv used)
+        "battery_min_mv": _int(0, 1000, 12000, off=0),
         "battery_divider_permille": _int(2000, 1000, 20000),  # battery V per ADC-pin V x 1000
         # a button bounces for ~10 ms; a debounce near a press's length would swallow presses
         "debounce_ms": _int(20, 1, 50),

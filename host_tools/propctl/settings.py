@@ -1,7 +1,7 @@
 """The firmware's settings read on the desktop: the one reader that deploy and the sims use.
 
     problems = check_sets(parse_sets(["clokc.seed=7"]), FIRMWARE_DIR / "lib")
-    -> ["'clokc' is not a setting (the settings are: board, clock, football, fusebox, prop)"]
+    -> ["'clokc' is not a setting (the settings are: board, clock, football, fusebox, net, prop)"]
 
 The firmware's settings.py (SCHEMA, DEFAULTS, merge) is plain Python that CPython
 runs as well: it is loaded from the firmware that is about to run (a clone's

@@ -436,6 +436,10 @@ class Client:
         self._byte(0)
         return True
 
+    def fits(self, topic: bytes, size: int) -> bool:
+        """Could a PUBLISH of `size` payload bytes to `topic` ever fit the out buffer?"""
+        return 5 + 2 + len(topic) + size <= len(self._out)
+
     def pending(self) -> int:
         """Bytes queued and not yet taken by the socket."""
         return self._out_len - self._out_start

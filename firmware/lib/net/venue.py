@@ -177,7 +177,11 @@ class Venue:
                 "last_event": self._last_event, "state": state}
 
     def _publish_state(self, now: int) -> bool:
-        payload = protocol.encode(self.state_document())
+        document = self.state_document()
+        payload = protocol.encode(document)
+        if not self._client.fits(self.t_state, len(payload)):  # would never go out: say so instead
+            document["state"] = {"error": "state of %d bytes is larger than the net buffer" % len(payload)}
+            payload = protocol.encode(document)
         if self._client.publish(self.t_state, memoryview(payload)[:-1], True):
             self._state_dirty = False
             self._state_at = now

@@ -144,9 +144,12 @@ def _not_running(what: str, faults: list, errors: list, fix: str) -> str:
 BOARD_MACHINES = {
     "pico": ("RP2040", {"Pico W": "a Pico W: deploy with --board pico_w (its LED hangs on the Wi-Fi "
                                   "chip, and GPIO 25 selects that chip)",
+                        "Pico 2 W": "a Pico 2 W (RP2350): deploy with --board pico2_w",
                         "RP2350": "a Pico 2 (RP2350): deploy with --board pico2"}),
-    "pico_w": ("Pico W", {"RP2350": "a Pico 2 W (RP2350): no profile for it yet"}),
-    "pico2": ("RP2350", {" W ": "a Pico 2 W: its LED hangs on the Wi-Fi chip; no profile for it yet"}),
+    "pico_w": ("Pico W", {"RP2350": "a Pico 2 W (RP2350): deploy with --board pico2_w"}),
+    "pico2": ("RP2350", {" W ": "a Pico 2 W: deploy with --board pico2_w (its LED hangs on the Wi-Fi "
+                                "chip, and GPIO 25 selects that chip)"}),
+    "pico2_w": ("Pico 2 W", {"RP2040": "a Pico W (RP2040): deploy with --board pico_w"}),
     "esp32": ("ESP32", {"ESP32S3": "an ESP32-S3: deploy with --board esp32s3 (the ESP32-S3-DevKitC-1 "
                                   "pins)",
                         "ESP32S2": "an ESP32-S2: no profile for it yet",
