@@ -4,7 +4,8 @@
 
 Connects net.venue.Venue (with its own MQTT client, as a board runs it) to the
 broker on 127.0.0.1:PORT, waits until it has announced itself (subscribed,
-status and state published), then runs 300 passes of NetPort-style polling
+status and state published) and has had a QoS 1 publish acknowledged,
+then runs 300 passes of NetPort-style polling
 (Venue.poll, 1 ms apart) with the heap locked: connected, nothing arriving,
 nothing to send. Prints one JSON line: {"up": ..., "passes": ..., "error": None
 or what raised}.
@@ -57,9 +58,12 @@ def main():
             break
         time.sleep_ms(5)
     up = venue.client.state == UP
-    for _ in range(20):  # the SUBACKs and anything else in flight
+    # a QoS 1 publish is answered by the broker's PUBACK
+    qos1 = venue.client.publish(venue.t_event, b'{"ev": "qos1"}', False, 1) and venue.client.unacked == 1
+    for _ in range(40):  # the SUBACKs, the PUBACK and anything else in flight
         venue.poll(time.ticks_ms())
         time.sleep_ms(5)
+    qos1 = qos1 and venue.client.unacked == 0
     error = None
     passes = 0
     micropython.heap_lock()
@@ -71,7 +75,7 @@ def main():
     except Exception as exc:
         error = exc
     micropython.heap_unlock()
-    print(json.dumps({"up": up and venue.client.state == UP, "passes": passes,
+    print(json.dumps({"up": up and venue.client.state == UP, "passes": passes, "qos1_acked": qos1,
                       "error": None if error is None else repr(error)}))
 
 

@@ -40,7 +40,7 @@ class NetProp:
                  settings: Optional[dict] = None, net: Optional[dict] = None, folder=None,
                  micropython: Optional[str] = None, firmware_dir: Path = FIRMWARE_DIR,
                  heap: str = DEFAULT_HEAP, uid: Optional[str] = None,
-                 echo: Optional[Callable] = None) -> None:
+                 echo: Optional[Callable] = None, env: Optional[dict] = None) -> None:
         self.prop = prop
         self.prop_id = prop_id
         self._own_folder = folder is None
@@ -50,6 +50,7 @@ class NetProp:
         self.heap = heap
         self.uid = uid or prop_id
         self.echo = echo
+        self.extra_env = dict(env or {})  # e.g. VBOARD_TICKS_START: where the ticks start
         config: dict = {"prop": prop, "board": "pico"}
         for key, value in (settings or {}).items():
             config[key] = value
@@ -89,6 +90,7 @@ class NetProp:
         env = dict(os.environ)
         env["MICROPYPATH"] = ":".join([str(self.firmware_dir / "lib"), str(VBOARD_DIR)])
         env["VBOARD_UID"] = self.uid
+        env.update(self.extra_env)
         env.pop("VBOARD_RESET_KILLS", None)
         self._proc = subprocess.Popen(
             [self.micropython, "-X", "heapsize=" + self.heap, str(self.firmware_dir / "main.py")],
