@@ -22,12 +22,13 @@ settings or board say; a watchdog resets a hung board (the bridge inputs
 are pulled low on reset, so the motor coasts). A long press while the hand
 turns is an emergency stop; short presses while it turns are ignored.
 """
-# The clock's logic lives in props.clock.app; its names stay importable from here
-# (the prop contract is this module).
-from props.clock.app import CHIMING, FAULT, HARD_MAX_RUN_MS, IDLE, RUNNING, STATE_FILE, ClockApp, print_event  # noqa: F401
+# The prop contract is this module: STATE_FILE and build(). It imports nothing at the top,
+# so a module of the package (props.clock.game, .wiring) can be imported on its own; the
+# clock's logic is props.clock.app, its wiring props.clock.wiring.
+STATE_FILE = "clock_state.json"  # the game (props.clock.game), saved on the board's flash
 
 
-def build(settings, on_event=None, store=None, **app_options) -> ClockApp:
+def build(settings, on_event=None, store=None, **app_options):
     """A ClockApp with drivers on the pins of settings["board"]'s clock profile (the prop contract).
 
     store: a store.Store for the game (None: nothing saved). Extra keyword
@@ -37,6 +38,7 @@ def build(settings, on_event=None, store=None, **app_options) -> ClockApp:
     import machine
     from drivers.switches import Switches
 
+    from props.clock.app import ClockApp
     from props.clock.wiring import ClockWiring
     cfg = settings["clock"]
     wiring = ClockWiring(machine, settings)

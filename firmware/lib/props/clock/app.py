@@ -14,7 +14,6 @@ from micropython import const
 from props.clock.game import ClockCommands
 from rules.geisteruhr import DEFAULT_LIMITS, plan_length_ms, plan_motion, validate_limits
 
-STATE_FILE = "clock_state.json"  # the game (props.clock.game), saved on the board's flash
 HARD_MAX_RUN_MS = const(120000)  # no plan, setting or board limit can run the motor longer
 _CHIME_AFTER_MS = const(100)     # the bell sounds once the braked hand stands
 _SCAN_MS = const(10)             # the longest control tick: the button scan needs it

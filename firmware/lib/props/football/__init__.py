@@ -27,31 +27,13 @@ score, quarter, possession, refused, fault. kick_count's fields dict is
 allocated once and reused (the count runs with no allocation); copy it to
 keep it.
 """
-# The box's parts and its logic live in props.football.parts and props.football.app;
-# their names stay importable from here (the prop contract is this module).
-from props.football.app import FootballApp
-from props.football.parts import (  # noqa: F401
-    BEAT_MS,
-    BEAT_TONE,
-    BUTTON_NAMES,
-    COUNTING,
-    DEFAULTS,
-    END_TONE,
-    FAULT,
-    GO_TONE,
-    GOOD,
-    IDLE,
-    KICK,
-    MISS,
-    REFUSED_TONE,
-    ROLL,
-    SAVE_VERSION,
-    STATE_FILE,
-    box_settings,
-)
+# The prop contract is this module: STATE_FILE and build(). Nothing heavy is imported at the
+# top, so a module of the package (props.football.parts, .wiring) can be imported on its own;
+# the box's logic is props.football.app, its parts .parts, its wiring .wiring.
+from props.football.parts import STATE_FILE  # noqa: F401
 
 
-def build(settings, on_event=None, store=None, **app_options) -> FootballApp:
+def build(settings, on_event=None, store=None, **app_options):
     """A FootballApp with drivers on the pins of settings["board"]'s football profile (the prop contract).
 
     store: a store.Store for the game (None: nothing saved). A missing OLED (no
@@ -60,6 +42,8 @@ def build(settings, on_event=None, store=None, **app_options) -> FootballApp:
     import machine
     from drivers.switches import Switches
 
+    from props.football.app import FootballApp
+    from props.football.parts import BUTTON_NAMES
     from props.football.wiring import FootballWiring
     wiring = FootballWiring(machine, settings)
     cfg = wiring.cfg

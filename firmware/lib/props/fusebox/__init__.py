@@ -35,33 +35,13 @@ yet reported and returns the rules core's result. Game and selected card are
 saved with store.Store after every change (a round cut short by a power cut
 is dropped; its points already reported stay).
 """
-# The box's parts, card slot, wiring and logic live in props.fusebox.parts, .cards, .wiring
-# and .app; their names stay importable from here (the prop contract is this module).
-from props.fusebox.app import FuseBoxApp
-from props.fusebox.cards import open_pack
-from props.fusebox.parts import (  # noqa: F401
-    ACCEPT_BLINK,
-    ALL_WINDOWS,
-    BLOWN,
-    BLOWN_SOUND,
-    BUTTON_BOLT,
-    BUTTON_NEXT,
-    BUTTON_PREV,
-    CLICK,
-    IDLE,
-    MANUAL,
-    PACK,
-    ROUND,
-    SAFE_FLASH,
-    STATE_FILE,
-    WRONG,
-    blinks,
-    print_event,
-)
-from rules.fingerweg import WINDOWS
+# The prop contract is this module: STATE_FILE and build(). Nothing heavy is imported at the
+# top, so a module of the package (props.fusebox.cards, .wiring) can be imported on its own;
+# the box's logic is props.fusebox.app, its card slot .cards, its wiring .wiring.
+from props.fusebox.parts import STATE_FILE  # noqa: F401
 
 
-def build(settings, on_event=None, store=None, pack_stream=None) -> FuseBoxApp:
+def build(settings, on_event=None, store=None, pack_stream=None):
     """A FuseBoxApp on the pins of settings["board"]'s fusebox profile, with its pack (the prop contract).
 
     store: a store.Store for the game and card (None: nothing saved);
@@ -72,7 +52,11 @@ def build(settings, on_event=None, store=None, pack_stream=None) -> FuseBoxApp:
     from drivers.sensorwatch import SensorWatch
     from drivers.switches import Switches
 
+    from props.fusebox.app import FuseBoxApp
+    from props.fusebox.cards import open_pack
+    from props.fusebox.parts import ALL_WINDOWS, BLOWN_SOUND
     from props.fusebox.wiring import FuseBoxWiring
+    from rules.fingerweg import WINDOWS
     cfg = settings["fusebox"]
     wiring = FuseBoxWiring(machine, settings)
     pins = wiring.pins
