@@ -6,9 +6,12 @@ planned millisecond (within 1 ms: `at_ms` of the stop event is measured by the
 firmware's own clock) whatever the network does.
 """
 import json
+import os
 import socket
+import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from mosquitto_broker import Mosquitto
@@ -38,8 +41,9 @@ def broker(tmp_path):
 
 def test_a_round_over_mqtt_survives_the_broker_dying_and_the_will_says_offline(broker, tmp_path):
     listener = Listener(broker.port)
+    # the board's ticks wrap (2^30 ms) 2.5 s after boot: inside the round, the keep-alive and the backoff
     prop = NetProp("clock", "127.0.0.1", broker.port, "c1", user="c1", password=PW, settings=CLOCK,
-                   net={"keepalive_s": 5}).start()
+                   net={"keepalive_s": 5}, env={"VBOARD_TICKS_START": str((1 << 30) - 2500)}).start()
     try:
         state = listener.wait_json("props/c1/state", lambda m: m["state"]["state"] == "idle", 10)
         assert state is not None and state["prop"] == "clock" and state["id"] == "c1"
@@ -125,3 +129,14 @@ def test_a_wrong_broker_password_is_one_clear_event_and_growing_waits(broker):
         assert attempts <= 2 * len(events) + 2
     finally:
         prop.stop()
+
+
+def test_the_net_layers_idle_pass_allocates_nothing(broker):
+    """Connected, announced, nothing arriving: 300 passes of Venue.poll with the heap locked."""
+    from propctl.sim.runner import VBOARD_DIR, find_micropython
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, MICROPYPATH="%s:%s" % (VBOARD_DIR, root / "firmware" / "lib"))
+    done = subprocess.run([find_micropython(), str(root / "tests" / "mp" / "venue_idle.py"),
+                           str(broker.port), "c1", PW], capture_output=True, text=True, env=env, timeout=30)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"up": True, "passes": 300, "qos1_acked": True, "error": None}, done.stdout + done.stderr

@@ -2,15 +2,18 @@
 the desktop's handling of broker addresses and passwords (deploy included)."""
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from mosquitto_broker import Mosquitto
 from venue_helpers import Listener
 
+from propctl.build import FIRMWARE_DIR
 from propctl.venue import secrets
 from propctl.venue.broker import BrokerError, parse_url
 from propctl.venue.netprop import NetProp
@@ -109,6 +112,8 @@ def test_sim_on_a_broker_and_propctl_venue_see_and_command_it(broker, tmp_path):
         assert any(line.split()[:3] == ["f1", "fusebox", "online"] for line in table), table
         done = propctl("venue", "--broker", url, "--send", "c1", "start_round", '{"seed": 7}')
         assert done.returncode == 0 and json.loads(done.stdout)["ok"]["state"] == "running", done
+        # sent at QoS 1, taken at QoS 1: the prop acknowledged the request
+        assert "Received PUBACK from props-c1-" in broker.log_text()
         done = propctl("venue", "--broker", url, "--send", "c1", "new_game", '{"players": 9}')
         assert done.returncode == 1 and json.loads(done.stdout)["err"] == "refused"
         done = propctl("venue", "--broker", url, "--send", "c1", "new_game", "[1]")
@@ -150,3 +155,72 @@ def test_home_assistant_discovery_documents(broker):
     late = Listener(broker.port, client_id="late")
     assert late.wait(lambda t, p, r: t == "homeassistant/button/f1/main/config" and r, 3)
     late.close()
+
+
+def test_sim_serve_joins_the_broker_with_what_is_on_its_flash(broker, tmp_path):
+    """A served virtual board with the firmware on its flash (as deploy leaves it) joins the broker
+    that --broker names; the password goes into config.json (0600) and nowhere it prints."""
+    import shutil
+
+    from propctl.build import FIRMWARE_DIR
+    flash = tmp_path / "flash"
+    shutil.copytree(FIRMWARE_DIR / "lib", flash / "lib")
+    shutil.copy(FIRMWARE_DIR / "main.py", flash / "main.py")
+    (flash / "config.json").write_text(json.dumps({"prop": "clock", "board": "pico"}))
+    env = dict(os.environ, PROPCTL_MQTT_PASSWORD="c1-pw")
+    serve = subprocess.Popen([PROPCTL, "sim", "serve", "--flash", str(flash), "--broker",
+                              "mqtt://c1@127.0.0.1:%d" % broker.port, "--id", "c1"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             env=env, text=True)
+    listener = Listener(broker.port)
+    try:
+        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", 20)
+        venue_url = "mqtt://venue@127.0.0.1:%d" % broker.port
+        done = propctl("venue", "--broker", venue_url, "--send", "c1", "ping")
+        assert done.returncode == 0 and json.loads(done.stdout)["ok"] == {"pong": True}
+        config = json.loads((flash / "config.json").read_text())
+        assert config["prop"] == "clock" and config["net"]["broker_password"] == "c1-pw"
+        assert (flash / "config.json").stat().st_mode & 0o077 == 0
+    finally:
+        serve.terminate()
+        output = serve.communicate(timeout=10)[0]
+        listener.close()
+    assert "on the broker as c1" in output and "c1-pw" not in output
+
+
+def test_without_mosquitto_the_venue_leg_skips_saying_so_and_ci_fails(monkeypatch):
+    import mosquitto_broker
+    monkeypatch.setattr(mosquitto_broker.shutil, "which", lambda name: None)
+    monkeypatch.setattr(mosquitto_broker.os, "access", lambda path, mode: False)
+    monkeypatch.delenv("PROPS_REQUIRE_MOSQUITTO", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="mosquitto is not installed.*apt-get install mosquitto"):
+        mosquitto_broker.mosquitto_binary()
+    monkeypatch.setenv("PROPS_REQUIRE_MOSQUITTO", "1")
+    with pytest.raises(pytest.fail.Exception, match="venue tests cannot run: mosquitto is not installed"):
+        mosquitto_broker.mosquitto_binary()
+
+
+def test_a_prop_without_a_broker_never_loads_the_net_layer(tmp_path):
+    """The firmware without lib/net at all still boots and answers: no net section, no import."""
+    firmware = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE_DIR, firmware, ignore=shutil.ignore_patterns("net", "__pycache__"))
+    assert not (firmware / "lib" / "net").exists()
+    with NetProp("fusebox", "", 1883, "f1", firmware_dir=firmware, net={"broker": ""}) as prop:
+        assert prop.wait_event(lambda e: e["ev"] == "boot", 10)
+        prop.send(json.dumps({"id": 4, "cmd": "state"}))
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not any(e.get("re") == 4 for e in prop.events):
+            time.sleep(0.05)
+        assert any(e.get("re") == 4 and "ok" in e for e in prop.events), prop.events + prop.other
+        assert not any(e.get("ev") in ("fault", "net") for e in prop.events)
+
+
+def test_the_network_gets_its_slice_only_with_time_to_spare_or_when_starved():
+    from propctl.sim.runner import find_micropython
+    env = dict(os.environ, MICROPYPATH=str(FIRMWARE_DIR / "lib"))
+    done = subprocess.run([find_micropython(), str(Path(__file__).parent / "mp" / "netport_slices.py")],
+                          capture_output=True, text=True, env=env, timeout=30)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # 1000 waits of 1 ms: a slice every 100 ms (at 100, 200 ... 900); waits of 5 ms: every time;
+    # a 3 ms slice comes off the 5 ms wait
+    assert result == {"short_waits_polled": 9, "long_waits_polled": 100, "waits_after_slice": [2, 2, 2]}, done

@@ -22,7 +22,7 @@ What it does: CONNECT (clean session, will, user and password), CONNACK
 with its refusal codes, PUBLISH QoS 0 both ways and QoS 1 both ways (a
 PUBACK for each QoS 1 message received; with a clean session nothing is
 resent after a reconnect, the caller republishes its retained state),
-SUBSCRIBE (QoS 0), PINGREQ/PINGRESP keep-alive, DISCONNECT. An incoming
+SUBSCRIBE (QoS 0 or 1), PINGREQ/PINGRESP keep-alive, DISCONNECT. An incoming
 packet larger than the packet buffer is skipped whole (on_message gets None
 as its payload). Topics and payloads are bytes: nothing is encoded here.
 
@@ -425,16 +425,20 @@ class Client:
         self._bytes(payload)
         return True
 
-    def subscribe(self, topic: bytes) -> bool:
-        """Queue one SUBSCRIBE at QoS 0; False when not connected or no room."""
+    def subscribe(self, topic: bytes, qos: int = 0) -> bool:
+        """Queue one SUBSCRIBE (QoS 0 or 1); False when not connected or no room."""
         if self.state != UP or not self._begin(_SUBSCRIBE, 2 + 2 + len(topic) + 1):
             return False
         pid = self._next_pid()
         self._byte(pid >> 8)
         self._byte(pid & 0xFF)
         self._field(topic)
-        self._byte(0)
+        self._byte(qos)
         return True
+
+    def fits(self, topic: bytes, size: int) -> bool:
+        """Could a PUBLISH of `size` payload bytes to `topic` ever fit the out buffer?"""
+        return 5 + 2 + len(topic) + size <= len(self._out)
 
     def pending(self) -> int:
         """Bytes queued and not yet taken by the socket."""

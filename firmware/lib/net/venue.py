@@ -40,7 +40,8 @@ from link.framing import OVERLONG
 from net.backoff import Backoff
 from net.mqtt import DOWN, UP, Client
 
-SLACK_MS = const(2)          # network work only when the next deadline is at least this far
+SLACK_MS = const(2)          # network work only when the next deadline is at least this far...
+STARVED_MS = const(100)      # ...or when it has had no slice for this long (a tick below SLACK_MS)
 STATE_EVERY_MS = const(250)  # the retained state at most this often (it follows events)
 CLAIM_WINDOW_MS = const(2000)
 ID_TAKEN_WAIT_MS = const(60000)
@@ -152,7 +153,8 @@ class Venue:
         client = self._client
         stage = self._stage
         if stage == _STAGE_SUBSCRIBE:
-            if client.subscribe(self.t_cmd) and client.subscribe(self.t_claim):
+            # commands at QoS 1: a request sent at QoS 1 (propctl venue --send) is acknowledged
+            if client.subscribe(self.t_cmd, 1) and client.subscribe(self.t_claim):
                 stage = _STAGE_CLAIM
         elif stage == _STAGE_CLAIM:
             if client.publish(self.t_claim, self._uid) and client.publish(self.t_status, b"online", True):
@@ -177,7 +179,11 @@ class Venue:
                 "last_event": self._last_event, "state": state}
 
     def _publish_state(self, now: int) -> bool:
-        payload = protocol.encode(self.state_document())
+        document = self.state_document()
+        payload = protocol.encode(document)
+        if not self._client.fits(self.t_state, len(payload)):  # would never go out: say so instead
+            document["state"] = {"error": "state of %d bytes is larger than the net buffer" % len(payload)}
+            payload = protocol.encode(document)
         if self._client.publish(self.t_state, memoryview(payload)[:-1], True):
             self._state_dirty = False
             self._state_at = now
@@ -235,6 +241,9 @@ class Venue:
         self._report(kind, why, delay)
 
     def _on_wifi(self, kind: str, why: str) -> None:
+        if kind == "wifi_up":  # the broker at once, not after the wait the Wi-Fi outage built up
+            self.backoff.reset()
+            self.backoff.retry_at = self._now
         self._link.event("net", {"state": kind, "why": why})
 
     def _report(self, state: str, why: str, delay: int) -> None:
@@ -248,10 +257,15 @@ class NetPort:
         self._port = port
         self.venue = venue
         self._clock = clock if clock is not None else ticks_ms
+        self._last = self._clock()
 
     def pump(self, timeout_ms: int = 0) -> int:
-        if timeout_ms >= SLACK_MS:
-            t0 = self._clock()
+        t0 = self._clock()
+        # A prop whose every wait is shorter than SLACK_MS (a stepper faster than 500
+        # steps/s) still gives the network a slice every STARVED_MS, or the broker would
+        # drop it for silence; that slice may delay one of its ticks by its own length.
+        if timeout_ms >= SLACK_MS or ticks_diff(t0, self._last) >= STARVED_MS:
+            self._last = t0
             self.venue.poll(t0)
             spent = ticks_diff(self._clock(), t0)
             timeout_ms = timeout_ms - spent if spent < timeout_ms else 0

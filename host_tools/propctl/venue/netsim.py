@@ -8,14 +8,18 @@ It needs no terminal: stdin is never read, so it runs under nohup, systemd or
 in the background, until Ctrl-C, SIGTERM or SIGHUP.
 """
 import json
+import os
 import signal
 import sys
 import threading
+from pathlib import Path
 
 from propctl.overrides import parse_sets
 from propctl.sim.runner import load_config
 from propctl.venue.broker import BrokerError, parse_url, read_password
-from propctl.venue.netprop import NetProp
+from propctl.venue.netprop import DEFAULT_HEAP, NetProp
+
+HEAP = DEFAULT_HEAP  # a served board with --broker: the net layer needs its room too
 
 
 def run(args, prop: str) -> int:
@@ -75,3 +79,42 @@ def add_arguments(parser) -> None:
     parser.add_argument("--id", metavar="ID", help="the prop's id on the broker (default: its name)")
     parser.add_argument("--password-file", metavar="FILE",
                         help="with --broker: the broker password (else $PROPCTL_MQTT_PASSWORD)")
+
+
+def write_private(path: Path, text: str) -> None:
+    """`text` into `path`, readable by its owner only (it holds passwords), replaced whole."""
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(str(tmp), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+
+
+def prepare_flash(flash: Path, args) -> str:
+    """`propctl sim serve --broker`: the net section into the served board's config.json
+    (written 0600, other settings kept; deploy keeps it too). Returns the prop's id;
+    raises BrokerError for an unusable broker URL or password file."""
+    broker = parse_url(args.broker)
+    password = read_password(getattr(args, "password_file", None))
+    path = Path(flash) / "config.json"
+    config: dict = {}
+    if path.exists():
+        try:
+            config = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            config = {}
+        if not isinstance(config, dict):
+            config = {}
+    prop_id = args.id or config.get("prop") or "clock"
+    old = config.get("net")
+    net: dict = old if isinstance(old, dict) else {}
+    net.update({"broker": broker.host, "port": broker.port, "id": prop_id})
+    if broker.user:
+        net["user"] = broker.user
+    if password:
+        net["broker_password"] = password
+    config["net"] = net
+    write_private(path, json.dumps(config, indent=1, sort_keys=True) + "\n")
+    os.environ["VBOARD_UID"] = "serve-" + prop_id  # the board's unique id (client id on the broker)
+    return prop_id
