@@ -136,11 +136,7 @@ class Chromium:
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         page = Page(self, session, target)
         if size is not None:
-            page.send("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1],
-                                                             "deviceScaleFactor": 2 if mobile else 1,
-                                                             "mobile": mobile})
-            if mobile:
-                page.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+            page.screen(size, mobile)
         page.send("Page.navigate", {"url": url})
         return page
 
@@ -152,6 +148,13 @@ class Page:
         self.browser = browser
         self.session = session
         self.target = target
+
+    def screen(self, size, mobile: bool = False) -> None:
+        """The tab's screen from now on: `size` (width, height); mobile: a phone's (see open)."""
+        self.send("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1],
+                                                         "deviceScaleFactor": 2 if mobile else 1,
+                                                         "mobile": mobile})
+        self.send("Emulation.setTouchEmulationEnabled", {"enabled": mobile, "maxTouchPoints": 5})
 
     def close(self) -> None:
         """Close the tab (its page's memory goes with it)."""
@@ -168,7 +171,7 @@ class Page:
             raise ProtocolError("page error: %s" % result["exceptionDetails"])
         return result["result"].get("value")
 
-    def wait_for(self, expression: str, timeout: float = 60, poll_s: float = 0.2):
+    def wait_for(self, expression: str, timeout: float = 60, poll_s: float = 0.05):
         """Evaluate until the value is truthy; that value (TimeoutError after `timeout` s)."""
         deadline = time.monotonic() + timeout
         while True:
