@@ -368,7 +368,9 @@ def test_browser_fusebox_whole_game_with_players_discs_and_scores(browser, serve
                               ".map(b => b.textContent)")
         assert discs == ["Player 2: fingers on", "Player 3: fingers on"], discs  # not the chooser
         assert_fits(page, PHONE)
-        page.screenshot(tmp_path / "web-phone.png", whole=True)
+        touch(page, "#disc3")  # a phone's screen: the scores, the card, the windows, the discs
+        page.evaluate("document.getElementById('scores').scrollIntoView()")
+        page.screenshot(tmp_path / "web-phone.png")
         touch(page, "#cancel-window")
         scored = open_with_discs(page, safe[0], away=[3])
         assert scored["points"] == {"3": 1} and scored["bolt"] is False

@@ -141,7 +141,8 @@ def register(subparsers) -> None:
                "  propctl web                      # prints http://127.0.0.1:PORT/ to open\n"
                "  propctl web --port 8000 --lang de\n"
                "Page options, added to the URL: ?prop=clock|fusebox|football  &speed=N\n"
-               "  &seed=N  &show_plan=1 (the event log shows the round's planned length)",
+               "  &seed=N (the prop's seed: the clock plays `propctl plan --seed N`'s round)\n"
+               "  &show_plan=1 (the event log shows the round's planned length)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=0, help="port to listen on (default: a free one)")
     langs.add_argument(parser, "the fuse box's shipped task cards")
