@@ -54,7 +54,7 @@ def test_manifest_holds_the_firmware_the_virtual_board_and_the_pack(tmp_path):
     assert "/vboard/web_bridge.py" in text
     assert not [p for p in text if "__pycache__" in p]
     assert manifest["path"] == ["/vboard", "/lib", "/host"]  # the fake machine before the firmware
-    assert "/host/describe.py" in text
+    assert "/host/describe.py" in text and "/host/football_reports.py" in text
     assert manifest["pack"] == "/pack.bin" and manifest["binary"]["/pack.bin"]
 
 
@@ -120,6 +120,48 @@ def test_bridge_plays_a_clock_round_frame_by_frame():
     durations = [b[0] - a[0] for a, b in zip(heard, heard[1:])]
     for got, want in zip(durations, bell[1::2]):
         assert abs(got - want) <= 10, (durations, bell)  # within one tick
+
+
+BRIDGE_SEED_AND_WORDS = """
+import json, web_bridge
+out = {}
+for show in (False, True):
+    prop = web_bridge.Prop("clock", "", 77, "3", show)
+    prop.frame(100)
+    prop.input("button", 1)
+    events = json.loads(prop.frame(100))["events"]
+    prop.input("button", 0)
+    events += json.loads(prop.frame(100))["events"]
+    out["start", show] = [e for e in events if e["event"] == "start"]
+box = web_bridge.Prop("football", "", 77, "2")
+box.frame(100)
+box.input("roll", 1)
+events = json.loads(box.frame(20))["events"]
+box.input("roll", 0)  # a tap shorter than the debounce: still a press
+r = json.loads(box.frame(300))
+out["toss"] = [e["text"] for e in events + r["events"] if e["event"] == "toss"]
+out["reports"] = r["reports"]
+refused = json.loads(box.command("report", json.dumps({"action": "punt"})))
+print(json.dumps({"clock": out["start", False], "plan": out["start", True], "toss": out["toss"],
+                  "reports": out["reports"], "refused": refused}))
+"""
+
+
+def test_bridge_seed_is_the_seed_setting_and_football_speaks_the_players_words():
+    env = dict(os.environ, MICROPYPATH="%s:%s:%s" % (VBOARD_DIR, FIRMWARE_LIB, web.DESCRIBE.parent))
+    out = subprocess.run([find_micropython(), "-c", BRIDGE_SEED_AND_WORDS], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    (start,) = result["clock"]
+    assert start["seed"] == 3 and "duration_ms" not in start  # the plan's length stays secret
+    assert start["text"] == "hand starts: round 1, seed 3"
+    (planned,) = result["plan"]
+    assert planned["duration_ms"] == plan_points(plan_motion(3))[2] and "planned" in planned["text"]
+    assert result["toss"] == ["coin toss won by Home"]
+    assert result["reports"] == [{"label": "kick off", "report": {"action": "kick"}, "needs": None},
+                                 {"label": "receive", "report": {"action": "receive"}, "needs": None}]
+    assert result["refused"]["error"] and result["refused"]["text"].startswith("refused")
 
 
 def test_propctl_web_prints_its_url_and_stops_on_ctrl_c():
