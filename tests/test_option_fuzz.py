@@ -8,7 +8,8 @@ file argument paths of every kind (missing, a missing folder, a folder, a FIFO, 
 text (ESC, CJK, 3,000 characters, '='). A case argparse refuses is checked in-process (exit 2,
 no traceback); PER_COMMAND cases it takes per command run as a real `propctl` process, which
 must end within its limit with 0, 1, 2 or 130, or, past the limit, end on SIGTERM within
-TERM_S; stdout and stderr must hold no traceback.
+TERM_S; stdout and stderr must hold no traceback and no ESC or BEL (nothing draws a screen
+here, so one could only come from a value typed on the command line, shown raw).
 
 PROPCTL_FUZZ_SEED=N picks other cases, PROPCTL_FUZZ_RUNS=N runs more of them per command.
 """
@@ -85,6 +86,8 @@ def places(tmp: Path) -> list:
     return [str(tmp / name) for name in mine] + system
 
 
+# The terminal's title and red ink: a sim's screen uses neither, so seen raw they came from a value.
+RAW = ("\x1b]0;pwn\x07", "\x1b[31m")
 TEXTS = ["x", " ", "\x1b[31m\x1b]0;pwn\x07", "東京タワー", "a" * 3000, "=", "a=b", "clock.seed=-1",
          "board=esp32", "{", "none", "-1", "mqtt://nohost.invalid:1"]
 
@@ -163,6 +166,8 @@ def run(argv, cwd: Path, limit: float) -> dict:
     problem = None
     if "Traceback (most recent call last)" in text or "Exception ignored" in text:
         problem = "a traceback"
+    elif any(typed in text for typed in RAW):  # only a value typed on the command line holds them
+        problem = "a typed control sequence shown raw: %r" % text[max(0, text.find("\x1b") - 60):][:120]
     elif proc.returncode not in (TERM_CODES if termed else CODES):
         problem = "exit code %s%s" % (proc.returncode, " after SIGTERM" if termed else "")
     return {"argv": argv, "problem": problem, "err": text[-1500:], "termed": termed,

@@ -105,3 +105,15 @@ def test_the_monitor_shows_a_boards_escapes_escaped():
     printer(Line(message={"seq": 1, "re": 2, "err": "refused", "msg": "no " + TITLE}))
     assert no_control(out.getvalue()), repr(out.getvalue())
     assert "\\u001b[2J" in out.getvalue() and "\\u001b]0;pwn\\u0007" in out.getvalue()
+
+
+@pytest.mark.parametrize("argv", [["repl", "--port", TITLE], ["cards", "show", TITLE],
+                                  ["wokwi", "--check", "--out", TITLE],
+                                  ["sim", "serve", "--broker", "x", "--password-file", TITLE]])
+def test_a_path_or_port_typed_with_escapes_comes_back_escaped(argv):
+    # before: 'propctl repl: cannot open <ESC>]0;pwn<BEL>' set the terminal's title
+    done = subprocess.run(PROPCTL + argv, capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL, env=dict(os.environ, CI="1"))
+    assert done.returncode in (1, 2)
+    assert no_control(done.stdout + done.stderr), repr(done.stderr)
+    assert "\\u001b]0;pwn\\u0007" in done.stderr

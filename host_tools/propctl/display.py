@@ -36,6 +36,24 @@ def escaped(describe: Callable[..., str]) -> Callable[..., str]:
     return line
 
 
+class Shown:
+    """A text stream (sys.stderr) whose writes go through printable, keeping the layout
+    characters \\n, \\r and \\t: propctl's messages name paths, ports and values as typed,
+    and none of them may reach the terminal as a control sequence."""
+
+    _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(self._CONTROL.sub(lambda m: "\\u%04x" % ord(m.group()), text))
+        return len(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
 def has_control(text: str) -> bool:
     """Whether `text` holds a character `printable` would escape (a newline too)."""
     return bool(_CONTROL.search(text)) or "\n" in text

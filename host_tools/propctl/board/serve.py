@@ -236,9 +236,9 @@ def main(args) -> int:
         return 1
     board.start()
     print("virtual board on %s" % board.port, flush=True)
-    print("flash folder: %s" % flash, flush=True)
+    print("flash folder: %s" % printable(flash), flush=True)
     if link_path:
-        print("also reachable as %s" % link_path, flush=True)
+        print("also reachable as %s" % printable(link_path), flush=True)
     if prop_id is not None:
         print("on the broker as %s once a prop is deployed (config.json has the net section)" % prop_id,
               flush=True)
