@@ -117,11 +117,22 @@ def test_plan_svg_in_proc_says_why():
 
 
 @pytest.mark.parametrize("name, reason", [("", "an empty name is no file name"),
-                                          ("out/", "names a folder, not a file")])
+                                          ("out/", "names a folder, not a file"),
+                                          ("-", "'-' is standard output, which takes no file here; "
+                                                "name a file (./- for one called '-')")])
 def test_names_that_are_no_file(name, reason, tmp_path, monkeypatch):
     from propctl.atomic import output_problem
     monkeypatch.chdir(tmp_path)
     assert output_problem(name) == reason
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("argv", [["cards", "pack", "--lang", "en", "-o", "-"],
+                                  ["play", "fingerfootball", "--save", "-"]])
+def test_no_file_called_dash_is_written(argv, tmp_path):
+    # before: both wrote a file named '-' (the pack, the game) where '-' means standard output
+    done = propctl(*argv, cwd=tmp_path)
+    assert done.returncode in (1, 2) and "'-' is standard output" in done.stderr + done.stdout
     assert os.listdir(tmp_path) == []
 
 

@@ -77,6 +77,9 @@ def _refuse_special(path: str) -> None:
         raise OSError(errno.ENOENT, "an empty name is no file name", path)
     if path.endswith(("/", os.sep)):
         raise OSError(errno.EISDIR, "names a folder, not a file", path)
+    if path == "-":  # a person means standard output; a file called '-' is written ./-
+        raise OSError(errno.EINVAL, "'-' is standard output, which takes no file here; name a file "
+                                    "(./- for one called '-')", path)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
