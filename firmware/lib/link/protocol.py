@@ -94,60 +94,63 @@ _KEY = 2        # a key string
 _KEY_OR_END = 3  # a key string, or } (just after {)
 _COLON = 4      # the : after a key
 _NEXT = 5       # , or the closing bracket (or the line's end, after the outermost value)
-_DIGITS = b"0123456789"
 _ESCAPES = b'"\\/bfnrtu'
+
+
+def _digits_end(line, i: int, n: int) -> int:
+    """The index after the run of digits at i (i itself if there is none)."""
+    while i < n and 0x30 <= line[i] <= 0x39:
+        i += 1
+    return i
 
 
 def _number_end(line, i: int, n: int) -> int:
     """The index after the JSON number starting at i, or -1 if none starts there."""
     if i < n and line[i] == 0x2D:  # -
         i += 1
-    if i >= n or line[i] not in _DIGITS:
+    start = i
+    i = 1 + i if i < n and line[i] == 0x30 else _digits_end(line, i, n)  # no leading zeros
+    if i == start:
         return -1
-    if line[i] == 0x30:  # 0: no more digits before the point (no leading zeros)
-        i += 1
-    else:
-        while i < n and line[i] in _DIGITS:
-            i += 1
-    if i < n and line[i] == 0x2E:  # .
-        i += 1
-        if i >= n or line[i] not in _DIGITS:
+    if i < n and line[i] == 0x2E:  # . and at least one digit
+        start = i = i + 1
+        i = _digits_end(line, i, n)
+        if i == start:
             return -1
-        while i < n and line[i] in _DIGITS:
-            i += 1
-    if i < n and line[i] in b"eE":
+    if i < n and (line[i] == 0x65 or line[i] == 0x45):  # e E, a sign, at least one digit
         i += 1
-        if i < n and line[i] in b"+-":
+        if i < n and (line[i] == 0x2B or line[i] == 0x2D):
             i += 1
-        if i >= n or line[i] not in _DIGITS:
+        start = i
+        i = _digits_end(line, i, n)
+        if i == start:
             return -1
-        while i < n and line[i] in _DIGITS:
-            i += 1
     return i
 
 
 def _string_end(line, i: int, n: int) -> int:
     """The index after the JSON string whose quote is at i, or -1 if it is not one."""
     i += 1
-    while i < n:
-        c = line[i]
-        if c == 0x22:  # "
-            return i + 1
-        if c < 0x20:  # a raw tab (the only control byte that gets here)
+    while True:
+        end = line.find(b'"', i)  # the scans run in C: most strings hold no backslash
+        if end < 0:
             return -1
-        if c == 0x5C:  # backslash
-            i += 1
-            if i >= n or line[i] not in _ESCAPES:
+        if line.find(b"\t", i, end) >= 0:  # a raw tab (the only control byte that gets here)
+            return -1
+        slash = line.find(b"\\", i, end)
+        if slash < 0:
+            return end + 1
+        i = slash + 1  # an escape: check it, then look on from after it
+        if i >= n or line[i] not in _ESCAPES:
+            return -1
+        if line[i] == 0x75:  # u: four hex digits
+            if i + 4 >= n:
                 return -1
-            if line[i] == 0x75:  # u: four hex digits
-                if i + 4 >= n:
+            for k in range(i + 1, i + 5):
+                if line[k] not in b"0123456789abcdefABCDEF":
                     return -1
-                for k in range(i + 1, i + 5):
-                    if line[k] not in b"0123456789abcdefABCDEF":
-                        return -1
-                i += 4
+            i += 4
         i += 1
-    return -1
 
 
 def _strict_json(line) -> bool:
