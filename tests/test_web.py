@@ -281,6 +281,9 @@ def test_browser_page_fits_the_screen_with_touch_sized_controls(browser, server,
         prop_box = page.evaluate("document.getElementById('prop').getBoundingClientRect().toJSON()")
         log_box = page.evaluate("document.getElementById('events').getBoundingClientRect().toJSON()")
         assert log_box["top"] >= prop_box["bottom"] - 1, (prop_box, log_box)
+        page.screen(PHONE[::-1], mobile=True)  # the phone turned on its side
+        page.wait_for("document.documentElement.clientWidth === %d" % PHONE[1], timeout=10)
+        assert_fits(page, PHONE[::-1])
 
 
 @pytest.mark.slow
