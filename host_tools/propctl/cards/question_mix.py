@@ -33,6 +33,7 @@ TOPICS = {
     "records": "records and extremes",
     "per_year": "how many per year (or per day)",
     "nature": "nature, weather, landscapes",
+    "geography": "countries, borders, rivers, distances",
     "space": "space and astronomy",
     "buildings": "buildings and structures",
     "technology": "vehicles, machines, technology",
