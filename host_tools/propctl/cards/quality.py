@@ -24,8 +24,9 @@ Questions (Pi mal Daumen):
   - in a German deck, numbers in German formats (propctl.cards.numbers_de).
 Across all decks checked together (same language):
   - no statement twice on two task cards, no question text twice;
-  - no task-card statement that gives away a question (all its words in the
-    question: "Sinking of the Titanic" / "In which year did the Titanic sink?").
+  - no task-card statement that gives away a question (all its two or more
+    subject words in the question: "Sinking of the Titanic" / "In which year
+    did the Titanic sink?"; a lone name such as "Albatross" is no give-away).
 """
 import re
 
@@ -397,7 +398,9 @@ def _duplicates(decks) -> list:
         for i, card in enumerate(deck.cards):
             for w, statement in enumerate(card.statements):
                 words = _words(statement)
-                for qdeck, j, field, text, qwords in asked if words else ():
+                # A lone name ("Albatross", "French") gives no number away; a statement of
+                # two or more subject words all in one question does ("Sinking of the Titanic").
+                for qdeck, j, field, text, qwords in asked if len(words) >= 2 else ():
                     if words <= qwords:
                         out.append(_at(deck, i, "s%d" % (w + 1), "%r gives away the question %s %s (%r); "
                                        "allowed: a fact in one deck only"
