@@ -9,7 +9,8 @@ at all), and "40075" is hard to read. German writes a decimal comma
 what to write instead. Used by `propctl cards check` on German decks (card
 text, units, sources and notes); a number it cannot judge is left alone:
 dates (6.8.1791, 2024-05-01), version-like x.y.z, numbers of norms
-(ISO 3166-1, DIN EN 13698-1) and of sections (Regel 2.3, § 4.1).
+(ISO 3166-1, DIN EN 13698-1), of sections (Regel 2.3, § 4.1) and of models
+(Boeing 747-400: a hyphen between a larger and a smaller number is no range).
 """
 import re
 from typing import List
@@ -47,9 +48,20 @@ def problems(text: str) -> List[str]:
         if exempt(match.start(), match.end()):
             continue
         first, before, after, second = match.groups()
+        if _value(first) >= _value(second):
+            continue  # no range: a model or part number (Boeing 747-400, ISO 3166-1)
         out.append("%r: a range takes an en dash in German: %s%s\u2013%s%s"
                    % (match.group(), first, before, after, second))
     return out
+
+
+def _value(number: str) -> float:
+    """A number's size for comparing the ends of a range (German or English marks, roughly)."""
+    digits = re.sub(r"[.,](?=\d{3}(?!\d))", "", number).replace(",", ".")
+    try:
+        return float(digits)
+    except ValueError:
+        return 0.0
 
 
 def _judge(number: str) -> "str | None":
