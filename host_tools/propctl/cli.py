@@ -8,15 +8,18 @@ import argparse
 import os
 import sys
 
-from propctl import __version__, deploy, monitor, plan, play, ports, repl, selftest, web, wokwi
+from propctl import __version__, deploy, plan, play, web, wokwi
+from propctl.board import monitor, ports, repl, selftest
 from propctl.cards import cli as cards_cli
 from propctl.helpformat import use_everywhere
 from propctl.sim import command as sim_command
 from propctl.sim.runner import Stopped
+from propctl.venue import view as venue_view
 
 # Each module provides register(subparsers): it adds its parser and sets `func`
 # on it; func(args) returns the exit code. Listed in --help order.
-SUBCOMMAND_MODULES = [cards_cli, play, sim_command, plan, web, deploy, monitor, repl, ports, selftest, wokwi]
+SUBCOMMAND_MODULES = [cards_cli, play, sim_command, plan, web, deploy, monitor, repl, ports, selftest, wokwi,
+                      venue_view]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -101,7 +101,7 @@ def incomplete_firmware(local: dict, prop: str):
     """
     if not local:
         return "it compiled nothing"
-    missing = [path for path in ("main.py", "lib/link/board.mpy", "lib/props/%s.mpy" % prop)
+    missing = [path for path in ("main.py", "lib/link/board.mpy", "lib/props/%s/__init__.mpy" % prop)
                if path not in local]
     if missing:
         return "it lacks %s" % ", ".join(missing)
@@ -200,7 +200,7 @@ def parse_set(items) -> dict:
 def check_settings(settings: dict, root: Path) -> None:
     """DeployUsageError naming every --set key the firmware in `root` does not know, and every
     value it would refuse (wrong type, out of range), before anything touches the board."""
-    from propctl.settings_check import SettingsUnreadable, check_sets
+    from propctl.board.settings_check import SettingsUnreadable, check_sets
     try:
         problems = check_sets(settings, root)
     except SettingsUnreadable as exc:
@@ -319,7 +319,7 @@ def _end_progress() -> None:
 
 def request_maintenance(port: str, say=_say) -> str:
     """If a prop runs, ask it to reboot without prop and watchdog. Returns the mode found."""
-    from propctl.linkclient import LinkClient, LinkFailure
+    from propctl.board.linkclient import LinkClient, LinkFailure
     try:
         client = LinkClient.open(port)
     except OSError as exc:
@@ -347,7 +347,7 @@ def wait_for_hello(port: str, timeout: float = 15.0, on_line=None):
 
     Lines read meanwhile (a crashing prop's fault events) go to on_line(Line).
     """
-    from propctl.linkclient import LinkClient, LinkFailure
+    from propctl.board.linkclient import LinkClient, LinkFailure
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -393,7 +393,7 @@ def confirm_running(port: str, prop: str, timeout: float = 45.0, say=_say) -> di
     is a failed deploy: the reason is the board's own (crash count, advice,
     the last fault, the config errors).
     """
-    from propctl.linkclient import LinkClient, LinkFailure
+    from propctl.board.linkclient import LinkClient, LinkFailure
     faults: list = []
 
     def collect(line) -> None:
@@ -452,9 +452,12 @@ def _not_running(what: str, faults: list, errors: list, fix: str) -> str:
 BOARD_MACHINES = {
     "pico": ("RP2040", {"Pico W": "a Pico W: deploy with --board pico_w (its LED hangs on the Wi-Fi "
                                   "chip, and GPIO 25 selects that chip)",
+                        "Pico 2 W": "a Pico 2 W (RP2350): deploy with --board pico2_w",
                         "RP2350": "a Pico 2 (RP2350): deploy with --board pico2"}),
-    "pico_w": ("Pico W", {"RP2350": "a Pico 2 W (RP2350): no profile for it yet"}),
-    "pico2": ("RP2350", {" W ": "a Pico 2 W: its LED hangs on the Wi-Fi chip; no profile for it yet"}),
+    "pico_w": ("Pico W", {"RP2350": "a Pico 2 W (RP2350): deploy with --board pico2_w"}),
+    "pico2": ("RP2350", {" W ": "a Pico 2 W: deploy with --board pico2_w (its LED hangs on the Wi-Fi "
+                                "chip, and GPIO 25 selects that chip)"}),
+    "pico2_w": ("Pico 2 W", {"RP2040": "a Pico W (RP2040): deploy with --board pico_w"}),
     "esp32": ("ESP32", {"ESP32S3": "an ESP32-S3: deploy with --board esp32s3 (the ESP32-S3-DevKitC-1 "
                                   "pins)",
                         "ESP32S2": "an ESP32-S2: no profile for it yet",
@@ -516,7 +519,7 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
     """Do the deploy; returns a summary dict (copied, removed, skipped, ...).
 
     Ctrl-C raises DeployInterrupted, whose message says what the board was left with."""
-    from propctl.ports import resolve_port
+    from propctl.board.ports import resolve_port
     port = resolve_port(port)
     with _on_ctrl_c(INTERRUPTED_LOCAL):
         local, kind = _local_files(prop, board, cards, firmware, say, settings or {})
@@ -603,7 +606,8 @@ def _to_board(port, prop, board, local, kind, settings, dry_run, say) -> dict:
             for path in remove:
                 say("  would remove %s" % path)
             if config_text:
-                say("  would write config.json:\n" + config_text.rstrip())
+                from propctl.venue.secrets import hidden
+                say("  would write config.json:\n" + hidden(config_text).rstrip())
             say("dry run: no file copied; resetting the board to restart its program")
             files.remove(MAINTENANCE_FLAG)
             files.reset_and_close()
@@ -686,6 +690,11 @@ def register(subparsers) -> None:
                         help="also set a config value (JSON or a bare word), e.g. clock.seed=7; repeatable. "
                              "A key the firmware does not know or a value it refuses is an error "
                              "(exit 2) before the board is touched")
+    parser.add_argument("--secrets", metavar="FILE",
+                        help="venue mode: the Wi-Fi and broker passwords from a JSON file "
+                             "{\"password\": ..., \"broker_password\": ...} (docs/venue.md)")
+    parser.add_argument("--ask-passwords", action="store_true",
+                        help="venue mode: ask for the Wi-Fi and broker passwords (nothing is shown)")
     parser.add_argument("--firmware", metavar="DIR",
                         help="firmware tree to deploy (default: the one installed with propctl, "
                              "else firmware/ of this clone)")
@@ -695,6 +704,23 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+def _with_secrets(settings: dict, args) -> dict:
+    """--set values plus the passwords of --secrets or --ask-passwords (never from --set)."""
+    from propctl.overrides import combine
+    from propctl.venue import secrets
+    refused = secrets.on_command_line(settings)
+    if refused:
+        raise DeployUsageError(refused + ". Nothing was copied")
+    try:
+        if args.secrets:
+            settings = combine(settings, secrets.from_file(args.secrets))
+        if args.ask_passwords:
+            settings = combine(settings, secrets.ask())
+    except secrets.SecretsError as exc:
+        raise DeployUsageError("%s. Nothing was copied" % exc) from None
+    return settings
+
+
 def run(args) -> int:
     if args.cards is None and (args.prop is None or args.board is None):
         print("propctl deploy: give --prop and --board (or --cards DECK.bin)", file=sys.stderr)
@@ -702,17 +728,20 @@ def run(args) -> int:
     if args.cards is not None:
         # a deck deploy copies the deck only: these would be dropped without a word
         unused = [name for name, value in (("--prop", args.prop), ("--board", args.board),
-                                           ("--set", args.settings), ("--firmware", args.firmware))
+                                           ("--set", args.settings), ("--firmware", args.firmware),
+                                           ("--secrets", args.secrets),
+                                           ("--ask-passwords", args.ask_passwords))
                   if value]
         if unused:
             print("propctl deploy: --cards copies the card deck only; %s would be ignored. Deploy "
                   "the firmware (with %s) and the deck in two runs. Nothing was copied"
                   % (", ".join(unused), " ".join(unused)), file=sys.stderr)
             return 2
+    from propctl.board.ports import PortError
     from propctl.build import CompileError
-    from propctl.ports import PortError
     try:
         settings = parse_set(args.settings)
+        settings = _with_secrets(settings, args)
         deploy(args.port, prop=args.prop, board=args.board, cards=args.cards, settings=settings,
                dry_run=args.dry_run, wait=not args.no_wait, firmware=args.firmware)
     except DeployInterrupted as exc:

@@ -1,0 +1,294 @@
+"""`propctl selftest`: test a prop's wiring on the board, one signal at a time.
+
+The board runs the steps (firmware/lib/selftest.py: the prop's own drivers,
+the motor within its safety limits); this side says what to do or watch,
+asks whether it happened, follows the inputs live and names what is wrong:
+
+    motor_cw: the hand should turn clockwise slowly for 2 s ... did it? [y/n/o=other way]
+    window 5: no change seen on GP8 (pin 11): check the wire and the sensor
+
+Who answers: a person at the terminal; `--answers y,n,...` (scripted, for
+tests; inputs then cannot be worked and time out); or `--vboard FLASH`, the
+person of a served virtual board (vboard/world.py): it works the switches
+through the board's flash folder and answers from what the board's outputs
+did, so the self-test itself is tested against correct and miswired boards.
+"""
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from propctl.board.linkclient import LinkClient, LinkFailure
+
+POLL_S = 0.05
+# drivers.battery.OFF_MV: a pack that reads below this is switched off (the divider's pin at 0 V)
+SUPPLY_OFF_MV = 1000
+INPUT_TIMEOUT_S = 15.0
+
+
+class Terminal:
+    """The person at the keyboard."""
+
+    def show(self, text: str) -> None:
+        print(text, flush=True)
+
+    def before(self, name: str) -> None:
+        pass
+
+    def act(self, name: str, prompt: str) -> None:
+        print("%s ..." % prompt, flush=True)
+
+    def done(self, name: str) -> None:
+        pass
+
+    def ask(self, name: str, question: str, choices: str) -> str:
+        while True:
+            try:
+                answer = input("%s [%s] " % (question, "/".join(choices))).strip().lower()[:1]
+            except EOFError:
+                return "n"
+            if answer in choices:
+                return answer
+            print("please answer %s" % " or ".join(choices))
+
+
+class Scripted(Terminal):
+    """Answers from a list (y, n, o), in order; 'n' once the list is used up."""
+
+    def __init__(self, answers: list) -> None:
+        self.answers = list(answers)
+
+    def ask(self, name: str, question: str, choices: str) -> str:
+        answer = self.answers.pop(0) if self.answers else "n"
+        print("%s [%s] %s" % (question, "/".join(choices), answer), flush=True)
+        return answer
+
+
+class VirtualPerson(Scripted):
+    """The person of a served virtual board: works its switches, watches its outputs."""
+
+    def __init__(self, flash: Path, hold_s: float = 0.3) -> None:
+        super().__init__([])
+        self.flash = Path(flash)
+        self.hold_s = hold_s
+        self.seq = 0
+        self.acted: list = []
+        self._before: dict = {}
+
+    def _seen(self) -> dict:
+        for _ in range(100):
+            try:
+                return json.loads((self.flash / "vboard_seen.json").read_text())
+            except (OSError, ValueError):
+                time.sleep(POLL_S)
+        raise LinkFailure("the virtual board shows nothing (no vboard_world.json in %s?)" % self.flash)
+
+    def _hands(self, acted: list) -> dict:
+        """Set the hands and wait until the board has seen them; what it shows then."""
+        self.seq += 1
+        self.acted = acted
+        tmp = self.flash / "vboard_hands.json.tmp"
+        tmp.write_text(json.dumps({"seq": self.seq, "acted": acted}))
+        os.replace(tmp, self.flash / "vboard_hands.json")
+        deadline = time.monotonic() + 5
+        seen = self._seen()
+        while seen.get("seq") != self.seq and time.monotonic() < deadline:
+            time.sleep(POLL_S)
+            seen = self._seen()
+        return seen
+
+    def look(self) -> dict:
+        """What the board shows now (not an older picture: the hands' seq is bumped and awaited)."""
+        return self._hands(self.acted)
+
+    def before(self, name: str) -> None:
+        self._before = self.look()
+
+    def act(self, name: str, prompt: str) -> None:
+        print("%s ... (the virtual person does)" % prompt, flush=True)
+        self._hands([name])
+        time.sleep(self.hold_s)
+        self._hands([])
+
+    def ask(self, name: str, question: str, choices: str) -> str:
+        after = self.look()
+        if name.startswith("motor_"):
+            moved = after["hand_mdeg"] - self._before["hand_mdeg"]
+            wanted = 1 if name == "motor_cw" else -1
+            answer = "y" if moved * wanted > 0 else ("o" if moved else "n")
+        else:
+            part = name
+            seen = after["edges"].get(part, 0) - self._before.get("edges", {}).get(part, 0)
+            answer = "y" if seen > 0 else "n"
+        print("%s [%s] %s" % (question, "/".join(choices), answer), flush=True)
+        return answer
+
+
+def _wait_done(link: LinkClient, name: str, timeout: float) -> bool:
+    line = link.wait_for(lambda line: line.event == "selftest_done"
+                         and (line.message.get("data") or {}).get("name") == name, timeout)
+    return line is not None
+
+
+def supply_off(started: dict):
+    """What to say when a pack-powered step started with the pack reading about 0 V, else None."""
+    mv = started.get("supply_mv")
+    if mv is None or mv >= SUPPLY_OFF_MV:
+        return None
+    return ("the motor supply is off (the battery pack reads %.1f V): switch the pack on; it may "
+            "stay on with USB plugged in (ESP32 and S3: switch off only the board's own supply, "
+            "see 'Power' in hardware/README.md)" % (mv / 1000))
+
+
+def unseen(place: str, started: dict) -> str:
+    """Why a person may not have seen an output step, from what the board said as it started."""
+    off = supply_off(started)
+    if off is not None:
+        return "not seen: " + off  # not the wires: nothing at the motor or bell has power
+    check = started.get("check")
+    return "not seen: check the wires on %s" % place + ("; " + check if check else "")
+
+
+def run_outputs(link: LinkClient, steps: list, person, interactive: bool) -> list:
+    """Each output step in turn; [(name, result, detail)]."""
+    results = []
+    for name, prompt, ms, place in steps:
+        person.show("%s: %s" % (name, prompt))
+        person.before(name)
+        started = link.request("selftest_output", {"name": name})
+        started = started if isinstance(started, dict) else {}
+        if not _wait_done(link, name, ms / 1000.0 + 5.0):
+            results.append((name, "FAIL", "the board did not finish the step"))
+            continue
+        if not interactive:
+            off = supply_off(started)
+            results.append((name, "ran", "not confirmed (--non-interactive)" + ("; " + off if off else "")))
+            continue
+        motor = name.startswith("motor_")
+        answer = person.ask(name, "did it?" + (" (o: it turned the other way)" if motor else ""),
+                            "yno" if motor else "yn")
+        if answer == "y":
+            results.append((name, "ok", ""))
+        elif answer == "o":
+            results.append((name, "FAIL", "the hand turned the other way: the motor's leads are reversed; "
+                                          "swap the two motor wires at the driver (AOUT1/AOUT2)"))
+        else:
+            results.append((name, "FAIL", unseen(place, started)))
+    return results
+
+
+def run_inputs(link: LinkClient, inputs: list, person, timeout: float) -> list:
+    """Each input live; [(name, result, detail)]."""
+    results = []
+    names = [entry[0] for entry in inputs]
+    link.request("selftest_inputs")  # forget changes from before
+    for index, (name, prompt, where) in enumerate(inputs):
+        label = _label(name)
+        person.act(name, prompt)
+        deadline = time.monotonic() + timeout
+        others: list = []
+        seen = False
+        while time.monotonic() < deadline:
+            state = link.request("selftest_inputs")
+            changes = state["changes"]
+            if changes[index]:
+                seen = True
+                break
+            others += [i for i, count in enumerate(changes) if count and i not in others]
+            if others and time.monotonic() > deadline - timeout + 1.0:
+                break  # another input moved instead: say which, do not wait out the timeout
+            time.sleep(POLL_S)
+        if seen:
+            person.show("  seen %s" % label)
+            results.append((name, "ok", "seen on %s" % where))
+        elif others:
+            moved = ", ".join("%s's input %s" % (_label(names[i]), inputs[i][2]) for i in others)
+            detail = "no change seen on %s, but %s changed" % (where, moved)
+            if len(others) == 1 and names[others[0]].startswith("window") and name.startswith("window"):
+                other = _label(names[others[0]])
+                detail += ": the wires of %s and %s are swapped at the board" % (label, other)
+            person.show("  %s: %s" % (label, detail))
+            results.append((name, "FAIL", detail))
+        else:
+            detail = "no change seen on %s: check the wire and the %s" % (
+                where, "sensor" if name.startswith("window") else "button")
+            person.show("  %s: %s" % (label, detail))
+            results.append((name, "FAIL", detail))
+        person.done(name)
+        link.request("selftest_inputs")  # the release and closing belong to this step
+    return results
+
+
+def _label(name: str) -> str:
+    if name.startswith("window"):
+        return "window %s" % name[6:]
+    return name
+
+
+def summary(results: list) -> str:
+    width = max([len(_label(name)) for name, _, _ in results] + [6])
+    lines = ["%-*s  %-6s  %s" % (width, "signal", "result", "detail")]
+    for name, result, detail in results:
+        lines.append("%-*s  %-6s  %s" % (width, _label(name), result, detail))
+    failed = [r for r in results if r[1] == "FAIL"]
+    lines.append("%d signals, %d failed" % (len(results), len(failed)))
+    return "\n".join(lines)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "selftest", help="test the prop's wiring on the board, one signal at a time",
+        description="Test the wiring of the prop on the board at PORT: each output in turn (motor both "
+                    "ways at low speed within the motor's safety limits, chime, LEDs, relay, solenoid), "
+                    "with a question whether it happened, then each input live (press a button, open a "
+                    "window) with a timeout. Ends with a summary table; the board then resets and the "
+                    "prop runs again.",
+        epilog="Examples:\n"
+               "  propctl selftest --port /dev/ttyACM0         # outputs with y/n, then inputs\n"
+               "  propctl selftest --port auto --non-interactive   # the outputs only\n"
+               "  propctl selftest --port /dev/ttyACM0 --answers y,y,o,y\n"
+               "Exit codes: 0 every signal passed, 1 a signal failed or the board did not answer, "
+               "2 bad command line.")
+    parser.add_argument("--port", required=True, help="serial port of the board (see `propctl ports`)")
+    parser.add_argument("--non-interactive", action="store_true",
+                        help="run the outputs only, ask nothing (inputs need a person)")
+    parser.add_argument("--answers", help="scripted answers, comma-separated y/n/o, in step order")
+    parser.add_argument("--vboard", type=Path, metavar="FLASH",
+                        help="a served virtual board's flash folder: its virtual person works the "
+                             "switches and answers from what the outputs did (for tests)")
+    parser.add_argument("--timeout", type=float, default=INPUT_TIMEOUT_S,
+                        help="seconds to wait for each input (default %(default)s)")
+    parser.set_defaults(func=run)
+
+
+def run(args, person=None) -> int:
+    """The command; `person` replaces the one the options choose (tests)."""
+    if person is not None:
+        pass
+    elif args.vboard is not None:
+        person = VirtualPerson(args.vboard)
+    elif args.answers is not None:
+        person = Scripted([a.strip().lower() for a in args.answers.split(",") if a.strip()])
+    else:
+        person = Terminal()
+    try:
+        link = LinkClient.open(args.port, wait_s=5.0)
+    except Exception as exc:  # serial.SerialException and OSError alike
+        print("propctl selftest: cannot open %s: %s" % (args.port, exc), file=sys.stderr)
+        return 1
+    with link:
+        try:
+            info = link.hello(timeout=5.0)
+            print("self-test of the %s prop on %s (firmware %s)" % (info.get("prop"), info.get("board"),
+                                                                   info.get("firmware")), flush=True)
+            steps = link.request("selftest_begin", timeout=5.0)
+            results = run_outputs(link, steps["outputs"], person, not args.non_interactive)
+            if not args.non_interactive:
+                results += run_inputs(link, steps["inputs"], person, args.timeout)
+            link.send("selftest_end")
+        except LinkFailure as exc:
+            print("propctl selftest: %s" % exc, file=sys.stderr)
+            return 1
+    print(summary(results), flush=True)
+    return 1 if any(r[1] == "FAIL" for r in results) else 0
