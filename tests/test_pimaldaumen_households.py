@@ -8,9 +8,9 @@ test's own) and plays whole games with players who guess around the answer.
 import argparse
 
 import pytest
+from test_pimaldaumen_master import simulated_table
 
 from propctl.games.pimaldaumen import Session, register
-from test_pimaldaumen_master import simulated_table
 
 
 def play_evenings(tmp_path, lang, players, games, extra=()):

@@ -55,7 +55,8 @@ def test_small_answers_may_have_the_answer_alone_or_plus_minus_one():
     from propctl.cards.questions import SourcedQuestion
 
     def problems(scale, answer):
-        return question_problems(SourcedQuestion("How many?", "", scale, answer, "src", "2025", "animals"), "")
+        question = SourcedQuestion("How many?", "", scale, answer, "src", "2025", "animals")
+        return question_problems(question, "")
 
     assert problems(["0", 3, "1.5", 6, "2", 6, "2.5", 3, "5"], "2") == []      # the answer alone
     assert problems(["0", 3, "1", 6, "2", 6, "3", 3, "5"], "2") == []          # +-1

@@ -53,7 +53,8 @@ QUESTION_FIELDS = ("text", "unit", "scale", "answer", "source", "as_of", "topic"
 SLOTS = tuple((frame, colour) for frame in FRAMES for colour in COLOURS)
 COLUMNS = ("id",) + tuple("%s_%s_%s" % (f, c, field) for f, c in SLOTS for field in QUESTION_FIELDS) \
     + ("family", "notes")
-REQUIRED_COLUMNS = tuple(c for c in COLUMNS if not c.endswith(("_unit", "_as_of", "_topic", "family", "notes")))
+OPTIONAL_ENDINGS = ("_unit", "_as_of", "_topic", "family", "notes")
+REQUIRED_COLUMNS = tuple(c for c in COLUMNS if not c.endswith(OPTIONAL_ENDINGS))
 JSON_FIELDS = ("id",) + FRAMES + ("family", "notes")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}\Z")
 # Byte limits: six questions must fit one pack record (4 KB) for a board.

@@ -414,7 +414,8 @@ class Session(Table):
             raise Unusable("its players: %s" % str(exc).replace("--players: ", "")) from None
         frame = data.get("frame")
         if frame not in FRAMES + (AUTO,):
-            raise Unusable("its frame is %s, not one of %s" % (json.dumps(frame), ", ".join(FRAMES + (AUTO,))))
+            raise Unusable("its frame is %s, not one of %s"
+                           % (json.dumps(frame), ", ".join(FRAMES + (AUTO,))))
         try:
             board = Board(data.get("board"))
         except ValueError as exc:
