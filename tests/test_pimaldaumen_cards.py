@@ -215,3 +215,19 @@ def test_json_numbers_with_decimals_stay_exact(tmp_path):
     gravity = deck.cards[2].question("violet", "yellow")
     assert gravity.answer == "9.80665"
     assert gravity.scale[4] == "9.5" and gravity.scale[8] == "10.2"
+
+
+def test_pack_family_keeps_only_the_family_cards(tmp_path, capsys):
+    pack = tmp_path / "family.bin"
+    assert propctl_main(["cards", "pack", "--kind", "questions", "--lang", "de", "--family",
+                         "-o", str(pack)]) == 0
+    family = [card.id for card in sample(SHIPPED["de"]) if card.family]
+    assert 15 <= len(family) < 60
+    assert "%d Pi mal Daumen question cards" % len(family) in capsys.readouterr().out
+    assert propctl_main(["cards", "show", str(pack)]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert listed == family
+    # Task cards have no family marks: nothing to pack, and nothing written.
+    none = tmp_path / "none.bin"
+    assert propctl_main(["cards", "pack", "--lang", "de", "--family", "-o", str(none)]) == 1
+    assert "no family cards" in capsys.readouterr().err and not none.exists()
