@@ -75,3 +75,19 @@ def test_fresh_forgets_and_family_plays_only_family_cards(tmp_path):
     again = play_evenings(tmp_path, "de", ["Mia", "Leo", "Mum"], 1, ["--family", "--fresh"])
     assert "forgotten (--fresh)" in " ".join(again[0][1])
     assert again[0][0][0] in first  # a question of the first evening is fresh again
+
+
+def test_a_damaged_or_unwritable_history_is_said_once_and_the_game_goes_on(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    (data / "propctl").mkdir(parents=True)
+    (data / "propctl" / "history.json").write_text("{not json")
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    said = play_evenings(tmp_path, "en", ["Ann", "Bo"], 1)[0][1]
+    assert any("play history" in line and "damaged" in line for line in said)
+    # A file where the data folder should be: the history cannot be saved; said once, game ends.
+    blocked = tmp_path / "blocked"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_DATA_HOME", str(blocked))
+    said = play_evenings(tmp_path, "en", ["Ann", "Bo"], 1)[0][1]
+    assert sum("could not be saved" in line for line in said) == 1
+    assert "wins the game!" in " ".join(said)
