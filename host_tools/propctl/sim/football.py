@@ -305,7 +305,7 @@ def run(args) -> int:
     or the demo game reached its final whistle."""
     try:
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "football")
-        check_settings(parse_sets(args.set), {}, micropython, firmware_lib)
+        check_settings(parse_sets(args.set), {}, firmware_lib)
     except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim football: %s" % exc, file=sys.stderr)
         return getattr(exc, "code", 2)

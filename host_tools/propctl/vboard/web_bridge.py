@@ -233,7 +233,7 @@ class Prop:
     def _describe_card(self, index: int):
         """The card in the box, read from the pack as the firmware reads it."""
         from cardpack import taskcard
-        pack = self.bench.app.pack
+        pack = self.bench.app.slot.pack
         if pack is None or index < 0:
             return None
         card = taskcard.decode(pack.record(index))
