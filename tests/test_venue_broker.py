@@ -223,5 +223,7 @@ def test_the_fuse_box_reads_its_windows_on_time_with_a_silent_or_flooding_broker
         # blocked loop gives (a connect or read waiting on the silent broker: seconds).
         late = sorted(result["late_ms"])
         assert len(late) == 6 and late[0] >= result["debounce_ms"], (mode, runs)
-        assert late[2] <= result["debounce_ms"] + 2 * result["scan_ms"] + 5, (mode, runs)
         assert late[-1] <= 250, (mode, runs)
+        assert late[2] <= sorted(runs["none"]["late_ms"])[2] + 10, (mode, runs)  # as without a network
+        if os.getloadavg()[0] < 2 * (os.cpu_count() or 1):  # see assert_stop_on_time
+            assert late[2] <= result["debounce_ms"] + 2 * result["scan_ms"] + 5, (mode, runs)
