@@ -108,7 +108,8 @@ def describe_clock_score(d: dict) -> str:
 
 def _clock_reverse(d: dict) -> str:
     way = {1: "clockwise", -1: "anticlockwise"}.get(_int(d.get("direction")), "?")
-    return "hand reverses, now %s, at %s" % (way, _seconds(d.get("at_ms")))
+    at = " at %s" % _seconds(d.get("at_ms")) if "at_ms" in d else ""  # the sims show board time
+    return "hand reverses, now %s%s" % (way, at)
 
 
 def _clock_start(d: dict) -> str:

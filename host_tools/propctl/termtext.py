@@ -5,6 +5,7 @@ A wide character (CJK, most emoji) takes two cells, a combining accent none.
 boundaries (a word longer than the line is broken inside), and `Printer` is a
 `print` that wraps every line it says to the terminal's width (at most 80).
 """
+import os
 import re
 import shutil
 import sys
@@ -79,10 +80,21 @@ def wrap(text: str, width: int, indent: Optional[str] = None) -> List[str]:
     return lines
 
 
+def terminal_size() -> os.terminal_size:
+    """The terminal's size as it is now (a resized window included), asked of the terminal itself:
+    COLUMNS and LINES in the environment are a shell's note of an older size."""
+    for stream in (sys.stdout, sys.stdin):
+        try:
+            return os.get_terminal_size(stream.fileno())
+        except (AttributeError, OSError, ValueError):
+            continue
+    return shutil.get_terminal_size((MAX_WIDTH, 24))
+
+
 def width_now() -> int:
     """Columns to write in: the terminal's width (80 if unknown) but at most MAX_WIDTH, less one
     (the last column stays empty: some terminals wrap there)."""
-    columns = shutil.get_terminal_size((MAX_WIDTH, 24)).columns
+    columns = terminal_size().columns
     return max(20, min(columns, MAX_WIDTH) - 1)
 
 

@@ -12,7 +12,6 @@ simulated players press the buttons instead (a fixed demo game).
 import os
 import queue
 import select
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -36,6 +35,7 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
+from propctl.termtext import terminal_size
 
 HEAP = "16M"
 DEFAULT_NAMES = ("Home", "Away")  # the runner's info line names the teams
@@ -244,7 +244,7 @@ class Screen:
         return [line[:width] for line in out]
 
     def draw(self) -> None:
-        size = shutil.get_terminal_size()
+        size = terminal_size()
         if size != self.size:  # a new size: what was drawn before may lie outside the new layout
             self.size = size
             self.out.write("\x1b[2J")

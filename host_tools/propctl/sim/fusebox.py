@@ -12,7 +12,6 @@ commands and gives the same output every time.
 import argparse
 import os
 import select
-import shutil
 import subprocess
 import sys
 import time
@@ -36,7 +35,7 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
-from propctl.termtext import cut, tail, wrap
+from propctl.termtext import cut, tail, terminal_size, wrap
 
 KEYS = {"n": "next", "p": "prev", "b": "bolt", "w": "wait 1000", "x": "state"}
 HELP = ("keys: 1-8 open/close a window  n/p next/previous card  b bolt button  q quit\n"
@@ -380,7 +379,7 @@ class Screen:
     """The terminal, redrawn in place: only lines that changed are written, every row above the
     prompt row is written or cleared, nothing goes past the right edge or the bottom."""
 
-    def __init__(self, out, size=shutil.get_terminal_size) -> None:
+    def __init__(self, out, size=terminal_size) -> None:
         self.out = out
         self.size = size
         self.shown: Optional[list] = None   # the rows as on the terminal; None: unknown
