@@ -23,7 +23,7 @@ def test_no_roll_is_shown_in_the_opponents_zone_3():
     game = game_in_opponents_zone_3()
     names = game.action_names()
     assert "roll" not in names and "go_for_td" in names
-    hint, status = game.waiting_for()  # what the box's display shows (props.football_scoreboard)
+    hint, status = game.waiting_for()  # what the box's display shows (props.football.scoreboard)
     assert "ROLL" not in status and len(status) <= 16, status
     assert "Zone 3" in hint and "roll" not in hint
     state = {"phase": "scrimmage", "actions": game.actions(), "box": "idle"}
