@@ -82,13 +82,15 @@ def wrap(text: str, width: int, indent: Optional[str] = None) -> List[str]:
 
 def terminal_size() -> os.terminal_size:
     """The terminal's size as it is now (a resized window included), asked of the terminal itself:
-    COLUMNS and LINES in the environment are a shell's note of an older size."""
+    COLUMNS and LINES in the environment are a shell's note of an older size. 80x24 if unknown."""
     for stream in (sys.stdout, sys.stdin):
         try:
-            return os.get_terminal_size(stream.fileno())
+            size = os.get_terminal_size(stream.fileno())
         except (AttributeError, OSError, ValueError):
             continue
-    return shutil.get_terminal_size((MAX_WIDTH, 24))
+        if size.columns > 0 and size.lines > 0:  # 0: a terminal that never said its size
+            return size
+    return os.terminal_size((MAX_WIDTH, 24))
 
 
 def width_now() -> int:
