@@ -7,7 +7,6 @@ boundaries (a word longer than the line is broken inside), and `Printer` is a
 """
 import os
 import re
-import shutil
 import sys
 import unicodedata
 from typing import List, Optional
