@@ -115,6 +115,9 @@ class Printer:
         print("\n".join(lines), file=out, flush=True)
 
 
+say_wrapped = Printer()  # the game masters' default `say`
+
+
 def ask_wrapped(prompt: str) -> str:
     """`input(prompt)` with a long prompt wrapped: its first lines printed, the last one asked."""
     width = width_now()

@@ -27,6 +27,7 @@ from propctl.games.table import (
     random_seed,
     refuse_unsavable,
 )
+from propctl.termtext import ask_wrapped, say_wrapped
 from rules.pimaldaumen import (
     BONUS_GUESS,
     BONUS_QUESTION,
@@ -110,7 +111,7 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def run(args, ask=input, say=print) -> int:
+def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
     """Entry point for `propctl play pimaldaumen`; ask/say are injectable for tests."""
     try:
         if args.resume:
@@ -246,8 +247,7 @@ class Pile:
         """
         notes = []
         found = self._unread(colour)
-        if found is None:
-            notes.append("(All cards are used: the deck is shuffled again.)")
+        if found is None:  # no question repeats yet: nothing to tell the table
             self.seed = (self.seed * 1103515245 + 12345) & 0xFFFFFFFF
             Rng(self.seed).shuffle(self.order)
             self.drawn = 0
@@ -559,7 +559,7 @@ class Session(Table):
         name = self.names[event["seat"]]
         said = "%s says %s" % (name, event["value"])
         if not event["score"]:
-            return "%s: außerhalb (outside the scale), 0 points." % said
+            return "%s: outside the scale, 0 points." % said
         if event["bonus"]:
             return "%s: %d points, doubled to %d fields." % (said, event["score"], 2 * event["score"])
         if not event["points"]:
