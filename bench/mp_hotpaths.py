@@ -60,7 +60,8 @@ def warm_up(board, app):
 def clock_setup():
     import settings
     from props import clock
-    cfg, _ = settings.merge({"clock": {"seed": 3}})
+    # the divider wired: ticks read the pack every 2 s and rescale the motor's duty (issue 23)
+    cfg, _ = settings.merge({"clock": {"seed": 3, "battery_min_mv": 3000}})
     board = vboard.new_board(0, 1)
     app = clock.build(cfg, count_event)
     warm_up(board, app)

@@ -11,6 +11,8 @@ def test_the_right_board_passes_and_names_itself():
                          "rp2")[0] is None
     assert board_problem("pico2", "micropython", [1, 24, 0], "Raspberry Pi Pico2 with RP2350",
                          "rp2")[0] is None
+    assert board_problem("pico2_w", "micropython", [1, 24, 0], "Raspberry Pi Pico 2 W with RP2350",
+                         "rp2")[0] is None
 
 
 # What ESP32_GENERIC_S3 builds report: the plain and the octal-PSRAM (SPIRAM_OCT) variant, and
@@ -50,7 +52,13 @@ def test_a_board_of_another_kind_is_refused_with_what_to_do():
     problem, _ = board_problem("pico_w", "micropython", [1, 24, 0], "Raspberry Pi Pico with RP2040", "rp2")
     assert "--board pico_w is for boards that report Pico W" in problem
     problem, _ = board_problem("pico2", "micropython", [1, 24, 0], "Raspberry Pi Pico 2 W with RP2350", "rp2")
-    assert "Pico 2 W" in problem
+    assert "Pico 2 W" in problem and "--board pico2_w" in problem and "GPIO 25" in problem
+    problem, _ = board_problem("pico", "micropython", [1, 24, 0], "Raspberry Pi Pico 2 W with RP2350", "rp2")
+    assert "--board pico2_w" in problem
+    problem, _ = board_problem("pico2_w", "micropython", [1, 24, 0], "Raspberry Pi Pico2 with RP2350", "rp2")
+    assert "--board pico2_w is for boards that report Pico 2 W" in problem
+    problem, _ = board_problem("pico2_w", "micropython", [1, 24, 0], "Raspberry Pi Pico W with RP2040", "rp2")
+    assert "--board pico_w" in problem
     problem, _ = board_problem("esp32", "micropython", [1, 24, 0], "Raspberry Pi Pico with RP2040", "rp2")
     assert "--board esp32" in problem
 

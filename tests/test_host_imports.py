@@ -101,8 +101,10 @@ def test_the_sim_runner_is_a_leaf():
     assert graph["propctl.inputfile"] == set() and graph["propctl.keys"] == set()
     assert graph["propctl.sim.runner"] <= {"propctl.inputfile", "propctl.keys"}  # leaf modules only
     assert graph["propctl.invocation"] == set()
+    # venue: `sim serve --broker` writes the net section (propctl.venue.netsim, broker URLs)
     assert graph["propctl.board.serve"] <= {"propctl.sim", "propctl.sim.runner", "propctl.board.vserial",
-                                            "propctl.invocation"}
+                                            "propctl.invocation", "propctl.venue.netsim",
+                                            "propctl.venue", "propctl.venue.broker"}
 
 
 def reach(graph: dict, start: str) -> set:

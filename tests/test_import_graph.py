@@ -7,7 +7,8 @@ another prop; link and runtime reach props only through the contract (the packag
 build() by name), never a prop module itself. The selftest package (the wiring self-test link.board
 wraps around every app): selftest imports only its selftest.session, that only selftest.steps,
 which builds drivers from boards like a prop and reads the clock's motion limits from rules;
-none of them imports a prop.
+none of them imports a prop. net (venue mode) uses link's protocol and rules' PRNG and nothing
+of a prop; only link.board imports it, and only when net.broker is set.
 """
 import ast
 from pathlib import Path
@@ -70,7 +71,10 @@ def allowed(module: str, dep: str) -> bool:
     if own in ("link", "runtime"):
         if other == "props":
             return dep == "props"  # the contract: NAMES, then build() by name
-        return other in ("link", "runtime", "safemode", "store", "boards", "version") or dep == "selftest"
+        return (other in ("link", "runtime", "safemode", "store", "boards", "version", "net")
+                or dep == "selftest")
+    if own == "net":
+        return other in ("net", "link", "rules")
     if own in ("boards", "store", "version"):
         return False
     if own == "settings":

@@ -452,9 +452,12 @@ def _not_running(what: str, faults: list, errors: list, fix: str) -> str:
 BOARD_MACHINES = {
     "pico": ("RP2040", {"Pico W": "a Pico W: deploy with --board pico_w (its LED hangs on the Wi-Fi "
                                   "chip, and GPIO 25 selects that chip)",
+                        "Pico 2 W": "a Pico 2 W (RP2350): deploy with --board pico2_w",
                         "RP2350": "a Pico 2 (RP2350): deploy with --board pico2"}),
-    "pico_w": ("Pico W", {"RP2350": "a Pico 2 W (RP2350): no profile for it yet"}),
-    "pico2": ("RP2350", {" W ": "a Pico 2 W: its LED hangs on the Wi-Fi chip; no profile for it yet"}),
+    "pico_w": ("Pico W", {"RP2350": "a Pico 2 W (RP2350): deploy with --board pico2_w"}),
+    "pico2": ("RP2350", {" W ": "a Pico 2 W: deploy with --board pico2_w (its LED hangs on the Wi-Fi "
+                                "chip, and GPIO 25 selects that chip)"}),
+    "pico2_w": ("Pico 2 W", {"RP2040": "a Pico W (RP2040): deploy with --board pico_w"}),
     "esp32": ("ESP32", {"ESP32S3": "an ESP32-S3: deploy with --board esp32s3 (the ESP32-S3-DevKitC-1 "
                                   "pins)",
                         "ESP32S2": "an ESP32-S2: no profile for it yet",
@@ -603,7 +606,8 @@ def _to_board(port, prop, board, local, kind, settings, dry_run, say) -> dict:
             for path in remove:
                 say("  would remove %s" % path)
             if config_text:
-                say("  would write config.json:\n" + config_text.rstrip())
+                from propctl.venue.secrets import hidden
+                say("  would write config.json:\n" + hidden(config_text).rstrip())
             say("dry run: no file copied; resetting the board to restart its program")
             files.remove(MAINTENANCE_FLAG)
             files.reset_and_close()
@@ -686,6 +690,11 @@ def register(subparsers) -> None:
                         help="also set a config value (JSON or a bare word), e.g. clock.seed=7; repeatable. "
                              "A key the firmware does not know or a value it refuses is an error "
                              "(exit 2) before the board is touched")
+    parser.add_argument("--secrets", metavar="FILE",
+                        help="venue mode: the Wi-Fi and broker passwords from a JSON file "
+                             "{\"password\": ..., \"broker_password\": ...} (docs/venue.md)")
+    parser.add_argument("--ask-passwords", action="store_true",
+                        help="venue mode: ask for the Wi-Fi and broker passwords (nothing is shown)")
     parser.add_argument("--firmware", metavar="DIR",
                         help="firmware tree to deploy (default: the one installed with propctl, "
                              "else firmware/ of this clone)")
@@ -695,6 +704,23 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+def _with_secrets(settings: dict, args) -> dict:
+    """--set values plus the passwords of --secrets or --ask-passwords (never from --set)."""
+    from propctl.overrides import combine
+    from propctl.venue import secrets
+    refused = secrets.on_command_line(settings)
+    if refused:
+        raise DeployUsageError(refused + ". Nothing was copied")
+    try:
+        if args.secrets:
+            settings = combine(settings, secrets.from_file(args.secrets))
+        if args.ask_passwords:
+            settings = combine(settings, secrets.ask())
+    except secrets.SecretsError as exc:
+        raise DeployUsageError("%s. Nothing was copied" % exc) from None
+    return settings
+
+
 def run(args) -> int:
     if args.cards is None and (args.prop is None or args.board is None):
         print("propctl deploy: give --prop and --board (or --cards DECK.bin)", file=sys.stderr)
@@ -702,7 +728,9 @@ def run(args) -> int:
     if args.cards is not None:
         # a deck deploy copies the deck only: these would be dropped without a word
         unused = [name for name, value in (("--prop", args.prop), ("--board", args.board),
-                                           ("--set", args.settings), ("--firmware", args.firmware))
+                                           ("--set", args.settings), ("--firmware", args.firmware),
+                                           ("--secrets", args.secrets),
+                                           ("--ask-passwords", args.ask_passwords))
                   if value]
         if unused:
             print("propctl deploy: --cards copies the card deck only; %s would be ignored. Deploy "
@@ -713,6 +741,7 @@ def run(args) -> int:
     from propctl.build import CompileError
     try:
         settings = parse_set(args.settings)
+        settings = _with_secrets(settings, args)
         deploy(args.port, prop=args.prop, board=args.board, cards=args.cards, settings=settings,
                dry_run=args.dry_run, wait=not args.no_wait, firmware=args.firmware)
     except DeployInterrupted as exc:

@@ -34,7 +34,7 @@ FIRMWARE_LIB = FIRMWARE_DIR / "lib"
 REPO_HARDWARE = REPO_ROOT / "hardware"  # a clone's; an installed propctl has none (use --out)
 PROPS = ("clock", "fusebox", "football")
 
-# Boards with their own wiring columns; the Pico W and Pico 2 are wired like the Pico.
+# Boards with their own wiring columns; the Pico W, Pico 2 and Pico 2 W are wired like the Pico.
 WOKWI_BOARDS = {
     "pico": {"type": "wokwi-pi-pico", "id": "pico", "gnd": "GND.8", "3v3": "3V3"},
     "esp32": {"type": "board-esp32-devkit-c-v4", "id": "esp", "gnd": "GND.1", "3v3": "3V3"},

@@ -47,10 +47,42 @@ def _buttons(test, m, board: str, pins, labels) -> None:
                              for n, label in labels])
 
 
+def _clock_motor(test, m, board: str, pins, cfg, out) -> tuple:
+    """The clock's motor as the clock drives it (drivers.motor, the same settings: a DC motor
+    voltage-compensated to motor_rated_mv); (motor, its pins for a person, what else to check)."""
+    import boards
+    from drivers.motor import DRV8833, TB6612, HBridgeMotor, StepperMotor
+    motor: object
+    if cfg["motor"] == "stepper":
+        coils = [out("stepper_in1"), out("stepper_in2"), out("stepper_in3"), out("stepper_in4")]
+        motor = StepperMotor(coils, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"],
+                             max_steps_per_s=cfg["stepper_steps_per_s"])
+        place = "IN1-IN4 on " + ", ".join(where(board, pins["stepper_in%d" % i]) for i in (1, 2, 3, 4))
+        return motor, place, "is the ULN2003 powered (the battery pack's + at its + pin)?"
+    hz = boards.limits(board)["pwm_motor_hz"]
+
+    def pwm(name):
+        return m.PWM(out(name), freq=hz, duty_u16=0)
+    stby = out("motor_stby") if pins.get("motor_stby") is not None else None
+    place = "AIN1 on %s, AIN2 on %s" % (where(board, pins["motor_in1"]), where(board, pins["motor_in2"]))
+    if cfg["bridge"] == "tb6612":
+        bridge: object = TB6612(out("motor_in1"), out("motor_in2"), pwm("motor_pwm"), stby)
+        place += ", PWMA on %s" % where(board, pins["motor_pwm"])
+        chip, sleep = "TB6612", "STBY"
+    else:
+        bridge = DRV8833(pwm("motor_in1"), pwm("motor_in2"), stby)
+        chip, sleep = "DRV8833", "nSLEEP (EEP)"
+    if stby is not None:
+        place += ", %s on %s" % (sleep, where(board, pins["motor_stby"]))
+    motor = HBridgeMotor(bridge, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"],
+                         max_permille=cfg["motor_max_permille"], rated_mv=cfg["motor_rated_mv"],
+                         supply_mv=cfg["supply_mv"])
+    return motor, place, "is VM powered (the battery pack's + at the %s's VM pin)?" % chip
+
+
 def _clock(test, settings) -> None:
     import boards
     import machine as m
-    from drivers.motor import DRV8833, TB6612, HBridgeMotor, StepperMotor
     board = settings["board"]
     cfg = settings["clock"]
     pins = boards.profile(board, "clock")
@@ -59,25 +91,12 @@ def _clock(test, settings) -> None:
     def out(name):
         return m.Pin(pins[name], m.Pin.OUT, value=0)
 
-    motor: object
-    bridge: object
-    if cfg["motor"] == "stepper":
-        coils = [out("stepper_in1"), out("stepper_in2"), out("stepper_in3"), out("stepper_in4")]
-        motor = StepperMotor(coils, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"],
-                             max_steps_per_s=cfg["stepper_steps_per_s"])
-    else:
-        hz = boards.limits(board)["pwm_motor_hz"]
-
-        def pwm(name):
-            return m.PWM(out(name), freq=hz, duty_u16=0)
-        stby = out("motor_stby") if pins.get("motor_stby") is not None else None
-        if cfg["bridge"] == "tb6612":
-            bridge = TB6612(out("motor_in1"), out("motor_in2"), pwm("motor_pwm"), stby)
-        else:
-            bridge = DRV8833(pwm("motor_in1"), pwm("motor_in2"), stby)
-        motor = HBridgeMotor(bridge, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"],
-                             max_permille=cfg["motor_max_permille"])
+    motor, place, check = _clock_motor(test, m, board, pins, cfg, out)
     test.add_driver(motor, motor.release)
+    if cfg["battery_min_mv"] > 0 and pins.get("battery_adc") is not None:  # the divider is wired
+        from drivers.battery import on_pin
+        test.battery = on_pin(m, pins["battery_adc"], max(cfg["battery_divider_permille"], 1000),
+                              boards.limits(board))
     from rules.geisteruhr import DEFAULT_LIMITS, validate_limits
     try:
         slow = validate_limits(cfg["limits"])["speed_min"]
@@ -86,25 +105,26 @@ def _clock(test, settings) -> None:
 
     def turn(permille):
         def start(now):
+            if test.battery is not None:  # compensated as in a round: the pack as it is now
+                from drivers.battery import motor_supply_mv
+                motor.set_supply_mv(motor_supply_mv(test.battery.read_mv(), cfg["supply_mv"]))
             motor.wake(now)
             motor.set_speed(permille)
         return start
     # each step ends with motor.stop(): braked, released after the dwell; the driver waits out
     # the dwell before it drives the other way
-    if cfg["motor"] == "stepper":
-        place = "IN1-IN4 on " + ", ".join(where(board, pins["stepper_in%d" % i]) for i in (1, 2, 3, 4))
-    else:
-        place = "AIN1 on %s, AIN2 on %s" % (where(board, pins["motor_in1"]), where(board, pins["motor_in2"]))
     test.add_output("motor_cw", "the hand should turn clockwise slowly for 2 s", RUN_MS + cfg["dwell_ms"],
-                    place, turn(slow), motor.stop)
+                    place, turn(slow), motor.stop, check=check, pack=True)
     test.add_output("motor_ccw", "the hand should turn anticlockwise slowly for 2 s",
-                    RUN_MS + cfg["dwell_ms"], place, turn(-slow), motor.stop)
+                    RUN_MS + cfg["dwell_ms"], place, turn(-slow), motor.stop, check=check, pack=True)
     if cfg["chime"] == "solenoid":
         from drivers.chime import SolenoidChime
         chime = SolenoidChime(out("solenoid"))
         test.add_driver(chime, chime.silence)
         test.add_output("solenoid", "the solenoid should strike the bell 3 times", 2000,
-                        where(board, pins["solenoid"]), lambda now: chime.start(now), chime.silence)
+                        where(board, pins["solenoid"]), lambda now: chime.start(now), chime.silence,
+                        check="is the solenoid powered (the battery pack's + at the solenoid)?",
+                        pack=True)
     else:
         _piezo(test, m, pins, "the piezo should beep 3 times")
     _led(test, m, pins, "led", "the LED should blink 3 times")

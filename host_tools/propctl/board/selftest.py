@@ -23,6 +23,8 @@ from propctl.board.linkclient import LinkClient, LinkFailure
 from propctl.termtext import width_now, wrap
 
 POLL_S = 0.05
+# drivers.battery.OFF_MV: a pack that reads below this is switched off (the divider's pin at 0 V)
+SUPPLY_OFF_MV = 1000
 INPUT_TIMEOUT_S = 15.0
 
 
@@ -131,18 +133,39 @@ def _wait_done(link: LinkClient, name: str, timeout: float) -> bool:
     return line is not None
 
 
+def supply_off(started: dict):
+    """What to say when a pack-powered step started with the pack reading about 0 V, else None."""
+    mv = started.get("supply_mv")
+    if mv is None or mv >= SUPPLY_OFF_MV:
+        return None
+    return ("the motor supply is off (the battery pack reads %.1f V): switch the pack on; it may "
+            "stay on with USB plugged in (ESP32 and S3: switch off only the board's own supply, "
+            "see 'Power' in hardware/README.md)" % (mv / 1000))
+
+
+def unseen(place: str, started: dict) -> str:
+    """Why a person may not have seen an output step, from what the board said as it started."""
+    off = supply_off(started)
+    if off is not None:
+        return "not seen: " + off  # not the wires: nothing at the motor or bell has power
+    check = started.get("check")
+    return "not seen: check the wires on %s" % place + ("; " + check if check else "")
+
+
 def run_outputs(link: LinkClient, steps: list, person, interactive: bool) -> list:
     """Each output step in turn; [(name, result, detail)]."""
     results = []
     for name, prompt, ms, place in steps:
         person.show("%s: %s" % (name, prompt))
         person.before(name)
-        link.request("selftest_output", {"name": name})
+        started = link.request("selftest_output", {"name": name})
+        started = started if isinstance(started, dict) else {}
         if not _wait_done(link, name, ms / 1000.0 + 5.0):
             results.append((name, "FAIL", "the board did not finish the step"))
             continue
         if not interactive:
-            results.append((name, "ran", "not confirmed (--non-interactive)"))
+            off = supply_off(started)
+            results.append((name, "ran", "not confirmed (--non-interactive)" + ("; " + off if off else "")))
             continue
         motor = name.startswith("motor_")
         answer = person.ask(name, "did it?" + (" (o: it turned the other way)" if motor else ""),
@@ -153,7 +176,7 @@ def run_outputs(link: LinkClient, steps: list, person, interactive: bool) -> lis
             results.append((name, "FAIL", "the hand turned the other way: the motor's leads are reversed; "
                                           "swap the two motor wires at the driver (AOUT1/AOUT2)"))
         else:
-            results.append((name, "FAIL", "not seen: check the wires on %s" % place))
+            results.append((name, "FAIL", unseen(place, started)))
     return results
 
 

@@ -1,7 +1,7 @@
 """`--set` values checked on the desktop against the firmware's own settings, before a board is touched.
 
     problems = check_sets(parse_sets(["clokc.seed=7"]), FIRMWARE_DIR)
-    -> ["'clokc' is not a setting (the settings are: board, clock, football, fusebox, prop)"]
+    -> ["'clokc' is not a setting (the settings are: board, clock, football, fusebox, net, prop)"]
 
 The firmware's settings.py (SCHEMA, DEFAULTS, merge) is plain Python that CPython
 runs as well: it is loaded from the firmware tree that is about to be deployed (a

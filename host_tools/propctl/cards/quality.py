@@ -7,6 +7,9 @@ Task cards (Finger weg!):
   - the task is worded as the game words it: "Keep your fingers off ..." /
     "Finger weg von ..." (when the deck's language is known);
   - every card names a source and an as-of date (YYYY, YYYY-MM or YYYY-MM-DD);
+  - every card has a solution note (`notes`, one line, shown after the round);
+  - in a German deck, numbers in task, statements, source and note are in
+    German formats (propctl.cards.numbers_de: 7,26 kg, 40.075 km, 1914–1918);
   - the seven statements without the bolt are in no obvious order: not
     sorted by their numbers, not alphabetical, not in the order of a known
     sequence (planets, months, SI base units, decathlon ...). "In order"
@@ -26,6 +29,7 @@ Across all decks checked together (same language):
 """
 import re
 
+from propctl.cards import numbers_de
 from propctl.cards.load import Problem
 from rules.pimaldaumen import TOP, exact
 
@@ -115,6 +119,16 @@ def _taskcards(deck, lang) -> list:
                                             "keep your fingers off, as the game words it"
                            % (card.text[:40], opening.strip())))
         out.extend(_sourced(deck, i, card, ""))
+        if not getattr(card, "note", ""):
+            out.append(_at(deck, i, "notes", "is missing; allowed: one line that settles what will be argued "
+                                             "at the table, shown after the round (why the bolt is the bolt, "
+                                             "why the tempting decoy is not)"))
+        if lang == "de":
+            for name, value in [("text", card.text), ("source", getattr(card, "source", "")),
+                                ("notes", getattr(card, "note", ""))] + \
+                    [("s%d" % (w + 1), text) for w, text in enumerate(card.statements)]:
+                for message in numbers_de.problems(value):
+                    out.append(_at(deck, i, name, message))
         others = [s for w, s in enumerate(card.statements) if w != card.bolt]
         order = obvious_order(others)
         if order:

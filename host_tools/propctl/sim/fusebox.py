@@ -73,27 +73,79 @@ def add_arguments(parser) -> None:
                         help="no sound at the terminal (default: the piezo's tones are played through "
                              "aplay/paplay/afplay/ffplay, else the terminal bell; a script plays none)")
     parser.add_argument("--wav", metavar="FILE", help="write the piezo's tones of the run to a WAV file")
+    parser.add_argument("--fresh", action="store_true",
+                        help="forget which cards this household has played (at a terminal the deck "
+                             "offers cards not played before first; a script plays the deck's order)")
 
 
-def prepare_pack(choice, workdir: Path, lang=None):
-    """The pack file for the board: None for manual mode; decks are packed into workdir.
+def deck_of(choice, lang=None):
+    """(path, cards) of the deck to play: cards None for a ready pack (.bin) or manual mode.
 
     No choice: the task cards shipped in `lang` (None: the locale's language).
     """
     if choice == "none":
-        return None
+        return None, None
     path = Path(choice) if choice else langs.shipped("taskcards", lang or langs.default_lang())
-    if path.suffix.lower() in (".csv", ".json"):
+    if path.suffix.lower() not in (".csv", ".json"):
+        return path, None
+    from propctl.cards.load import load_deck
+    deck = load_deck([str(path)])
+    if deck.problems or deck.kind is None or deck.kind.NAME != "taskcards":
+        raise ValueError("%s has problems; run `propctl cards check %s`" % (path, path))
+    return path, deck.cards
+
+
+def prepare_pack(choice, workdir: Path, lang=None, cards=None):
+    """The pack file for the board: None for manual mode; decks are packed into workdir,
+    in the order of `cards` if given (else as the file has them)."""
+    path, deck_cards = deck_of(choice, lang)
+    if path is None:
+        return None
+    if deck_cards is not None:
+        from propctl.cards import taskcards
         from propctl.cards.container import build_pack
-        from propctl.cards.load import load_deck
-        deck = load_deck([str(path)])
-        kind = deck.kind
-        if deck.problems or kind is None:
-            raise ValueError("%s has problems; run `propctl cards check %s`" % (path, path))
-        data = build_pack(kind.CODE, kind.VERSION, [kind.encode(c) for c in deck.cards])
+        data = build_pack(taskcards.CODE, taskcards.VERSION,
+                          [taskcards.encode(c) for c in (cards if cards is not None else deck_cards)])
         path = workdir / "pack.bin"
         path.write_bytes(data)
     return str(path.resolve())
+
+
+class Reveal:
+    """After each round, the card's solution note; with a memory (deal.Memory) the card is
+    marked played and a new game says when it must repeat cards.
+
+    A round ends when the bolt shows (fuse_blown) or the rules end it (scored, round_over).
+    """
+
+    def __init__(self, cards=None, memory=None) -> None:
+        self.notes = dict((card.id, getattr(card, "note", "")) for card in cards or ())
+        self.memory = memory
+        self.card: Optional[str] = None
+        self.spent = False
+        self.said: list = []  # what the memory said, shown with the next lines
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def lines(self, record: dict) -> list:
+        """Lines for the log after `record` (a runner line)."""
+        event = record.get("event")
+        if event == "card":
+            self.card, self.spent = record.get("id") or None, False
+        elif record.get("type") == "reply" and record.get("cmd") == "new_game" and self.memory:
+            self.memory.begin_game(int(record["ok"]["players"]))
+        out = []
+        if (event == "fuse_blown" or (event == "scored" and record.get("round_over") is True)) \
+                and self.card and not self.spent:
+            self.spent = True
+            if self.memory:
+                self.memory.played(self.card)
+            if self.notes.get(self.card):
+                out.append("%s solution %s: %s" % (" " * (LOG_INDENT - 1), self.card, self.notes[self.card]))
+        out[:0] = ["%s%s" % (" " * LOG_INDENT, text) for text in self.said]
+        del self.said[:]
+        return out
 
 
 def overrides_from(config: dict, sets: dict, pack) -> dict:
@@ -277,7 +329,7 @@ class Runner:
         return self.proc.returncode
 
 
-def _print_lines(lines, out) -> None:
+def _print_lines(lines, out, reveal: Optional[Reveal] = None) -> None:
     for record in lines:
         if record.get("type") == "info":
             pack = "pack %s" % record["pack"] if record["pack"] else "no pack"
@@ -289,19 +341,21 @@ def _print_lines(lines, out) -> None:
         text = describe(record)
         if text:
             out.write(text + "\n")
+        for line in reveal.lines(record) if reveal else ():
+            out.write(line + "\n")
 
 
-def run_scripted(runner: Runner, commands, out) -> int:
+def run_scripted(runner: Runner, commands, out, reveal: Optional[Reveal] = None) -> int:
     """Play commands, print the event log and the final box; 0 unless the runner failed."""
     lines, status = runner.read_until_status()
-    _print_lines(lines, out)
+    _print_lines(lines, out, reveal)
     for command in commands:
         command = command.strip()
         if not command or command.startswith("#"):
             continue
         out.write("> %s\n" % command)
         lines, status_now = runner.send(command)
-        _print_lines(lines, out)
+        _print_lines(lines, out, reveal)
         if status_now is None:
             break
         status = status_now
@@ -453,9 +507,10 @@ def heading_of(lines: list) -> str:
     return "Finger weg! fuse box on the virtual board"
 
 
-def run_interactive(runner: Runner, out, sound: Sound, run: Run) -> int:
+def run_interactive(runner: Runner, out, sound: Sound, run: Run, reveal: Optional[Reveal] = None,
+                    first: Optional[list] = None) -> int:
     """Keys to commands, board time in real time between them; 0 when the player quits."""
-    log: list = []
+    log: list = list(first or [])
     runner.on_pwm = sound.change
     lines, status = runner.read_until_status()
     heading = heading_of(lines)
@@ -474,6 +529,7 @@ def run_interactive(runner: Runner, out, sound: Sound, run: Run) -> int:
                 text = describe(record) if record.get("type") != "info" else ""
                 if text:
                     log.append(text)
+                log.extend(reveal.lines(record) if reveal else ())
             del log[:-100]
             lines = []
             sound.at(status["t"])
@@ -550,7 +606,9 @@ def run(args) -> int:
         return getattr(exc, "code", 2)
     with Run() as run:
         try:
-            pack = prepare_pack(args.pack, run.folder, getattr(args, "lang", None))
+            reveal, first = _memory(args, interactive)
+            order = reveal.memory.order() if reveal and reveal.memory else None
+            pack = prepare_pack(args.pack, run.folder, getattr(args, "lang", None), order)
             overrides = overrides_from(config, sets, pack)
             runner = Runner(overrides, micropython, firmware_lib, run.folder)
         except (ValueError, OSError) as exc:
@@ -561,10 +619,10 @@ def run(args) -> int:
         sound = run.sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
                                   bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
         if interactive:
-            code = run_interactive(runner, sys.stdout, sound, run)
+            code = run_interactive(runner, sys.stdout, sound, run, reveal, first)
         else:
             runner.on_pwm = sound.change
-            code = play_script(runner, script)
+            code = play_script(runner, script, reveal)
         if code == 1:
             err = runner.proc.stderr.read() if runner.proc.stderr else ""
             if err:
@@ -572,7 +630,25 @@ def run(args) -> int:
         return code
 
 
-def play_script(runner: Runner, script) -> int:
+def _memory(args, interactive: bool):
+    """(Reveal or None, first log lines): the solution notes of a deck file, and at a terminal the
+    household's memory of played cards (a script keeps the deck's order, the same every time)."""
+    path, cards = deck_of(args.pack, getattr(args, "lang", None))
+    if cards is None:
+        return None, []
+    if not interactive:
+        return Reveal(cards), []
+    from propctl.cards.deal import Memory, deck_name
+    first: list = []
+    memory = Memory(cards, deck_name(path), first.append, fresh=getattr(args, "fresh", False))
+    reveal = Reveal(cards, memory)
+    memory.say = reveal.say  # from now on the memory speaks in the event log
+    first.append("%d of %d cards not played before come first (n); --fresh forgets them"
+                  % (memory.unplayed(), len(cards)))
+    return reveal, first
+
+
+def play_script(runner: Runner, script, reveal: Optional[Reveal] = None) -> int:
     """--script FILE, or the commands on stdin: the event log and the final box."""
     if script and script != "-":
         try:
@@ -584,4 +660,4 @@ def play_script(runner: Runner, script) -> int:
             return 1
     else:
         commands = sys.stdin.read().splitlines() if not sys.stdin.isatty() else []
-    return run_scripted(runner, commands, sys.stdout)
+    return run_scripted(runner, commands, sys.stdout, reveal)

@@ -35,7 +35,7 @@ def build(settings, on_event=None, store=None, **app_options) -> ClockApp:
     """
     import boards
     import machine as m
-    from drivers.battery import Battery
+    from drivers.battery import on_pin as battery_on_pin
     from drivers.chime import PiezoChime, SolenoidChime
     from drivers.indicator import Indicator
     from drivers.motor import DRV8833, TB6612, HBridgeMotor, StepperMotor
@@ -71,23 +71,22 @@ def build(settings, on_event=None, store=None, **app_options) -> ClockApp:
             bridge = TB6612(out("motor_in1"), out("motor_in2"), pwm("motor_pwm", hz), stby)
         else:
             bridge = DRV8833(pwm("motor_in1", hz), pwm("motor_in2", hz), stby)
+        # speed 1000 is the motor's rated voltage: on supply_mv until the pack is read (the
+        # fresh pack's voltage by default, so the motor is never over-driven)
         motor = HBridgeMotor(bridge, ramp_ms=cfg["ramp_ms"], dwell_ms=cfg["dwell_ms"],
-                             max_permille=cfg["motor_max_permille"])
+                             max_permille=cfg["motor_max_permille"], rated_mv=cfg["motor_rated_mv"],
+                             supply_mv=cfg["supply_mv"])
     if cfg["chime"] == "solenoid":
         chime = SolenoidChime(out("solenoid"))
     else:
         chime = PiezoChime(pwm("piezo", 1000))
     battery = None
-    if cfg["battery_min_mv"] > 0 and pins.get("battery_adc") is not None:
-        atten = getattr(m.ADC, "ATTN_11DB", None)
-        adc_pin = m.Pin(pins["battery_adc"])
-        adc = m.ADC(adc_pin, atten=atten) if atten is not None else m.ADC(adc_pin)
+    if cfg["battery_min_mv"] > 0 and pins.get("battery_adc") is not None:  # the divider is wired
         divider = cfg["battery_divider_permille"]
         if divider < 1000:  # the driver refuses these: keep the clock running
             notes.append("clock.battery_divider_permille: %d is below 1000; using 2000" % divider)
             divider = 2000
-        battery = Battery(adc, full_mv=limits["adc_full_mv"], divider_permille=divider,
-                          use_uv=limits["adc_read_uv"])
+        battery = battery_on_pin(m, pins["battery_adc"], divider, limits)
     indicator = Indicator(out("led")) if pins.get("led") is not None else None
     app = ClockApp(motor, switches, chime, settings, on_event, battery=battery, indicator=indicator,
                    max_run_ms=limits["max_run_ms"], store=store, **app_options)

@@ -1,0 +1,142 @@
+"""The real firmware (main.py on the unix port) on a private Mosquitto: a round over MQTT,
+the broker dying mid-round and coming back, the will, a silent broker, a wrong password.
+
+Every test checks the promise the net layer makes: the clock's stop lands on its
+planned millisecond (within 1 ms: `at_ms` of the stop event is measured by the
+firmware's own clock) whatever the network does.
+"""
+import json
+import os
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from mosquitto_broker import Mosquitto
+from venue_helpers import Listener, request
+
+from propctl.venue.netprop import NetProp
+
+ROUND_MS = 3000  # clock.max_run_ms: every round here is capped, so it stops at 3000 ms
+CLOCK = {"clock": {"max_run_ms": ROUND_MS, "seed": 5}}
+PW = "c1-broker-pw-Z8"
+
+
+def assert_stop_on_time(prop):
+    stop = prop.wait_event(lambda e: e["ev"] == "stop", ROUND_MS / 1000 + 5)
+    assert stop is not None, "no stop event; the prop said: %r" % (prop.events[-5:] + prop.other[-5:])
+    data = stop["data"]
+    assert data["capped"] is True and data["planned_ms"] > ROUND_MS
+    assert 0 <= data["at_ms"] - ROUND_MS <= 1, "the stop landed %d ms late" % (data["at_ms"] - ROUND_MS)
+    return stop
+
+
+@pytest.fixture
+def broker(tmp_path):
+    with Mosquitto(tmp_path / "broker", {"c1": PW, "venue": "venue-pw"}) as b:
+        yield b
+
+
+def test_a_round_over_mqtt_survives_the_broker_dying_and_the_will_says_offline(broker, tmp_path):
+    listener = Listener(broker.port)
+    # the board's ticks wrap (2^30 ms) 2.5 s after boot: inside the round, the keep-alive and the backoff
+    prop = NetProp("clock", "127.0.0.1", broker.port, "c1", user="c1", password=PW, settings=CLOCK,
+                   net={"keepalive_s": 5}, env={"VBOARD_TICKS_START": str((1 << 30) - 2500)}).start()
+    try:
+        state = listener.wait_json("props/c1/state", lambda m: m["state"]["state"] == "idle", 10)
+        assert state is not None and state["prop"] == "clock" and state["id"] == "c1"
+        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", 2)
+        venue = Listener(broker.port, "venue", "venue-pw", ("props/+/reply",), "test-venue")
+        reply = request(venue, "c1", 41, "start_round")
+        assert reply is not None and reply["ok"]["state"] == "running", reply
+        started = listener.wait_json("props/c1/event", lambda m: m.get("ev") == "start", 2)
+        assert started["data"]["max_run_ms"] == ROUND_MS
+        # the retained state follows the events: a late subscriber sees the hand turning
+        assert listener.wait_json("props/c1/state", lambda m: m["state"]["state"] == "running", 2)
+        time.sleep(0.8)
+        broker.kill()                                   # the broker dies mid-round
+        assert_stop_on_time(prop)
+        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", 5)
+        broker.start()                                  # it comes back with no retained messages
+        late = Listener(broker.port, client_id="late-listener")
+        back = late.wait_json("props/c1/state", lambda m: m["state"]["completed"] == 1, 10)
+        assert back is not None, "no state republished after reconnecting: %r" % prop.net_events()
+        assert late.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", 2)
+        lost = prop.net_events("lost")
+        assert all(e["retry_ms"] <= 75000 for e in lost) and len(lost) <= 4, lost
+        prop.kill()                                     # the power goes: the broker speaks the will
+        assert late.wait(lambda t, p, r: t == "props/c1/status" and p == b"offline", 5)
+        late.close()
+        venue.close()
+    finally:
+        prop.stop()
+        listener.close()
+
+
+def test_a_broker_that_never_answers_connect_does_not_hold_the_clock(tmp_path):
+    accepted = []
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.2)
+    done = threading.Event()
+
+    def silent():  # takes every connection, reads, answers nothing
+        while not done.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            accepted.append((time.monotonic(), conn))
+
+    thread = threading.Thread(target=silent, daemon=True)
+    thread.start()
+    prop = NetProp("clock", "127.0.0.1", server.getsockname()[1], "c1", settings=CLOCK).start()
+    try:
+        assert prop.wait_event(lambda e: e["ev"] == "boot", 5)
+        prop.send(json.dumps({"id": 1, "cmd": "start_round"}))  # the serial link still rules the prop
+        assert_stop_on_time(prop)
+        lost = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", 6)
+        assert lost is not None and "never answered CONNECT" in lost["data"]["why"]
+        assert 750 <= lost["data"]["retry_ms"] <= 1250
+        # one connection, then waiting: no flood of attempts while the broker stays silent
+        assert 1 <= len(accepted) <= 2, accepted
+    finally:
+        done.set()
+        prop.stop()
+        for _, conn in accepted:
+            conn.close()
+        server.close()
+
+
+def test_a_wrong_broker_password_is_one_clear_event_and_growing_waits(broker):
+    prop = NetProp("clock", "127.0.0.1", broker.port, "c1", user="c1", password="not-" + PW,
+                   settings=CLOCK).start()
+    try:
+        refused = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "refused", 5)
+        assert refused is not None, prop.events
+        assert refused["data"]["why"] in ("not authorised", "bad user name or password")
+        assert refused["data"]["retry_ms"] >= 3750   # never sooner than 5 s - 25 % after a refusal
+        prop.send(json.dumps({"id": 2, "cmd": "start_round"}))
+        assert_stop_on_time(prop)
+        time.sleep(0.5)
+        attempts = broker.log_text().count("New client connected") + broker.log_text().count("not authorised")
+        events = prop.net_events("refused")
+        assert 1 <= len(events) <= 2, events        # ~3.5 s: at most one more try
+        assert len(set(e["retry_ms"] for e in events)) == len(events)
+        assert attempts <= 2 * len(events) + 2
+    finally:
+        prop.stop()
+
+
+def test_the_net_layers_idle_pass_allocates_nothing(broker):
+    """Connected, announced, nothing arriving: 300 passes of Venue.poll with the heap locked."""
+    from propctl.sim.runner import VBOARD_DIR, find_micropython
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, MICROPYPATH="%s:%s" % (VBOARD_DIR, root / "firmware" / "lib"))
+    done = subprocess.run([find_micropython(), str(root / "tests" / "mp" / "venue_idle.py"),
+                           str(broker.port), "c1", PW], capture_output=True, text=True, env=env, timeout=30)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"up": True, "passes": 300, "qos1_acked": True, "error": None}, done.stdout + done.stderr
