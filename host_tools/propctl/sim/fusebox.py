@@ -35,7 +35,7 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
-from propctl.termtext import cut, tail, terminal_size, wrap
+from propctl.termtext import cells, cut, tail, terminal_size, wrap
 
 KEYS = {"n": "next", "p": "prev", "b": "bolt", "w": "wait 1000", "x": "state"}
 HELP = ("keys: 1-8 open/close a window  n/p next/previous card  b bolt button  q quit\n"
@@ -373,7 +373,7 @@ MIN_LOG_LINES = 4       # event lines the screen keeps room for when it can
 LOG_INDENT = len("%7.2f s  " % 0)  # a wrapped event goes on after the time column (describe)
 MAX_STEP_MS = 2000      # after a stall (Ctrl-Z, a loaded host) the board skips ahead no further
 PROMPTS = {"g": ("game ", "players (2-8)"),
-           "r": ("report ", "players who showed the bolt, e.g. 1,3 (0: nobody)"),
+           "r": ("report ", "who showed the bolt? e.g. 1,3 (0: nobody)"),
            "s": ("select ", "card id"),
            "c": ("chatter ", "window (1-8)")}
 PROMPT_HINT = "   Enter: take it, Esc: back"
@@ -483,8 +483,13 @@ class Question:
         self.question = question
         self.line = LineEditor()
 
-    def shown(self) -> str:
-        return "%s: %s_%s" % (self.question, self.line.text, PROMPT_HINT)
+    def shown(self, width: int) -> str:
+        """The prompt row: the question, the text typed so far and the hint, as far as they fit
+        (the hint goes first, then the question's start: the typing stays in view)."""
+        asked = "%s: %s_" % (self.question, self.line.text)
+        if cells(asked + PROMPT_HINT) <= width:
+            return asked + PROMPT_HINT
+        return tail(asked, width)
 
 
 class Sound(clock.Sound):
@@ -534,7 +539,8 @@ def run_interactive(runner: Runner, out, sound: Sound, run: Run, reveal: Optiona
             lines = []
             sound.at(status["t"])
             cols, rows = screen.measure()
-            screen.draw(screen_lines(heading, status, log, cols, rows), question.shown() if question else "")
+            screen.draw(screen_lines(heading, status, log, cols, rows),
+                        question.shown(cols - 1) if question else "")
             ready, _, _ = select.select([fd], [], [], ESC_WAIT_S if decoder.waiting() else FRAME_S)
             now = time.monotonic()
             if ready:
