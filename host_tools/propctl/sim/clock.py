@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Optional
 
 from propctl import sound
 from propctl.build import FIRMWARE_DIR
@@ -103,7 +104,7 @@ def describe(record: dict, show_plan: bool = True) -> str:
     """One event as a log line: board time, the event, and the sentence `propctl monitor` prints
     for it (propctl.describe); without show_plan the round's length stays secret."""
     name = record.get("event", "?")
-    hidden = ("type", "event", "t") if show_plan else ("type", "event", "t", "segments", "duration_ms")
+    hidden: tuple = ("type", "event", "t") if show_plan else ("type", "event", "t", "segments", "duration_ms")
     if name == "reverse":
         hidden += ("at_ms",)  # the time into the round: a second clock on a line that has one
     fields = {key: value for key, value in record.items() if key not in hidden}
@@ -130,7 +131,7 @@ class Screen:
         self.show_plan = show_plan
         self.speed = 1
         self.size = size
-        self.drawn_size = None
+        self.drawn_size: Optional[tuple] = None
         self.events: list = []
         self.frame: dict = {"angle_mdeg": 0, "state": "idle", "direction": 0, "left_ms": 0, "round": 0,
                             "t": 0}
