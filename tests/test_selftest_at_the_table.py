@@ -88,3 +88,17 @@ def test_a_plain_served_board_says_to_use_vboard(compiled, tmp_path, capsys):  #
         assert vb.boots == 1  # the self-test never began: the prop runs on
     err = capsys.readouterr().err
     assert "--vboard FLASH" in err and "virtual board" in err and re.search(r"--port \S+ --vboard", err)
+
+
+def test_an_answer_that_is_not_utf8_is_asked_again(monkeypatch, capsys):
+    answers = iter([UnicodeDecodeError("utf-8", b"\xc3(", 0, 1, "invalid continuation byte"), "y"])
+
+    def typed(prompt):
+        answer = next(answers)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    monkeypatch.setattr("builtins.input", typed)
+    assert selftest.Terminal().ask("led", "did it?", "yn") == "y"
+    assert "please answer y or n" in capsys.readouterr().out

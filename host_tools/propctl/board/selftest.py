@@ -49,6 +49,8 @@ class Terminal:
                 answer = input("%s [%s] " % (question, "/".join(choices))).strip().lower()[:1]
             except EOFError:
                 return "n"
+            except UnicodeDecodeError:  # bytes that are not UTF-8: asked again, never a traceback
+                answer = ""
             if answer in choices:
                 return answer
             print("please answer %s" % " or ".join(choices))
