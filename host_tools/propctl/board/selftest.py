@@ -51,7 +51,7 @@ class Terminal:
                 return "n"
             except UnicodeDecodeError:  # bytes that are not UTF-8: asked again, never a traceback
                 answer = ""
-            if answer in choices:
+            if answer and answer in choices:  # "" is in every string: Enter alone asks again
                 return answer
             print("please answer %s" % " or ".join(choices))
 
