@@ -106,3 +106,14 @@ def test_a_prompt_waits_while_board_time_stands_still():
         assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, term.text()
     finally:
         stop(pid, fd)
+
+
+def test_the_log_shows_no_code_names():
+    from propctl.sim import clock, football, fusebox
+    lines = [fusebox.describe({"type": "event", "event": "fuse_blown", "t": 1000, "window": 3}),
+             fusebox.describe({"type": "event", "event": "sensor_fault", "t": 1000, "window": 3,
+                               "fault": "flicker"}),
+             football.describe({"type": "event", "event": "kick_result", "t": 1000, "kind": "field_goal",
+                                "good": True}),
+             clock.describe({"type": "event", "event": "battery_low", "t": 1000, "mv": 3000, "min_mv": 3600})]
+    assert all("_" not in line for line in lines), lines

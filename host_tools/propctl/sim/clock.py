@@ -108,7 +108,8 @@ def describe(record: dict, show_plan: bool = True) -> str:
     if name == "reverse":
         hidden += ("at_ms",)  # the time into the round: a second clock on a line that has one
     fields = {key: value for key, value in record.items() if key not in hidden}
-    return "%7.2f s  %-7s %s" % (record.get("t", 0) / 1000, name, describe_event("clock", name, fields))
+    return "%7.2f s  %-7s %s" % (record.get("t", 0) / 1000, str(name).replace("_", " "),
+                                 describe_event("clock", name, fields))
 
 
 SIDE_LOG = 46  # columns the log takes beside the face (most events fit in one line)

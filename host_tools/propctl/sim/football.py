@@ -100,7 +100,7 @@ def describe(record: dict, names=DEFAULT_NAMES) -> str:
     fields = {key: value for key, value in record.items() if key not in ("type", "event", "t")}
     if name in ("score", "quarter"):
         fields["names"] = list(names)  # the board says team 0/1; the host knows their names
-    return "%7.2f s  %-7s %s" % (t, name, describe_event("football", name, fields))
+    return "%7.2f s  %-7s %s" % (t, name.replace("_", " "), describe_event("football", name, fields))
 
 
 # --- what the keys do in each phase ------------------------------------------------

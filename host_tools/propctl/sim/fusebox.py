@@ -220,7 +220,7 @@ def describe(record: dict) -> str:
     if name == "scored":
         return ""  # the reply line says it
     fields = {key: value for key, value in record.items() if key not in ("type", "event", "t")}
-    return "%7.2f s  %-7s %s" % (t, name, describe_event("fusebox", name, fields))
+    return "%7.2f s  %-7s %s" % (t, name.replace("_", " "), describe_event("fusebox", name, fields))
 
 
 def game_text(game: dict) -> str:
