@@ -73,15 +73,25 @@ def mem_used(prop: NetProp) -> int:
     raise RuntimeError("no mem reply")
 
 
-def heap_cost(port: int) -> tuple:
-    with NetProp("clock", "", 0, "serial-only") as plain:
-        time.sleep(1.0)
-        without = mem_used(plain)
-    with NetProp("clock", "127.0.0.1", port, "p1", user="p1", password="pw-p1") as net:
-        net.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "up", 10)
-        time.sleep(1.0)
-        with_net = mem_used(net)
-    return without, with_net
+def heap_cost(port: int, folder: Path) -> list:
+    """[(prop, form, used without a broker, used with the net layer up)] for each prop, with the
+    firmware as .py sources and as mpy-cross .mpy (as `propctl deploy` copies it)."""
+    from propctl.build import FIRMWARE_DIR, build_tree
+    mpy_dir = folder / "mpy-firmware"
+    build_tree(mpy_dir)
+    rows = []
+    for form, firmware in ((".mpy", mpy_dir), (".py", FIRMWARE_DIR)):
+        for prop in KINDS:
+            with NetProp(prop, "", 0, "serial-only", firmware_dir=firmware) as plain:
+                time.sleep(1.0)
+                without = mem_used(plain)
+            with NetProp(prop, "127.0.0.1", port, "p1", user="p1", password="pw-p1",
+                         firmware_dir=firmware) as net:
+                net.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "up", 10)
+                time.sleep(1.0)
+                with_net = mem_used(net)
+            rows.append((prop, form, without, with_net))
+    return rows
 
 
 def hostile(port: int, count: int) -> dict:
@@ -125,25 +135,30 @@ def measure(folder: Path, quick: bool = False) -> dict:
         finally:
             for prop in props:
                 prop.stop()
-        result["without_net"], result["with_net"] = heap_cost(broker.port)
+        result["heap"] = heap_cost(broker.port, folder)
         result["hostile"] = hostile(broker.port, 2000 if quick else 10000)
     return result
 
 
 def report(r: dict) -> str:
     h = r["hostile"]
-    cost = r["with_net"] - r["without_net"]
+    rows = ["| %s | %s | %d | %d | **%d** | %d |" % (prop, form, without, with_net, with_net - without,
+                                                   (with_net - without) * 100 // 155)
+            for prop, form, without, with_net in r["heap"]]
+    heap = ("| prop | firmware as | used, no broker | used, net layer up | net layer | ~32-bit board |\n"
+            "|---|---|---|---|---|---|\n" + "\n".join(rows))
     return ("## Venue mode (MQTT)\n\n"
             "%d virtual props (real firmware, unix port) on one private Mosquitto with a password file "
             "and an ACL. `propctl venue` started with all of them up listed all %d online in **%.2f s** "
             "(goal: 2 s). Started together with the props, it listed all online %.2f s after the first "
             "launch (that includes booting %d MicroPython processes on this machine).\n\n"
-            "Net layer heap (mem after a collection, idle clock, 64-bit unix port): %d bytes without a "
-            "broker, %d with the net layer up: **%d bytes** (about %d on a 32-bit board).\n\n"
+            "Net layer heap: `mem` (bytes used after a collection) of each idle prop, on the serial link "
+            "only and with the net layer up on the broker (64-bit unix port; a 32-bit board needs about "
+            "1/1.55 of it, GUIDE.md):\n\n%s\n\n"
             "%d hostile payloads on one prop's command topic, in batches of 500 each followed by a ping: "
             "%d of %d pings answered, prop alive: %s, %.2f ms per payload, slowest batch %.1f s.\n"
-            % (PROPS, PROPS, r["warm_s"], r["cold_from_launch_s"], PROPS, r["without_net"], r["with_net"],
-               cost, cost * 100 // 155, h["payloads"], h["answered"], h["valid"],
+            % (PROPS, PROPS, r["warm_s"], r["cold_from_launch_s"], PROPS, heap,
+               h["payloads"], h["answered"], h["valid"],
                "yes" if h["alive"] else "NO", h["per_payload_ms"], h["batch_s_max"]))
 
 

@@ -78,3 +78,11 @@ def test_the_self_test_sets_the_mcp23017_up_before_the_window_steps(vboard_proce
     # off after a power-cycle: open windows floated); now set up at begin and after a brown-out.
     result = vboard_process.call(S + "mcp_set_up", {"prop": "fusebox", "fusebox": {"inputs": "mcp23017"}})
     assert result == {"at_begin": True, "lost": False, "after_one_tick": True}
+
+
+def test_the_self_test_and_the_prop_share_the_wirings_guards(vboard_process):
+    """props.clock.wiring builds both: a rate the stepper driver refuses is replaced in the self-test
+    too (it raised there: the guard was in build() only)."""
+    seen = vboard_process.call(S + "guarded_stepper_rate", 5000)
+    assert seen["prop"] == ["clock.stepper_steps_per_s: 5000 is not 1..1000; using 300"]
+    assert seen["selftest"][:2] == ["motor_cw", "motor_ccw"]

@@ -36,12 +36,15 @@ def test_the_table_fits_80x24_with_more_props_than_rows():
             {"prop": "football", "last_event": "touchdown", "state": {"phase": "kickoff_choice",
                                                                        "score": [14, 7]}}).encode()))
     venue.on_message(None, None, Message("props/x/state", b"not json"))
+    venue.on_message(None, None, Message("props/zz/event", b'{"ev": "\\u001b[2J\\u001b[31mgotcha"}'))
     venue.on_message(None, None, Message("other/x/state", b"{}"))
     lines = venue.table()
     assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
-    assert lines[0] == "venue: 30 props, 15 online"  # not json, another prefix: no prop
+    assert lines[0] == "venue: 31 props, 16 online"  # not json, another prefix: no prop
     assert "a-very-long-pr football offline kickoff_choi touchdown      14 7" in lines
-    assert lines[-1] == "... and 9 more (--json lists every prop)"
+    assert lines[-1] == "... and 10 more (--json lists every prop)"
+    venue.props = {"zz": venue.props["zz"]}
+    assert venue.table()[2].split()[4] == "?[2J?[31mgotch"  # no escape reaches the terminal
 
 
 @pytest.mark.parametrize("url, why", [

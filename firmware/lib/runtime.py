@@ -15,6 +15,13 @@ The virtual board runs the same passes in virtual time (vboard.Board.runtime
 and Board.run): its sleep moves the board's clock on, so a test or `propctl
 sim` in log mode ticks the prop exactly as a board would, only faster.
 
+The one fault contract, for every prop: when `app.tick` raises, the runtime
+makes the outputs safe at once (`app.shutdown()`: motor released, sound and
+lights off, relay open), then lets the app say so (`app.fault(exc)`, if it has
+one: its state and the "fault" event; a failure there is swallowed, the
+outputs are already safe) and re-raises. A prop's tick has no try block of
+its own; link.board reports the exception and resets the board.
+
 A pass allocates nothing (tested with micropython.heap_lock over whole passes,
 link idle and link busy): what is measured by bench/mp_timing.py is what runs
 on the board.
@@ -86,7 +93,11 @@ class Runtime:
         if self._passes == 0:
             self._started = now
             self._passes = 1
-        self.app.tick(now)
+        try:
+            self.app.tick(now)
+        except Exception as exc:
+            self.fault(exc)
+            raise
         if self._wdt is not None:
             self._wdt.feed()
         if not self.stable and ticks_diff(now, self._started) >= self._stable_ms:
@@ -100,6 +111,17 @@ class Runtime:
             self._port.pump(wait)
         elif wait > 0:
             self._sleep(wait)
+
+    def fault(self, exc) -> None:
+        """The fault contract (module docstring): outputs safe first, then the app's report."""
+        app = self.app
+        app.shutdown()
+        report = getattr(app, "fault", None)
+        if report is not None:
+            try:
+                report(exc)
+            except Exception:  # the event sink itself may be what failed; the outputs are off
+                pass
 
     def run(self, until=None) -> None:
         """Pass after pass until until() is true (forever when None); app.shutdown() however it ends."""

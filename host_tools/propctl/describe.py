@@ -80,6 +80,7 @@ COMMON = {
     "fault": lambda d: "FAULT: %s%s" % (_raw(d.get("error", d)),
                                         "; the board resets" if d.get("action") == "reset" else ""),
     "button": lambda d: "button %s" % _raw(d.get("kind", d.get("button", "?"))),
+    "refused": lambda d: "refused: %s" % _raw(d.get("error")),  # a command the prop turned down
 }
 
 

@@ -4,7 +4,7 @@ MicroPython only (the `vboard_process` fixture). The virtual hand (vboard/physic
 its rated speed when the motor sees its rated 3 V on average (duty x the pack's voltage).
 """
 from clock_bench import ClockBench, discharge  # noqa: F401  (discharge: called by name)
-from props import clock as clock_prop
+from props.clock import app as clock_app
 
 
 def _segment_ends(plan, t0):
@@ -59,4 +59,4 @@ def refused_when_off(overrides):
 
 
 def idle_state():
-    return clock_prop.IDLE
+    return clock_app.IDLE

@@ -51,3 +51,23 @@ def mcp_set_up(overrides):
     board.clock.advance(10)
     test.tick(board.clock.now())
     return {"at_begin": at_begin, "lost": lost, "after_one_tick": set_up()}
+
+
+def guarded_stepper_rate(rate):
+    """A stepper rate the driver refuses, past the settings' check (as a settings bug would let
+    it through): the prop's build and the self-test get the same guard from props.clock.wiring."""
+    cfg, _ = settings_module.merge({"clock": {"motor": "stepper"}})
+    cfg["clock"]["stepper_steps_per_s"] = rate
+    vboard.new_board(0, 2000)
+    from props import clock
+    seen = {}
+    try:
+        seen["prop"] = clock.build(cfg).config_errors
+    except ValueError as exc:
+        seen["prop"] = "ValueError: %s" % exc
+    from selftest.session import Session
+    try:
+        seen["selftest"] = [s[0] for s in Session(cfg, lambda name, fields: None, 0).steps()["outputs"]]
+    except ValueError as exc:
+        seen["selftest"] = "ValueError: %s" % exc
+    return seen

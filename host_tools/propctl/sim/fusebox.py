@@ -606,7 +606,7 @@ def run(args) -> int:
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "fusebox")
         config = load_config(args.config)
         sets = parse_sets(args.set)
-        check_settings(sets, config, micropython, firmware_lib, args.config)
+        check_settings(sets, config, firmware_lib, args.config)
     except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim fusebox: %s" % exc, file=sys.stderr)
         return getattr(exc, "code", 2)

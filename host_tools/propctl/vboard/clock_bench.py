@@ -16,6 +16,7 @@ import physics
 import settings as settings_module
 import vboard
 from props import clock as clock_prop
+from props.clock import app as clock_app
 from runtime import watchdog
 
 # Top speed of the hand with a geared DC motor at full duty (about 20 rpm).
@@ -84,7 +85,7 @@ class ClockBench:
 
     def run_round(self, limit_ms: int = 200000, settle_ms: int = 500, each=None) -> int:
         """Press the button if idle, run until idle again plus settle_ms (motor release)."""
-        if self.app.state == clock_prop.IDLE:
+        if self.app.state == clock_app.IDLE:
             self.press()
         before = self.idles
 
@@ -115,7 +116,7 @@ class _DischargeRound:
 
     def each(self) -> None:
         bench = self.bench
-        if bench.app.state != clock_prop.RUNNING:
+        if bench.app.state != clock_app.RUNNING:
             return
         hand = bench.hand
         t = bench.board.clock.elapsed

@@ -174,8 +174,8 @@ class Session:
         snap["text"] = None
         snap["statements"] = None
         snap["bolt_seen"] = None
-        if app.pack is not None and snap["index"] >= 0:
-            card = taskcard.decode(app.pack.record(snap["index"]))
+        if app.slot.pack is not None and snap["index"] >= 0:
+            card = taskcard.decode(app.slot.pack.record(snap["index"]))
             snap["text"] = card.text
             snap["category"] = card.category
             snap["statements"] = list(card.statements)

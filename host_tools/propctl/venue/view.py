@@ -26,6 +26,13 @@ ROWS = 24
 REDRAW_S = 0.25
 SEND_TIMEOUT_S = 5.0
 ROW = "%-14s %-8s %-7s %-12s %-14s %s"  # id, kind, status, doing, last event, scores: 80 columns
+WIDTHS = (14, 8, 7, 12, 14, 80)
+
+
+def _shown(text: str) -> str:
+    """Text from the broker as the table shows it: control characters (an escape sequence a
+    hostile client published) become "?", so nothing it sends can move or recolour the screen."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
 class Prop:
@@ -122,9 +129,8 @@ class Venue:
                      ROW % ("ID", "KIND", "STATUS", "DOING", "LAST EVENT", "SCORES")]
             room = rows - len(lines) - 1
             for prop in props[:room if len(props) > room else len(props)]:
-                lines.append(ROW % (
-                    prop.id[:14], prop.kind[:8], prop.status[:7], prop.doing()[:12], prop.last_event[:14],
-                    prop.scores()))
+                cells = (prop.id, prop.kind, prop.status, prop.doing(), prop.last_event, prop.scores())
+                lines.append(ROW % tuple(_shown(cell)[:width] for cell, width in zip(cells, WIDTHS)))
             if len(props) > room:
                 lines.append("... and %d more (--json lists every prop)" % (len(props) - room))
         return [line[:columns] for line in lines]

@@ -14,7 +14,6 @@ from micropython import const
 from props.clock.game import ClockCommands
 from rules.geisteruhr import DEFAULT_LIMITS, plan_length_ms, plan_motion, validate_limits
 
-STATE_FILE = "clock_state.json"  # the game (props.clock.game), saved on the board's flash
 HARD_MAX_RUN_MS = const(120000)  # no plan, setting or board limit can run the motor longer
 _CHIME_AFTER_MS = const(100)     # the bell sounds once the braked hand stands
 _SCAN_MS = const(10)             # the longest control tick: the button scan needs it
@@ -216,45 +215,41 @@ class ClockApp:
     def tick(self, now: int) -> None:
         """Do everything due at time `now` (ms ticks). Allocates nothing in steady running.
 
-        Any exception releases the motor, silences the chime, emits "fault"
-        and is re-raised.
+        An exception goes to runtime.Runtime's fault contract: shutdown()
+        (motor released, chime silent), then fault(exc).
         """
-        try:
-            self._now = now
-            self._ticked = True
-            self._deadline_tick = False
-            switches = self._switches
-            switches.update(now)
-            while switches.pending():
-                self._on_switch(switches.pop(), now)
-            state = self.state
-            if state == RUNNING:
-                self._advance(now)
-            elif state == CHIMING:
-                if not self._chimed:
-                    if ticks_diff(now, self._chime_at) >= 0:
-                        self._chimed = True
-                        self._chime.start(now)
-                        f = self._f_chime
-                        f["round"] = self.round
-                        self._emit("chime", f)
-                elif not self._chime.busy:
-                    self.completed += 1
-                    self._to_idle()
-            self._motor.update(now)
-            self._chime.update(now)
-            if self._indicator is not None:
-                self._indicator.update(now)
-            if (self.state == RUNNING and self._battery is not None and not self._deadline_tick
-                    and ticks_diff(now, self._supply_at) >= SUPPLY_EVERY_MS
-                    and self.wait_ms(now) >= self.tick_ms):
-                # only in a tick that had no segment change and with no stop or segment end
-                # due within the next tick, after the outputs: the reading never delays a
-                # deadline (the new duty applies from the next motor update)
-                self._use_supply(self._battery.read_mv(), now)
-        except Exception as exc:
-            self._fail(exc)
-            raise
+        self._now = now
+        self._ticked = True
+        self._deadline_tick = False
+        switches = self._switches
+        switches.update(now)
+        while switches.pending():
+            self._on_switch(switches.pop(), now)
+        state = self.state
+        if state == RUNNING:
+            self._advance(now)
+        elif state == CHIMING:
+            if not self._chimed:
+                if ticks_diff(now, self._chime_at) >= 0:
+                    self._chimed = True
+                    self._chime.start(now)
+                    f = self._f_chime
+                    f["round"] = self.round
+                    self._emit("chime", f)
+            elif not self._chime.busy:
+                self.completed += 1
+                self._to_idle()
+        self._motor.update(now)
+        self._chime.update(now)
+        if self._indicator is not None:
+            self._indicator.update(now)
+        if (self.state == RUNNING and self._battery is not None and not self._deadline_tick
+                and ticks_diff(now, self._supply_at) >= SUPPLY_EVERY_MS
+                and self.wait_ms(now) >= self.tick_ms):
+            # only in a tick that had no segment change and with no stop or segment end
+            # due within the next tick, after the outputs: the reading never delays a
+            # deadline (the new duty applies from the next motor update)
+            self._use_supply(self._battery.read_mv(), now)
 
     def wait_ms(self, now: int) -> int:
         """Milliseconds from `now` until the next planned event (stop, segment, chime); the
@@ -363,17 +358,14 @@ class ClockApp:
             from drivers.chime import ALARM
             self._chime.start(self._now, ALARM)
 
-    def _fail(self, exc) -> None:
-        self._motor.release()
-        self._chime.silence()
+    def fault(self, exc) -> None:
+        """A tick raised (runtime.Runtime's fault contract: the motor is already released):
+        state FAULT and the "fault" event with the state it was in."""
         f = self._f_fault
         f["state"] = self.state
         f["error"] = repr(exc)
         self.state = FAULT
-        try:
-            self._emit("fault", f)
-        except Exception:  # the sink itself may be what failed; the motor is off either way
-            pass
+        self._emit("fault", f)
 
     def _emit(self, name: str, fields: dict) -> None:
         self.on_event(name, fields)
