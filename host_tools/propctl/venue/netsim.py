@@ -71,12 +71,14 @@ def run(args, prop: str) -> int:
     return 0
 
 
-def add_arguments(parser) -> None:
-    """--broker, --id and --password-file for a prop's sim sub-command."""
-    parser.add_argument("--broker", metavar="URL",
-                        help="run on an MQTT broker instead of the screen: mqtt://[USER@]HOST[:PORT]; "
-                             "runs until stopped, commands come from the broker (propctl venue)")
-    parser.add_argument("--id", metavar="ID", help="the prop's id on the broker (default: its name)")
+PROP_BROKER_HELP = ("run on an MQTT broker instead of the screen: mqtt://[USER@]HOST[:PORT]; "
+                    "runs until stopped, commands come from the broker (propctl venue)")
+
+
+def add_arguments(parser, broker_help: str = PROP_BROKER_HELP) -> None:
+    """--broker, --id and --password-file: for a prop's sim sub-command, and `sim serve`'s."""
+    parser.add_argument("--broker", metavar="URL", help=broker_help)
+    parser.add_argument("--id", metavar="ID", help="with --broker: the prop's id there (default: its name)")
     parser.add_argument("--password-file", metavar="FILE",
                         help="with --broker: the broker password (else $PROPCTL_MQTT_PASSWORD)")
 
