@@ -206,7 +206,7 @@ def test_the_list_of_cards_fits_80_columns(tmp_path, capsys, kind, lang):
 
 def test_the_list_measures_columns_so_cjk_cards_fit_80_columns_too(tmp_path, capsys):
     # a deck in Japanese passes check; its list line was cut at 80 characters: 145 columns
-    from propctl.display import width
+    from propctl.termtext import cells as width
     text = "奇数から指を離してください。" * 4
     row = "T-1,科学と自然の不思議な世界,%s,4,12,2,8,14,6,10,15,8,arithmetic,2025,奇数です。\n" % text
     deck = write(tmp_path, "cjk.csv", NOTED + row)

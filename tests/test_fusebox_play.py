@@ -99,7 +99,7 @@ def test_lights_relay_and_buzzer_end_on_their_own(cols, rows, tmp_path):
                     "--set", "fusebox.relay=true", "--set", "fusebox.relay_ms=%d" % RELAY_MS)
     try:
         assert read_until(fd, term, lambda t: "keys: 1-8" in t.text(), 60), term.text()
-        assert "stands still while g, r, s or c ask for text" in term.text()
+        assert "g new game" in term.text()
         assert "old shell line" not in term.text()
         os.write(fd, b"s")
         assert read_until(fd, term, lambda t: "card id:" in t.text(), 20), term.text()
@@ -394,8 +394,8 @@ def test_keys_without_a_terminal_say_what_to_do():
 
 def test_a_cjk_card_fits_the_screen_by_columns():
     # a card in Japanese passes `cards check`; cut by characters its lines were twice too wide
-    from propctl.display import width
     from propctl.sim import fusebox
+    from propctl.termtext import cells as width
     status = {"mode": "pack", "card": "T-1", "pending": False, "text": "奇数から指を離してください。" * 4,
               "category": "科学と自然", "statements": ["東京タワー%d" % i for i in range(8)], "open": [2],
               "bolt_seen": None, "faulty": [], "red": 0, "green": 0, "sound": False, "relay": 0,

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from propctl.display import cut, printable, width, wrap
+from propctl.display import printable
 
 PROPCTL = [sys.executable, "-m", "propctl.cli"]
 TITLE = "\x1b]0;pwn\x07"
@@ -75,14 +75,9 @@ def test_long_names_are_refused_by_their_width(tmp_path):
     assert code == 2 and "is 44 columns wide" in out
 
 
-def test_display_measures_columns_not_characters():
-    assert width("abc") == 3 and width("東京") == 4 and width("e\u0301") == 1
-    assert cut("東京タワー", 5) == "東京" and width(cut("東京タワー", 5, "...")) <= 5
-    assert cut("short", 10, "...") == "short"
-    lines = wrap("東京タワー は 高い " * 10, 20, "  ")
-    assert all(width(line) <= 20 for line in lines) and lines[1].startswith("  ")
-    assert wrap("", 10) == [""]
+def test_printable_escapes_every_control_character_but_newline():
     assert printable("a\x1b[2Jb\x07\u009b\ud800\tc\nd") == "a\\u001b[2Jb\\u0007\\u009b\\ud800\\u0009c\nd"
+    assert printable("a\nb", newlines=False) == "a\\u000ab"
 
 
 def test_a_fusebox_script_line_with_escapes_is_logged_escaped():

@@ -13,8 +13,9 @@ from propctl.cards.container import pack_chunks
 from propctl.cards.load import load_deck
 from propctl.cards.report import Progress, judged, report
 from propctl.cards.select import one_deck, select
-from propctl.display import cut, printable
+from propctl.display import printable
 from propctl.inputfile import InputFileError, open_regular
+from propctl.termtext import cells, cut
 
 # Decks at least this big report progress while packing.
 PROGRESS_FROM = 1000
@@ -91,6 +92,8 @@ def register(subparsers) -> None:
     pack.add_argument("-o", "--output", required=True, metavar="DECK.bin", help="the pack to write")
     pack.add_argument("--kind", choices=kinds.names(), help=kind_help)
     langs.add_argument(pack, "the deck")
+    pack.add_argument("--family", action="store_true",
+                      help="only the family cards (\"family\": true; question cards mark them)")
     pack.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
     pack.set_defaults(func=run_pack)
 
@@ -147,9 +150,16 @@ def run_pack(args) -> int:
     if report(judged(selection) or deck.problems) or deck.kind is None:
         print("nothing written", file=sys.stderr)
         return 1
-    kind, total = deck.kind, len(deck.records)
+    kind, records = deck.kind, deck.records
+    if getattr(args, "family", False):
+        records = [records[i] for i, card in enumerate(deck.cards) if getattr(card, "family", False)]
+        if not records:
+            print("--family: the deck has no family cards (\"family\": true); nothing written",
+                  file=sys.stderr)
+            return 1
+    total = len(records)
     progress = None if args.quiet or total < PROGRESS_FROM else Progress(total)
-    pieces = pack_chunks(kind.CODE, kind.VERSION, deck.records,
+    pieces = pack_chunks(kind.CODE, kind.VERSION, records,
                          None if progress is None else lambda done, _: progress(done, "packing"))
     size = 0
 
@@ -180,7 +190,8 @@ LIST_WIDTH = 80  # a listed card is one line of a standard terminal; `show PACK 
 def _list_line(kind, card) -> str:
     """One card for the list: its first two lines (id, category or first question), cut to
     LIST_WIDTH columns (a CJK letter takes two)."""
-    return cut(_safe("  ".join(kind.describe(card).splitlines()[:2])), LIST_WIDTH, "...")
+    line = _safe("  ".join(kind.describe(card).splitlines()[:2]))
+    return line if cells(line) <= LIST_WIDTH else cut(line, LIST_WIDTH - 3).rstrip() + "..."
 
 
 @_quiet_on_broken_pipe

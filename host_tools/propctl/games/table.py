@@ -13,8 +13,9 @@ from typing import Callable, Dict, Optional
 
 from propctl.argtypes import SEED
 from propctl.atomic import output_problem, write_atomic
-from propctl.display import cut, has_control, printable, width
+from propctl.display import has_control, printable
 from propctl.inputfile import InputFileError, read_regular
+from propctl.termtext import cells, cut
 
 YES = ("", "y", "yes", "j", "ja")  # Enter means yes
 # A save is a few KB; a deck of a million cards makes its draw pile a few MB.
@@ -76,10 +77,10 @@ def checked_name(text: str, what: str) -> str:
     checked_text(text, what)
     if has_control(text):
         raise ValueError("%s: '%s' holds a control character (shown as \\u....); a name is plain "
-                         "text" % (what, printable(cut(text, 60, "..."), newlines=False)))
-    if width(text) > NAME_COLUMNS:
-        raise ValueError("%s: '%s' is %d columns wide; a name may take at most %d"
-                         % (what, cut(text, 20, "..."), width(text), NAME_COLUMNS))
+                         "text" % (what, printable(text[:60], newlines=False)))
+    if cells(text) > NAME_COLUMNS:
+        raise ValueError("%s: '%s...' is %d columns wide; a name may take at most %d"
+                         % (what, cut(text, 20), cells(text), NAME_COLUMNS))
     return text
 
 
@@ -177,7 +178,7 @@ class Table:
             self.say("Input ended.")
             return 0 if self.save(last=True) else 1
         self.finish()
-        return 0 if self.save(last=True) else 1
+        return 0 if self.save(last=True, finished=True) else 1
 
     def ask(self, prompt: str) -> str:
         """One line from the table; answers help, save, quit and the game's own commands."""
@@ -213,8 +214,9 @@ class Table:
         self.say("Not saved.")
         return 0
 
-    def save(self, quiet: bool = False, last: bool = False) -> bool:
-        """Save now; a failed save is said (and, unless it is the `last`, the game goes on)."""
+    def save(self, quiet: bool = False, last: bool = False, finished: bool = False) -> bool:
+        """Save now; a failed save is said (and, unless it is the `last`, the game goes on).
+        A `finished` game is kept for the record: there is nothing to continue."""
         try:
             self.save_file.write(self.save_path, self.save_body())
         except OSError as exc:
@@ -222,7 +224,9 @@ class Table:
                 self.save_path, exc.strerror or exc,
                 "- the game is NOT saved" if last else "(the game goes on)"))
             return False
-        if not quiet:
+        if finished:
+            self.say("The finished game is saved in %s." % self.save_path)
+        elif not quiet:
             self.say("Saved to %s; continue with: propctl play %s --resume %s"
                      % (self.save_path, self.game_name, self.save_path))
         return True
