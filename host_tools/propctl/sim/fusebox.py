@@ -276,7 +276,7 @@ def draw_box(status: dict, whole_seconds: bool = False) -> list:
     if status["to_report"] and status.get("game"):
         waiting = ", ".join(str(w) for w in status["to_report"])
         lines.append("  waiting for the discs of window %s (r)" % waiting)
-    return lines
+    return [printable(line, newlines=False) for line in lines]  # a pack may come from anywhere
 
 
 class Runner:
