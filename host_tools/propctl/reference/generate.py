@@ -37,7 +37,7 @@ KIND_WORDS = {"int": "whole number", "bool": "true/false", "seed": "seed",
               "object": "object"}
 SECTION_TITLES = {"": "Every board", "clock": "The ghost clock (`clock`)",
                   "fusebox": "The fuse box (`fusebox`)", "football": "The football box (`football`)",
-                  "net": "Venue mode (`net`, see [venue.md](../venue.md))"}
+                  "net": "Venue mode (`net`)"}
 
 
 def setting_rows(settings, schema: dict, prefix: str) -> List[List[str]]:

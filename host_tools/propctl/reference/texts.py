@@ -66,8 +66,8 @@ SETTINGS = {
     # venue mode (docs/venue.md)
     "net.ssid": "the Wi-Fi to join; `\"\"`: the network is already up (the unix port, a wired board)",
     "net.password": "the Wi-Fi password; never shown, also not in an error message",
-    "net.broker": "the MQTT broker's IP address or host name; `\"\"`: no venue mode (the network "
-                  "code is not even loaded)",
+    "net.broker": "the MQTT broker's IP address or host name ([venue.md](../venue.md)); `\"\"`: "
+                  "no venue mode (the network code is not even loaded)",
     "net.port": "the broker's port",
     "net.user": "the broker user (the prop's id in the broker's ACL); `\"\"`: connect without one",
     "net.broker_password": "that user's password; never shown",
