@@ -59,6 +59,7 @@ def test_the_pages_carry_the_codes_facts(tables):
     assert "| `net.password` | password |" in page
     link = generate.link_page(tables)
     assert "| `start_round` | `seed` (seed, optional) |" in link and "`report_choices`" in link
+    assert "`selftest_done`" in link  # sent by the firmware, described by nobody: listed all the same
     pins = generate.pins_page()
     assert "| `button` | GP14 (pin 19) | GPIO 25 (pin J1-9) | GPIO 4 (pin J1-4) |" in pins
 

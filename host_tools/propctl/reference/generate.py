@@ -1,6 +1,7 @@
 """Render docs/reference/{settings,link,pins}.md from the code (see the package docstring)."""
 import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -146,8 +147,23 @@ def link_page(tables: Dict[str, dict]) -> str:
     rows = [["every prop and boot mode", ", ".join("`%s`" % name for name in describe.COMMON)]]
     for prop in describe.PROPS:
         rows.append(["`%s`" % prop, ", ".join("`%s`" % name for name in describe.PROPS[prop])])
+    described = set(describe.COMMON).union(*describe.PROPS.values())
+    others = sorted(emitted_events() - described)
+    if others:
+        rows.append(["others the firmware sends (shown with their fields)",
+                     ", ".join("`%s`" % name for name in others)])
     out.append(table(["prop", "events"], rows))
     return "".join(out)
+
+
+# an event sent with a literal name: _emit("chime", ...), on_event("window", ...), link.event("boot", ...)
+EVENT_CALL = re.compile(r"(?:_emit|on_event|\.event|_event)\(\s*\"([a-z_]+)\"")
+
+
+def emitted_events() -> set:
+    """Event names the firmware sends with a literal name (found in its source)."""
+    return {name for path in sorted(LIB.rglob("*.py"))
+            for name in EVENT_CALL.findall(path.read_text(encoding="utf-8"))}
 
 
 # --- pins --------------------------------------------------------------------------------
