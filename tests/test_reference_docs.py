@@ -5,6 +5,7 @@ builds (on the virtual board under MicroPython), pins.md from boards.PROFILES.
 The sentences (propctl/reference/texts.py) must cover every setting and
 command, and name none that does not exist.
 """
+import re
 import sys
 
 import pytest
@@ -14,7 +15,8 @@ from propctl.reference import generate
 from propctl.reference.texts import COMMANDS, SETTINGS
 
 sys.path.insert(0, str(FIRMWARE_DIR / "lib"))
-import settings  # noqa: E402  (the firmware's own module, as on a board)
+import boards  # noqa: E402  (the firmware's own modules, as on a board)
+import settings  # noqa: E402
 
 
 def schema_keys() -> set:
@@ -72,3 +74,14 @@ def test_check_mode_names_a_stale_page_and_fails(tmp_path, capsys):
     capsys.readouterr()
     assert generate.main(["--check", "--out", str(tmp_path)]) == 1
     assert "pins.md" in capsys.readouterr().out
+
+
+def test_the_build_guides_pico_tables_say_what_boards_py_says():
+    seen = 0
+    for prop in ("clock", "fusebox", "football"):
+        text = (REPO_ROOT / "docs" / ("build-%s.md" % prop)).read_text(encoding="utf-8")
+        for signal, cell in re.findall(r"^\| `(\w+)` \| (GP\d+(?: \(pin \d+\))?) \|", text, re.M):
+            gpio = boards.PROFILES["pico"][prop][signal]
+            assert cell == generate.pin_cell(boards, "pico", gpio), (prop, signal)
+            seen += 1
+    assert seen >= 25
