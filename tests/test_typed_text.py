@@ -124,3 +124,31 @@ def test_a_packs_text_with_escapes_is_drawn_escaped():
               "to_report": [], "game": None}
     text = "\n".join(draw_box(status))
     assert no_control(text) and "\\u001b]0;pwn\\u0007" in text
+
+
+RLO = "\u202e"  # right-to-left override: a bidi terminal draws the rest of the line backwards
+
+
+def test_printable_escapes_the_bidi_controls_that_reorder_a_line():
+    # Before: a card text or a board's record holding U+202E went out raw and turned the
+    # rest of the shown line around in a bidi terminal (the 'Trojan Source' characters)
+    for ch in "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069":
+        assert printable("a" + ch + "b") == "a\\u%04xb" % ord(ch)
+    assert printable("שלום مرحبا") == "שלום مرحبا"  # right-to-left letters themselves stay
+
+
+@pytest.mark.parametrize("args", [["pimaldaumen", "--players", RLO + "Bo,Ann"],
+                                  ["fingerfootball", "--names", "Ann,Ann\u200b"],  # looks like Ann v Ann
+                                  ["pimaldaumen", "--players", "Ann,\u2066B\u2069"]])
+def test_a_name_with_invisible_characters_is_refused(args, tmp_path):
+    # Before: accepted, and the referee showed 'Ann v Ann' or a reversed line
+    code, out = play(*args, "--save", str(tmp_path / "s.json"))
+    assert code == 2, out
+    assert "invisible character" in " ".join(out.split()), out
+    assert RLO not in out and "\u200b" not in out and "\u2066" not in out
+
+
+def test_a_name_may_join_emoji_and_use_right_to_left_letters(tmp_path):
+    code, out = play("fingerfootball", "--names", "👨\u200d👩\u200d👧,שלום", "--save",
+                     str(tmp_path / "s.json"))
+    assert code == 0, out

@@ -3,7 +3,8 @@
 A terminal obeys control characters: ESC starts a sequence that can set the
 window title, change colours or clear the screen, so a name such as
 "A\\x1b[31m" would paint everything after it red. `printable` shows every
-control character as a \\u escape instead. The game masters, the sims, the
+control character (and each bidi control, which reorders a line) as a \\u escape
+instead. The game masters, the sims, the
 monitor and `cards show` put what they show through it.
 Measuring text in terminal cells (a CJK letter takes two) is propctl.termtext's.
 """
@@ -11,8 +12,11 @@ import functools
 import re
 from typing import Callable
 
-# C0 (but newline), DEL, C1, and lone surrogates (not text; a terminal shows garbage)
-_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# The bidi controls: a terminal that lays out right-to-left text obeys them, and U+202E
+# draws the rest of the line backwards (what follows a name or a card's text).
+BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# C0 (but newline), DEL, C1, lone surrogates (not text; a terminal shows garbage), bidi controls
+_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff" + BIDI + "]")
 
 
 def printable(text: str, newlines: bool = True) -> str:
@@ -37,7 +41,7 @@ class Shown:
     characters \\n, \\r and \\t: propctl's messages name paths, ports and values as typed,
     and none of them may reach the terminal as a control sequence."""
 
-    _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+    _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff" + BIDI + "]")
 
     def __init__(self, stream) -> None:
         self.stream = stream

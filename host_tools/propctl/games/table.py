@@ -9,6 +9,7 @@ version) before the game checks its own part.
 """
 import json
 import os
+import unicodedata
 from typing import Callable, Dict, Optional
 
 from propctl.argtypes import SEED
@@ -70,11 +71,24 @@ def checked_text(text: str, what: str) -> str:
 NAME_COLUMNS = 40  # a name is shown whole on an 80-column board line with room to spare
 
 
+def invisible(ch: str) -> bool:
+    """Whether `ch` is a format character that takes no cell (zero-width space, bidi marks, soft
+    hyphen...): 'Ann' and 'Ann' + U+200B would be two teams that look alike. The zero-width
+    joiner stays: it glues an emoji family together."""
+    return unicodedata.category(ch) == "Cf" and ch != "\u200d"
+
+
 def checked_name(text: str, what: str) -> str:
     """`text` if it is a name the table can show: UTF-8 text (checked_text), no control
-    characters (ESC would let a name set the terminal's title, colour it or clear it) and at
-    most NAME_COLUMNS columns wide; ValueError saying which, the name shown escaped."""
+    characters (ESC would let a name set the terminal's title, colour it or clear it), no
+    invisible ones (see invisible) and at most NAME_COLUMNS columns wide; ValueError saying
+    which, the name shown escaped."""
     checked_text(text, what)
+    if any(invisible(ch) for ch in text):
+        raise ValueError("%s: '%s' holds an invisible character (shown as \\u....); two names "
+                         "that look the same must be the same name"
+                         % (what, printable("".join("\\u%04x" % ord(ch) if invisible(ch) else ch
+                                                    for ch in text[:60]), newlines=False)))
     if has_control(text):
         raise ValueError("%s: '%s' holds a control character (shown as \\u....); a name is plain "
                          "text" % (what, printable(text[:60], newlines=False)))
