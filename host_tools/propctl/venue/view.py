@@ -20,14 +20,25 @@ import time
 from typing import Optional
 
 from propctl.argtypes import Seconds
+from propctl.termtext import cells, cut
 from propctl.venue.broker import BrokerError, connect, parse_url, read_password
 
 COLUMNS = 80
 ROWS = 24
 REDRAW_S = 0.25
 SEND_TIMEOUT_S = 5.0
-ROW = "%-14s %-8s %-7s %-12s %-14s %s"  # id, kind, status, doing, last event, scores: 80 columns
-WIDTHS = (14, 8, 7, 12, 14, 80)
+# id, kind, status, doing, last event, scores: 80 columns, measured in terminal cells (an id in
+# CJK letters takes two a letter)
+WIDTHS = (14, 8, 7, 12, 14, 20)
+
+
+def _row(*texts: str) -> str:
+    """One line of the table: each text shown (_shown), cut and padded to its column's cells."""
+    out = []
+    for text, width in zip(texts, WIDTHS):
+        text = cut(_shown(text), width)
+        out.append(text + " " * (width - cells(text)))
+    return " ".join(out).rstrip()
 
 
 def _shown(text: str) -> str:
@@ -108,13 +119,15 @@ class Venue:
             if leaf == "status":
                 prop.status = text
             elif isinstance(data, dict) and leaf == "state":
-                prop.kind = str(data.get("prop", "?"))
+                kind = data.get("prop")
+                prop.kind = kind if isinstance(kind, str) else "?"
                 if not prop.last_event and isinstance(data.get("last_event"), str):
                     prop.last_event = data["last_event"]
                 state = data.get("state")
                 prop.state = state if isinstance(state, dict) else {}
             elif isinstance(data, dict) and leaf == "event":
-                prop.last_event = str(data.get("ev", "?"))
+                event = data.get("ev")
+                prop.last_event = event if isinstance(event, str) else "?"
                 if prop.status == "?":
                     prop.status = "online"
             if self.out is not None:
@@ -127,14 +140,14 @@ class Venue:
             props = sorted(self.props.values(), key=lambda p: p.id)
             online = sum(1 for p in props if p.status == "online")
             lines = ["venue: %d props, %d online" % (len(props), online),
-                     ROW % ("ID", "KIND", "STATUS", "DOING", "LAST EVENT", "SCORES")]
+                     _row("ID", "KIND", "STATUS", "DOING", "LAST EVENT", "SCORES")]
             room = rows - len(lines) - 1
             for prop in props[:room if len(props) > room else len(props)]:
-                cells = (prop.id, prop.kind, prop.status, prop.doing(), prop.last_event, prop.scores())
-                lines.append(ROW % tuple(_shown(cell)[:width] for cell, width in zip(cells, WIDTHS)))
+                row = (prop.id, prop.kind, prop.status, prop.doing(), prop.last_event, prop.scores())
+                lines.append(_row(*row))
             if len(props) > room:
                 lines.append("... and %d more (--json lists every prop)" % (len(props) - room))
-        return [line[:columns] for line in lines]
+        return [cut(line, columns) for line in lines]
 
 
 def _screen_size() -> tuple:
