@@ -42,3 +42,19 @@ def test_help_of_every_command_shows_an_example_of_itself(path, monkeypatch):
     examples = [line for line in text.splitlines()
                 if line.startswith(" ") and line.strip().startswith(command)]
     assert examples, "no indented example line starting with %r" % command
+
+
+@pytest.mark.parametrize("argv", [["sim", "clock", "--seed", "99999999999999999999"],
+                                  ["cards", "print", "--lang", "xx" * 30],
+                                  ["play", "pimaldaumen", "--no-such-option-" + "y" * 40]])
+def test_a_usage_error_fits_80_columns(argv, capsys, monkeypatch):
+    # Before: argparse printed 'propctl sim clock: error: argument --seed: ... the seeds the
+    # props draw' on one 115-column line
+    from propctl.cli import main
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "error:" in err
+    assert all(len(line) <= 80 for line in err.splitlines()), err

@@ -12,7 +12,7 @@ from propctl import __version__, deploy, plan, play, web, wokwi
 from propctl.board import monitor, ports, repl, selftest
 from propctl.cards import cli as cards_cli
 from propctl.display import Shown
-from propctl.helpformat import use_everywhere
+from propctl.helpformat import Parser, use_everywhere
 from propctl.sim import command as sim_command
 from propctl.sim.runner import Stopped
 from propctl.venue import view as venue_view
@@ -24,7 +24,7 @@ SUBCOMMAND_MODULES = [cards_cli, play, sim_command, plan, web, deploy, monitor, 
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="propctl",
         description="Desktop tools for the game-prop firmware: check and pack card decks, "
                     "run props on a virtual board, deploy to and monitor a real board, "

@@ -7,6 +7,7 @@ indented line (an example command, a table row) is printed as written, so it
 must itself fit 80 columns (tests/test_help.py holds every command to that).
 """
 import argparse
+import sys
 import textwrap
 
 
@@ -23,6 +24,19 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
             else:
                 out.append(indent + line if line.strip() else "")
         return "\n".join(out)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are filled to the width as the help is
+    ('propctl sim clock: error: argument --seed: ...' runs past 80 columns otherwise).
+    Every subcommand's parser is one too: add_subparsers makes parsers of its own kind."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        width = max(self._get_formatter()._width, 20)
+        text = "%s: error: %s" % (self.prog, message)
+        self.exit(2, "\n".join(textwrap.wrap(text, width, subsequent_indent="  ",
+                                             break_on_hyphens=False)) + "\n")
 
 
 def use_everywhere(parser: argparse.ArgumentParser) -> None:
