@@ -4,6 +4,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -227,3 +228,20 @@ def test_the_network_gets_its_slice_only_with_time_to_spare_or_when_starved():
     # 1000 waits of 1 ms: a slice every 100 ms (at 100, 200 ... 900); waits of 5 ms: every time;
     # a 3 ms slice comes off the 5 ms wait
     assert result == {"short_waits_polled": 9, "long_waits_polled": 100, "waits_after_slice": [2, 2, 2]}, done
+
+
+def test_the_waits_at_a_missing_broker_double():
+    # Before: a prop up for 10 s took every refused connect for the end of a long connection
+    # and started the backoff over: it knocked about once a second forever (seen at a killed
+    # Mosquitto: 'next try in 0.8 s', 0.7, 1.0, 0.7 ...), not 1, 2, 4 ... 60 s as documented
+    from propctl.sim.runner import find_micropython
+    with socket.socket() as sock:  # a port on which nothing listens
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = dict(os.environ, MICROPYPATH=str(FIRMWARE_DIR / "lib"))
+    done = subprocess.run([find_micropython(), str(Path(__file__).parent / "mp" / "venue_backoff.py"),
+                           str(port)], capture_output=True, text=True, env=env, timeout=30)
+    retries = json.loads(done.stdout.strip().splitlines()[-1])["retries"]
+    assert len(retries) == 5, done
+    for n, wait in enumerate(retries):  # 1 s, 2 s, 4 s ... each +-25 %
+        assert 750 * 2 ** n <= wait <= 1250 * 2 ** n, retries

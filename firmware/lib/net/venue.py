@@ -99,6 +99,7 @@ class Venue:
             self._wifi = Wifi(network_module, cfg["ssid"], cfg["password"], self._on_wifi, Backoff(rng))
         self._now = 0
         self._up_since = 0
+        self._connected = False  # between "up" and the next change
         self._stage = _STAGE_DONE
         self._state_dirty = True
         self._state_at = 0
@@ -120,6 +121,7 @@ class Venue:
         if self._wifi is not None and not self._wifi.poll(now):
             if client.state != DOWN:
                 client.close(False)
+                self._connected = False
                 self._report("lost", "Wi-Fi is down", self.backoff.next(now))
             return
         if client.state == DOWN:
@@ -215,6 +217,7 @@ class Venue:
         client = self._client
         if ticks_diff(now, self._up_since) < CLAIM_WINDOW_MS:
             client.close(True)  # polite: no will, the other board's "online" stands
+            self._connected = False
             self._report("id_taken", "another prop is on the broker as %s; give this one its own "
                          "net.id" % self.id, self.backoff.next(now, ID_TAKEN_WAIT_MS))
         else:
@@ -225,6 +228,7 @@ class Venue:
     def _on_change(self, kind: str, why: str) -> None:
         now = self._now
         if kind == "up":
+            self._connected = True
             self._up_since = now
             self._stage = _STAGE_SUBSCRIBE
             self._state_dirty = True
@@ -234,7 +238,12 @@ class Venue:
         if kind == "denied":
             self._link.event("net", {"state": "denied", "why": why})
             return
-        if kind == "lost" and ticks_diff(now, self._up_since) >= STAY_UP_MS and self._stage == _STAGE_DONE:
+        # only the end of a connection that was up and lasted resets the waits: a refused
+        # connect at a dead broker follows no connection (it used to reset them too, so a
+        # prop up for 10 s knocked once a second forever)
+        was_up, self._connected = self._connected, False
+        if kind == "lost" and was_up and ticks_diff(now, self._up_since) >= STAY_UP_MS \
+                and self._stage == _STAGE_DONE:
             self.backoff.reset()
         delay = self.backoff.next(now, REFUSED_WAIT_MS if kind == "refused" else 0)
         self._report(kind, why, delay)
