@@ -245,3 +245,29 @@ def test_the_waits_at_a_missing_broker_double():
     assert len(retries) == 5, done
     for n, wait in enumerate(retries):  # 1 s, 2 s, 4 s ... each +-25 %
         assert 750 * 2 ** n <= wait <= 1250 * 2 ** n, retries
+
+
+def test_the_table_says_when_the_venue_has_lost_the_broker(broker):
+    # Before: with the broker killed the table went on showing every prop online as last seen,
+    # with nothing to say the picture had stopped; it now says so, and again when it is back
+    from propctl.venue.broker import connect
+    venue = Venue("props")
+    client = connect(parse_url("mqtt://venue@127.0.0.1:%d" % broker.port), "venue-pw", "t-lost",
+                     on_message=venue.on_message, subscribe=venue.topics(),
+                     on_connection=venue.connection)
+    try:
+        assert venue.table()[0].startswith("venue: 0 props")
+        broker.kill()
+        deadline = time.monotonic() + 5
+        while "lost" not in venue.table()[0] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert venue.table()[0].startswith("venue: lost the broker"), venue.table()[0]
+        assert len(venue.table()[0]) <= 80, venue.table()[0]
+        broker.start()
+        deadline = time.monotonic() + 15  # paho tries again after 1 s, then 2 s
+        while "lost" in venue.table()[0] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert venue.table()[0].startswith("venue: 0 props"), venue.table()[0]
+    finally:
+        client.loop_stop()
+        client.disconnect()

@@ -69,10 +69,12 @@ def read_password(path: Optional[str]) -> str:
 
 
 def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
-            on_message=None, subscribe=()):
-    """A paho-mqtt client connected to `broker` with its network loop running in a thread.
+            on_message=None, subscribe=(), on_connection=None):
+    """A paho-mqtt client connected to `broker` with its network loop running in a thread
+    (which connects again by itself after the connection is lost).
 
-    subscribe: topics to subscribe to (again after every reconnect). Raises
+    subscribe: topics to subscribe to (again after every reconnect). on_connection(up):
+    called when the connection is lost (False) and when it is back (True). Raises
     BrokerError when the broker cannot be reached or refuses the login."""
     import paho.mqtt.client as mqtt
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
@@ -86,9 +88,16 @@ def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
         if not reason.is_failure:
             for topic in subscribe:
                 client_.subscribe(topic)
+            if answered.is_set() and on_connection is not None:
+                on_connection(True)
         answered.set()
 
+    def on_disconnect(client_, userdata, flags, reason, properties):
+        if answered.is_set() and on_connection is not None:
+            on_connection(False)
+
     client.on_connect = on_connect
+    client.on_disconnect = on_disconnect
     if on_message is not None:
         client.on_message = on_message
     where = "%s:%d" % (broker.host, broker.port)

@@ -89,6 +89,16 @@ class Venue:
         self.changed = threading.Event()
         self.out = out  # a JSON-lines writer, or None
         self.replies: dict = {}
+        self.lost = False  # the connection to the broker is down
+
+    def connection(self, up: bool) -> None:
+        """The broker connection went down or came back (broker.connect's on_connection)."""
+        with self.lock:
+            self.lost = not up
+        if self.out is not None:  # --json: stdout holds the records, so this goes to stderr
+            print("propctl venue: back on the broker" if up else
+                  "propctl venue: lost the broker; trying again", file=sys.stderr)
+        self.changed.set()
 
     def topics(self) -> tuple:
         return tuple("%s/+/%s" % (self.prefix, leaf) for leaf in ("status", "state", "event", "reply"))
@@ -139,7 +149,10 @@ class Venue:
         with self.lock:
             props = sorted(self.props.values(), key=lambda p: p.id)
             online = sum(1 for p in props if p.status == "online")
-            lines = ["venue: %d props, %d online" % (len(props), online),
+            head = "venue: %d props, %d online" % (len(props), online)
+            if self.lost:  # what the table shows stopped changing when the broker went
+                head = "venue: lost the broker, trying again; %d props as last seen" % len(props)
+            lines = [head,
                      _row("ID", "KIND", "STATUS", "DOING", "LAST EVENT", "SCORES")]
             room = rows - len(lines) - 1
             for prop in props[:room if len(props) > room else len(props)]:
@@ -220,7 +233,8 @@ def run(args) -> int:
     venue = Venue(args.prefix, write_json if args.json and not args.send else None)
     try:
         client = connect(broker, password, "propctl-venue-%d" % random.randrange(1 << 30),
-                         on_message=venue.on_message, subscribe=venue.topics())
+                         on_message=venue.on_message, subscribe=venue.topics(),
+                         on_connection=venue.connection)
     except BrokerError as exc:
         print("propctl venue: %s" % exc, file=sys.stderr)
         return 1
