@@ -268,6 +268,9 @@ def test_the_table_says_when_the_venue_has_lost_the_broker(broker):
         while "lost" in venue.table()[0] and time.monotonic() < deadline:
             time.sleep(0.05)
         assert venue.table()[0].startswith("venue: 0 props"), venue.table()[0]
+        client.loop_stop()
+        client.disconnect()  # our own goodbye is no lost broker (--json said so at every end)
+        assert not venue.lost
     finally:
         client.loop_stop()
         client.disconnect()

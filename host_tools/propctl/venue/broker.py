@@ -93,7 +93,8 @@ def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
         answered.set()
 
     def on_disconnect(client_, userdata, flags, reason, properties):
-        if answered.is_set() and on_connection is not None:
+        # a failure is a lost connection; our own disconnect() at the end is not
+        if answered.is_set() and on_connection is not None and reason.is_failure:
             on_connection(False)
 
     client.on_connect = on_connect
