@@ -180,3 +180,21 @@ def test_a_played_round_makes_the_same_kind_of_picture():
     picture = round_svg(frames, events)
     assert picture.count('class="mark"') == 2 and "seed 9" in picture
     assert svg([(0, 0)], [(0, 0)], [], "x").count("<polyline") == 2
+
+
+class _Tty:
+    def isatty(self):
+        return True
+
+
+def test_a_dumb_terminal_gets_the_event_log_not_a_drawn_screen(monkeypatch):
+    # Before: TERM=dumb (Emacs' shell, some IDE consoles) got the full-screen drawing, cursor
+    # moves and clears the terminal cannot do, printed as garbage
+    from propctl.sim import runner
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(runner.sys, "stdin", _Tty())
+    monkeypatch.setattr(runner.sys, "stdout", _Tty())
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert runner.interactive_default() is True
+    monkeypatch.setenv("TERM", "dumb")
+    assert runner.interactive_default() is False

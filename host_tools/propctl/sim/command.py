@@ -21,7 +21,8 @@ def _common(parser, seed_help=None, speed=False, config=True) -> None:
                                  "(default: 1 at a terminal, 0 in non-interactive mode)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--non-interactive", dest="non_interactive", action="store_true", default=None,
-                      help="print the event log only (default when input is not a terminal or CI is set)")
+                      help="print the event log only (default when input is not a terminal, "
+                           "TERM=dumb or CI is set)")
     mode.add_argument("--interactive", dest="non_interactive", action="store_false",
                       help="draw the screen even if not at a terminal")
     if config:

@@ -143,8 +143,9 @@ def setup(firmware: Optional[str], prop_module: str) -> tuple:
 
 
 def interactive_default() -> bool:
-    """Draw in place only for a person at a terminal (not in CI, not with redirected input)."""
-    if os.environ.get("CI"):
+    """Draw in place only for a person at a terminal (not in CI, not with redirected input, not
+    at TERM=dumb: Emacs' shell and some IDE consoles cannot move the cursor or clear)."""
+    if os.environ.get("CI") or os.environ.get("TERM") == "dumb":
         return False
     return sys.stdin.isatty() and sys.stdout.isatty()
 
