@@ -15,6 +15,7 @@ from propctl.games.table import (
     Unusable,
     add_common_options,
     checked_name,
+    new_game_save_path,
     random_seed,
     refuse_unsavable,
     shown,
@@ -141,7 +142,7 @@ def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
         except ValueError as exc:
             say("error: %s" % exc)
             return 2
-        save_path = args.save or DEFAULT_SAVE
+        save_path = new_game_save_path(args.save, DEFAULT_SAVE, say)
     if refuse_unsavable(save_path, say):
         return 2
     return Referee(game, save_path, ask, say, autosave=args.autosave).play()

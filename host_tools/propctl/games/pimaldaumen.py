@@ -25,6 +25,7 @@ from propctl.games.table import (
     Unusable,
     add_common_options,
     checked_name,
+    new_game_save_path,
     random_seed,
     refuse_unsavable,
     shown,
@@ -387,7 +388,8 @@ class Session(Table):
         memory.begin_game()
         pile = Pile({card.id: card for card in cards}, getattr(args, "frame", AUTO), order, seed,
                     history=memory)
-        session = cls(game, names, pile, board_data, deck_paths, args.save or DEFAULT_SAVE, ask, say)
+        save_path = new_game_save_path(args.save, DEFAULT_SAVE, say)
+        session = cls(game, names, pile, board_data, deck_paths, save_path, ask, say)
         session.history = history
         return session
 

@@ -35,7 +35,9 @@ def add_common_options(parser, default_save: str, seed_help: str) -> None:
     """--seed, --save and --resume, the same for every game master."""
     parser.add_argument("--seed", type=SEED, help=seed_help)
     parser.add_argument("--save", metavar="FILE",
-                        help="where to save (default: %s, or the --resume file)" % default_save)
+                        help="where to save (default: the --resume file, else %s, or %s, "
+                             "-3 ... when that holds an earlier game)"
+                             % (default_save, default_save.replace(".json", "-2.json")))
     parser.add_argument("--resume", metavar="FILE", help="continue a saved game")
 
 
@@ -44,6 +46,24 @@ def random_seed(seed: Optional[int]) -> int:
     if seed is not None:
         return seed
     return int.from_bytes(os.urandom(4), "little")
+
+
+def new_game_save_path(save: Optional[str], default: str, say) -> str:
+    """Where a new game saves: --save as given, else `default`, or when that file exists (an
+    earlier game, perhaps unfinished) the first free default-2.json, -3 ...: a new game never
+    overwrites another's save without being told to. Says so when it moves aside."""
+    if save:
+        return save
+    if not os.path.lexists(default):
+        return default
+    stem, ext = os.path.splitext(default)
+    n = 2
+    while os.path.lexists("%s-%d%s" % (stem, n, ext)):
+        n += 1
+    path = "%s-%d%s" % (stem, n, ext)
+    say("%s holds an earlier game (continue it with --resume %s); this one saves to %s."
+        % (default, default, path))
+    return path
 
 
 def refuse_unsavable(save_path, say) -> bool:
