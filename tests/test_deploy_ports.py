@@ -46,3 +46,21 @@ def test_port_auto_picks_the_first_likely_board_or_says_none_was_found(monkeypat
     assert main(["monitor", "--port", "auto", "--timeout", "0.1"]) == 1
     err = capsys.readouterr().err
     assert err.count("--port auto found no MicroPython board") == 2 and "Traceback" not in err
+
+
+def test_every_board_command_takes_port_auto(monkeypatch, capsys):
+    # Before: README's `propctl selftest --port auto` said 'cannot open auto: No such file or
+    # directory' (only deploy and monitor knew auto); repl the same
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [])
+    for command in (["selftest"], ["repl"], ["monitor"]):
+        assert main(command + ["--port", "auto"]) == 1
+        err = " ".join(capsys.readouterr().err.split())
+        assert "--port auto found no MicroPython board" in err, (command, err)
+        assert "cannot open auto" not in err
+    opened = []
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [
+        fake_port("/dev/ttyACM7", 0x2E8A, 0x0005, "Board in FS mode")])
+    from propctl.board import selftest
+    monkeypatch.setattr(selftest, "run", lambda args: opened.append(args.port) or 0)
+    assert main(["selftest", "--port", "auto"]) == 0
+    assert opened == ["/dev/ttyACM7"]

@@ -10,11 +10,13 @@ import sys
 
 from propctl import __version__, deploy, plan, play, web, wokwi
 from propctl.board import monitor, ports, repl, selftest
+from propctl.board.ports import PortError, resolve_port
 from propctl.cards import cli as cards_cli
 from propctl.display import Shown
 from propctl.helpformat import Parser, use_everywhere
 from propctl.sim import command as sim_command
 from propctl.sim.runner import Stopped
+from propctl.termtext import wrap
 from propctl.venue import view as venue_view
 
 # Each module provides register(subparsers): it adds its parser and sets `func`
@@ -53,6 +55,13 @@ def _run(argv) -> int:
     if not hasattr(args, "func"):
         parser.print_help()
         return 2
+    if getattr(args, "port", None) == "auto":
+        # every board command takes --port auto, found here once (README: selftest --port auto)
+        try:
+            args.port = resolve_port("auto")
+        except PortError as exc:
+            print("\n".join(wrap("propctl: %s" % exc, 79, "  ")), file=sys.stderr)
+            return 1
     try:
         return args.func(args)
     except KeyboardInterrupt:
