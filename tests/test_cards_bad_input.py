@@ -80,7 +80,11 @@ def test_a_lone_surrogate_in_a_question_deck_is_a_file_line_problem(tmp_path, ca
 
 @pytest.mark.parametrize("text, name", [("t\x1b]0;owned\x07", "ESC"), ("t\x1b[2J", "ESC"),
                                         ("a\tb", "TAB"), ("ding\x07", "BEL"), ("x\x9bq", "U+009B"),
-                                        ("del\x7f", "U+007F")])
+                                        ("del\x7f", "U+007F"),
+                                        # a bidi override turns the rest of a shown line around
+                                        # (accepted before)
+                                        ("the \u202eevil\u202c one", "U+202E"),
+                                        ("a\u2067b", "U+2067")])
 def test_control_characters_in_a_json_deck_are_file_line_problems(tmp_path, capsys, text, name):
     path = tmp_path / "control.json"
     path.write_text(task_json(text), encoding="utf-8")

@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from propctl.cards import container, kinds
 from propctl.cards.kinds import CardKind
+from propctl.display import BIDI
 from propctl.inputfile import InputFileError, read_regular
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -232,10 +233,11 @@ def _parse_row(kind: CardKind, row: Row, problems: List[Problem]):
     return kind.parse(row.fields, row.fmt, report)
 
 
-# Terminals obey control characters (C0 but line breaks, DEL, C1); a lone
+# Terminals obey control characters (C0 but line breaks, DEL, C1) and the bidi
+# controls (display.BIDI: U+202E draws the rest of a line backwards); a lone
 # surrogate (JSON "\\udc00") cannot even be written as UTF-8. Line breaks are
 # reported by each kind, with its own words.
-_BAD_CHAR = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_BAD_CHAR = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff" + BIDI + "]")
 
 
 def _bad_text(fields: Dict[str, Any]) -> Optional[Tuple[str, str]]:
