@@ -2,7 +2,7 @@
 
 The real firmware (firmware/lib: props.clock and its drivers) runs inside the
 MicroPython unix port on the fake `machine` of propctl/vboard; its JSON-lines
-output (events and hand frames, see vboard/run_prop.py) is drawn here as a
+output (events and hand frames, see vboard/run_clock.py) is drawn here as a
 clock face with the hand, plus the event log.
 """
 import argparse
@@ -52,11 +52,11 @@ def add_arguments(parser) -> None:
 def runner_command(args, micropython: str, overrides: dict, folder: Path) -> list:
     """The micropython command line that runs the prop on the virtual board with the settings
     `overrides` (--config with every --set laid over it; written to a file in `folder`)."""
-    command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_prop.py"), "clock",
+    command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_clock.py"),
                "--speed", str(args.speed), "--frame-ms", str(args.frame_ms),
                "--rounds", str(args.rounds)]
-    if args.seed is not None:
-        command += ["--seed", str(args.seed)]
+    if args.seed is not None:  # --seed N is --set clock.seed=N: it travels as a setting
+        overrides = combine(overrides, {"clock": {"seed": args.seed}})
     return command + overrides_args(overrides, folder)
 
 
@@ -172,7 +172,7 @@ def info_lines(record: dict, args) -> list:
 
 
 class KeyReader(threading.Thread):
-    """Keys from the terminal (cbreak mode) to the runner's stdin lines (run_prop.py --keys).
+    """Keys from the terminal (cbreak mode) to the runner's stdin lines (run_clock.py --keys).
 
     A terminal reports key presses, not releases: a held space repeats, so the first space is
     "down", its repeats "hold", and "up" follows when they stop."""
