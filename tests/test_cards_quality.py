@@ -63,7 +63,7 @@ def test_the_shipped_decks_pass_every_check(capsys, lang):
     code, out = check(capsys, lang=lang)
     assert code == 0, out
     assert "105 Finger weg! task cards (%s): no problems" % lang in out
-    assert "20 Pi mal Daumen question cards (%s): no problems" % lang in out
+    assert "60 Pi mal Daumen question cards (%s): no problems" % lang in out
 
 
 def test_german_and_english_task_cards_are_the_same_cards():
@@ -157,6 +157,18 @@ def test_a_statement_that_gives_away_a_question_is_refused(tmp_path, capsys):
     assert "s5: 'First powered flight of the Wright brothers' gives away the question PMD-01 violet" in out
     # Checked alone, each deck is fine: the overlap is across decks.
     assert check(capsys, questions)[0] == 0
+
+
+def test_a_lone_name_on_a_task_card_gives_no_question_away(tmp_path, capsys):
+    # "Albatross" among seabirds said nothing about how wide its wings are, but was refused.
+    birds = ["Albatross", "Puffin", "Gannet", "Sparrow", "Petrel", "Shearwater", "Fulmar", "Skua"]
+    tasks = write_tasks(tmp_path, [task_row("N-1", "Keep your fingers off the bird that is no seabird.",
+                                            birds, 3)])
+
+    def albatross(card):
+        card["white"]["green"]["text"] = "Up to how many metres does a wandering albatross span?"
+    code, out = check(capsys, tasks, write_json(tmp_path, questions_doc(albatross)))
+    assert code == 0, out
 
 
 def test_the_same_question_twice_is_refused(tmp_path, capsys):

@@ -21,7 +21,8 @@ FINE = [
     "Hammer: 7,26 kg", "6.058 mm", "40.075 km", "40\u202f075 km", "1.280 m", "1903",
     "Wahlperiode 2024\u20132029", "ISO 3166-1", "DIN EN 13698-1", "am 6.8.1791 eröffnet",
     "Stand 2024-05-01", "0,125 l", "110-m-Hürdenlauf", "Op. 6", "EPAL 1", "um 1900. Danach",
-    "1.234,5 t", "3,5 Tage", "20 %",
+    "1.234,5 t", "3,5 Tage", "20 %", "ITTF-Handbuch, Regel 2.3", "§ 4.1 StVO",
+    "Boeing 747-400",
 ]
 
 

@@ -140,3 +140,64 @@ def test_the_net_layers_idle_pass_allocates_nothing(broker):
                            str(broker.port), "c1", PW], capture_output=True, text=True, env=env, timeout=30)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result == {"up": True, "passes": 300, "qos1_acked": True, "error": None}, done.stdout + done.stderr
+
+
+def fusebox_under(mode, port=0, user="", password="", flood=None):
+    """tests/mp/fusebox_net.py in MODE: the result line (and `flood` started once it is ready)."""
+    from propctl.sim.runner import VBOARD_DIR, find_micropython
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, MICROPYPATH="%s:%s" % (VBOARD_DIR, root / "firmware" / "lib"))
+    script = root / "tests" / "mp" / "fusebox_net.py"
+    command = [find_micropython(), "-X", "heapsize=4M", str(script), mode, str(port), user, password]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+    result = None
+    for line in proc.stdout:
+        record = json.loads(line)
+        if "ready" in record:
+            assert record["ready"] is True
+            flood()
+        else:
+            result = record
+    proc.wait(timeout=30)
+    return result
+
+
+def test_the_fuse_box_reads_its_windows_on_time_with_a_silent_or_flooding_broker(broker):
+    """Each window's event as soon after its change as with no network at all."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(4)  # takes connections into its backlog, answers nothing
+    try:
+        runs = {"none": fusebox_under("none"), "silent": fusebox_under("silent", silent.getsockname()[1])}
+    finally:
+        silent.close()
+    flooder = Listener(broker.port, client_id="flooder")
+    stop = threading.Event()
+
+    def flood():
+        def run():
+            n = 0
+            while not stop.is_set() and n < 3000:
+                flooder.publish("props/c1/cmd", json.dumps({"id": n, "cmd": "state"}) if n % 2 else b"{junk")
+                n += 1
+                if n % 50 == 0:
+                    time.sleep(0.02)
+        threading.Thread(target=run, daemon=True).start()
+
+    try:
+        runs["broker"] = fusebox_under("broker", broker.port, "c1", PW, flood)
+    finally:
+        stop.set()
+        flooder.close()
+    assert runs["silent"]["connects"] >= 1 and runs["broker"]["up"] is True
+    assert runs["broker"]["lines"] >= 300  # the flood was answered while the windows opened
+    for mode, result in runs.items():
+        # The change is seen at the next scan, the event comes at the first scan after the
+        # debounce: debounce + two scans from the change. This host is shared and loaded, so
+        # one opening now and then comes late in every mode (the baseline without a network
+        # too): the median holds the promise, the worst case only has to stay far from what a
+        # blocked loop gives (a connect or read waiting on the silent broker: seconds).
+        late = sorted(result["late_ms"])
+        assert len(late) == 6 and late[0] >= result["debounce_ms"], (mode, runs)
+        assert late[2] <= result["debounce_ms"] + 2 * result["scan_ms"] + 5, (mode, runs)
+        assert late[-1] <= 250, (mode, runs)

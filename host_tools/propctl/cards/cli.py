@@ -91,6 +91,8 @@ def register(subparsers) -> None:
     pack.add_argument("-o", "--output", required=True, metavar="DECK.bin", help="the pack to write")
     pack.add_argument("--kind", choices=kinds.names(), help=kind_help)
     langs.add_argument(pack, "the deck")
+    pack.add_argument("--family", action="store_true",
+                      help="only the family cards (\"family\": true; question cards mark them)")
     pack.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
     pack.set_defaults(func=run_pack)
 
@@ -147,9 +149,16 @@ def run_pack(args) -> int:
     if report(judged(selection) or deck.problems) or deck.kind is None:
         print("nothing written", file=sys.stderr)
         return 1
-    kind, total = deck.kind, len(deck.records)
+    kind, records = deck.kind, deck.records
+    if getattr(args, "family", False):
+        records = [records[i] for i, card in enumerate(deck.cards) if getattr(card, "family", False)]
+        if not records:
+            print("--family: the deck has no family cards (\"family\": true); nothing written",
+                  file=sys.stderr)
+            return 1
+    total = len(records)
     progress = None if args.quiet or total < PROGRESS_FROM else Progress(total)
-    pieces = pack_chunks(kind.CODE, kind.VERSION, deck.records,
+    pieces = pack_chunks(kind.CODE, kind.VERSION, records,
                          None if progress is None else lambda done, _: progress(done, "packing"))
     size = 0
 

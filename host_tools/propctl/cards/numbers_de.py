@@ -8,8 +8,9 @@ at all), and "40075" is hard to read. German writes a decimal comma
 `problems(text)` lists, for one text, each number written otherwise, with
 what to write instead. Used by `propctl cards check` on German decks (card
 text, units, sources and notes); a number it cannot judge is left alone:
-dates (6.8.1791, 2024-05-01), version-like x.y.z, and numbers of norms
-(ISO 3166-1, DIN EN 13698-1).
+dates (6.8.1791, 2024-05-01), version-like x.y.z, numbers of norms
+(ISO 3166-1, DIN EN 13698-1), of sections (Regel 2.3, § 4.1) and of models
+(Boeing 747-400: a hyphen between a larger and a smaller number is no range).
 """
 import re
 from typing import List
@@ -18,9 +19,11 @@ from typing import List
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w])")
 # A range written with a hyphen: 2024-2029, 10 - 12.
 _HYPHEN_RANGE = re.compile(r"(?<![\w.,-])(\d+(?:[.,]\d+)*)(\s?)-(\s?)(\d+(?:[.,]\d+)*)(?![\w-])")
-# Right before a number: the name of a norm, whose number (3166-1) is no amount.
+# Right before a number: the name of a norm, whose number (3166-1) is no amount, or a word
+# that makes it a section number (Regel 2.3, Abschnitt 4.1, § 3.2).
 _NORM = re.compile(r"(?:\b(?:ISO|IEC|DIN|EN|ASTM|ANSI|IEEE|ECE|UN|ITU-[RT]|BS|NF|IS|RFC|EPAL)"
-                   r"(?:[/ ](?:IEC|EN|ISO|IEC))*[ /]?(?:[A-Z]+ ?)?)\Z")
+                   r"(?:[/ ](?:IEC|EN|ISO|IEC))*[ /]?(?:[A-Z]+ ?)?"
+                   r"|\b(?:Regel|Abschnitt|Kapitel|Kap\.|Tabelle|Abs\.|Art\.|Artikel|Nr\.|Ziffer)\s?|§\s?)\Z")
 _ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{2}(?:-\d{2})?(?!\d)")
 GROUP_FROM = 5  # digits from which a whole number needs thousands grouping (DIN 5008: 4 may stay)
 
@@ -45,9 +48,20 @@ def problems(text: str) -> List[str]:
         if exempt(match.start(), match.end()):
             continue
         first, before, after, second = match.groups()
+        if _value(first) >= _value(second):
+            continue  # no range: a model or part number (Boeing 747-400, ISO 3166-1)
         out.append("%r: a range takes an en dash in German: %s%s\u2013%s%s"
                    % (match.group(), first, before, after, second))
     return out
+
+
+def _value(number: str) -> float:
+    """A number's size for comparing the ends of a range (German or English marks, roughly)."""
+    digits = re.sub(r"[.,](?=\d{3}(?!\d))", "", number).replace(",", ".")
+    try:
+        return float(digits)
+    except ValueError:
+        return 0.0
 
 
 def _judge(number: str) -> "str | None":

@@ -21,15 +21,19 @@ Questions (Pi mal Daumen):
   - the exact answer sits where the rulebook puts it: it is a value of the
     scale with a 6-point range on each side (12 |3| 120 |6| 175 |6| 240),
     and the points fall away from it on both sides;
-  - at most one question in six asks "in which year".
+  - at most one question in six asks "in which year";
+  - topics, small answers, tuned windows, topic mix and family share
+    (propctl.cards.question_mix);
+  - in a German deck, numbers in German formats (propctl.cards.numbers_de).
 Across all decks checked together (same language):
   - no statement twice on two task cards, no question text twice;
-  - no task-card statement that gives away a question (all its words in the
-    question: "Sinking of the Titanic" / "In which year did the Titanic sink?").
+  - no task-card statement that gives away a question (all its two or more
+    subject words in the question: "Sinking of the Titanic" / "In which year
+    did the Titanic sink?"; a lone name such as "Albatross" is no give-away).
 """
 import re
 
-from propctl.cards import numbers_de
+from propctl.cards import numbers_de, question_mix
 from propctl.cards.load import Problem
 from rules.pimaldaumen import TOP, exact
 
@@ -96,7 +100,7 @@ def check(decks, lang=None) -> list:
         if deck.kind.NAME == "taskcards":
             problems.extend(_taskcards(deck, lang))
         elif deck.kind.NAME == "questions":
-            problems.extend(_questions(deck))
+            problems.extend(_questions(deck, lang))
     problems.extend(_duplicates(decks))
     return problems
 
@@ -284,7 +288,7 @@ def _bolt_balance(deck) -> list:
 
 # -- questions ----------------------------------------------------------------------
 
-def _questions(deck) -> list:
+def _questions(deck, lang) -> list:
     from propctl.cards.questions import SLOTS
     out = []
     years = 0
@@ -295,12 +299,19 @@ def _questions(deck) -> list:
             message = scale_rule(question.scale, question.answer)
             if message:
                 out.append(_at(deck, i, prefix + "scale", message))
+            for field, message in question_mix.question_problems(question, prefix):
+                out.append(_at(deck, i, field, message))
+            if lang == "de":
+                for name in ("text", "unit", "source"):
+                    for message in numbers_de.problems(getattr(question, name)):
+                        out.append(_at(deck, i, prefix + name, message))
             years += bool(YEAR_QUESTION.match(question.text))
     total = len(deck.cards) * len(SLOTS)
     if years > total // 6:
         out.append(Problem(deck.where[0][0], None, "text", "%d of %d questions ask for a year; allowed: at "
                            "most one in six (%d): ask for amounts, lengths, counts instead"
                            % (years, total, total // 6)))
+    out.extend(question_mix.deck_problems(deck, SLOTS))
     return out
 
 
@@ -400,7 +411,9 @@ def _duplicates(decks) -> list:
         for i, card in enumerate(deck.cards):
             for w, statement in enumerate(card.statements):
                 words = _words(statement)
-                for qdeck, j, field, text, qwords in asked if words else ():
+                # A lone name ("Albatross", "French") gives no number away; a statement of
+                # two or more subject words all in one question does ("Sinking of the Titanic").
+                for qdeck, j, field, text, qwords in asked if len(words) >= 2 else ():
                     if words <= qwords:
                         out.append(_at(deck, i, "s%d" % (w + 1), "%r gives away the question %s %s (%r); "
                                        "allowed: a fact in one deck only"
