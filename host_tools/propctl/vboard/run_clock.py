@@ -31,8 +31,9 @@ or with status 1 on a fault or when the round does not finish in time.
 import sys
 
 from clock_bench import ClockBench
+from runner_io import emit_event, report_piezo, runner_options
 from runtime import Runtime, watchdog
-from vboard import StdinLines, emit, emit_event, report_piezo, runner_options
+from vboard import StdinLines, emit
 
 DEFAULTS = {"speed": 0, "frame_ms": 100, "overrides": {}, "press_at": 300, "rounds": 1,
             "battery_mv": -1, "keys": 0}

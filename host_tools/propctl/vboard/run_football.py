@@ -46,8 +46,9 @@ import json
 import sys
 
 from football_bench import FootballBench
+from runner_io import emit_event, report_piezo, runner_options
 from runtime import Runtime, watchdog
-from vboard import StdinLines, emit, emit_event, report_piezo, runner_options
+from vboard import StdinLines, emit
 
 from rules.fingerfootball import phase_hint
 from rules.rng import Rng

@@ -25,7 +25,8 @@ Output, one JSON object per line, "t" = board time in ms:
 import sys
 
 from fusebox_bench import FuseBoxBench
-from vboard import emit, emit_event, runner_options
+from runner_io import emit_event, runner_options
+from vboard import emit
 
 from cardpack import taskcard
 
