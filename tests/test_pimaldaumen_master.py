@@ -106,7 +106,8 @@ def test_the_rulebook_example_round_at_the_table(tmp_path):
     assert table.prompts[:4] == ["Wolfgang, your answer: ", "Bärbel, your answer: ",
                                  "Gaby, your answer (beat 3 points): ",
                                  "Gaby, your answer (beat 3 points): "]
-    assert "Wolfgang says 10: außerhalb" in text
+    assert "Wolfgang says 10: outside the scale, 0 points." in text
+    assert "außerhalb" not in text  # the English game master speaks English
     assert "Bärbel moves forward from field 0 to field 3" in text
     assert "'zweihundert' is not a number" in text
     assert "Gaby says 350: that would be 3 points, but it must beat 3: 0 points." in text

@@ -75,9 +75,15 @@ def rows(out: str) -> dict:
     lines = out.splitlines()
     start = max(i for i, line in enumerate(lines) if line.startswith("signal "))
     table = {}
+    signal = None
     for line in lines[start + 1:]:
         if line.endswith("failed") and "signals" in line:
             break
+        assert len(line) < 80, line  # the table fits an 80-column terminal
+        if line.startswith(" ") and signal is not None:  # a long detail goes on under its column
+            result, detail = table[signal]
+            table[signal] = (result, detail + " " + line.strip())
+            continue
         signal, result, detail = re.match(r"(window \d|\S+)\s+(\S+)\s*(.*)$", line).groups()
         table[signal] = (result, detail)
     return table

@@ -24,12 +24,36 @@ CLOCK = {"clock": {"max_run_ms": ROUND_MS, "seed": 5}}
 PW = "c1-broker-pw-Z8"
 
 
+def net_stats(prop) -> dict:
+    """The prop's `net` command over the serial link (what the network cost its loop)."""
+    start = len(prop.events)
+    prop.send(json.dumps({"id": 777, "cmd": "net"}))
+    reply = None
+    deadline = time.monotonic() + 5
+    while reply is None and time.monotonic() < deadline:
+        reply = next((e for e in prop.events[start:] if e.get("re") == 777), None)
+        time.sleep(0.02)
+    assert reply is not None and "ok" in reply, reply
+    return reply["ok"]
+
+
 def assert_stop_on_time(prop):
+    """The stop on its planned millisecond (+1), and no network slice ever ran past a deadline.
+
+    On a host loaded beyond twice its cores (8 helpers on 2 cores: seen 3-12 ms with the
+    network's slowest slice at 0 ms) the process itself wakes late, the scheduler's doing,
+    not the network's: then only the network's own overrun (NetPort.overrun_ms, measured in
+    the firmware: how far a slice ran past its pass's deadline) must stay within 1 ms."""
     stop = prop.wait_event(lambda e: e["ev"] == "stop", ROUND_MS / 1000 + 5)
     assert stop is not None, "no stop event; the prop said: %r" % (prop.events[-5:] + prop.other[-5:])
     data = stop["data"]
     assert data["capped"] is True and data["planned_ms"] > ROUND_MS
-    assert 0 <= data["at_ms"] - ROUND_MS <= 1, "the stop landed %d ms late" % (data["at_ms"] - ROUND_MS)
+    late = data["at_ms"] - ROUND_MS
+    stats = net_stats(prop)
+    assert stats["overrun_ms"] <= 1, stats
+    assert 0 <= late < 200, "the stop landed %d ms late (net: %r)" % (late, stats)  # a blocked loop: seconds
+    if os.getloadavg()[0] < 2 * (os.cpu_count() or 1):  # a host not overloaded wakes us on time
+        assert late <= 1, "the stop landed %d ms late (net: %r)" % (late, stats)
     return stop
 
 
@@ -199,5 +223,7 @@ def test_the_fuse_box_reads_its_windows_on_time_with_a_silent_or_flooding_broker
         # blocked loop gives (a connect or read waiting on the silent broker: seconds).
         late = sorted(result["late_ms"])
         assert len(late) == 6 and late[0] >= result["debounce_ms"], (mode, runs)
-        assert late[2] <= result["debounce_ms"] + 2 * result["scan_ms"] + 5, (mode, runs)
         assert late[-1] <= 250, (mode, runs)
+        assert late[2] <= sorted(runs["none"]["late_ms"])[2] + 10, (mode, runs)  # as without a network
+        if os.getloadavg()[0] < 2 * (os.cpu_count() or 1):  # see assert_stop_on_time
+            assert late[2] <= result["debounce_ms"] + 2 * result["scan_ms"] + 5, (mode, runs)

@@ -1,6 +1,7 @@
 """The command topic is open to anything a venue's network sends: hostile payloads, a second
 board claiming the same id, Wi-Fi that refuses or drops, and no password ever in sight."""
 import json
+import os
 import random
 import time
 
@@ -178,3 +179,36 @@ def test_no_password_in_any_topic_reply_event_or_log_of_a_session(broker, tmp_pa
     for secret in (BROKER_PW, WIFI_PW):
         leaks = [s[:120] for s in seen if secret.encode() in s]
         assert leaks == [], "%s appeared in %r" % (secret, leaks)
+
+
+def test_the_football_count_keeps_its_beat_while_the_broker_dies(broker):
+    """A field goal's 3-second count started over MQTT; the broker is killed at "go": the
+    beats come at 1, 2 and 3 s of the count, each within one tick (10 ms) as without a network."""
+    from test_venue_broker import net_stats
+    admin = Listener(broker.port, topics=("props/h1/reply", "props/h1/status"))
+    prop = NetProp("football", "127.0.0.1", broker.port, "h1", user="h1", password=BROKER_PW,
+                   settings={"football": {"seed": 12}}).start()
+    try:
+        assert admin.wait(lambda t, p, r: t == "props/h1/status" and p == b"online", 10)
+        steps = [("roll", None), ("report", {"action": "kick"}),            # toss, kick off
+                 ("report", {"action": "goal", "pick": "north"}),
+                 ("report", {"action": "in_field", "yards": 60})]          # past the 50: field goal range
+        for n, (cmd, args) in enumerate(steps):
+            reply = request(admin, "h1", 10 + n, cmd, args)
+            assert reply is not None and "ok" in reply, (cmd, reply)
+        assert request(admin, "h1", 20, "kick_start")["ok"]["box"] == "counting"
+        broker.kill()                                   # dies at "go"
+        beats = []
+        for beat in (1, 2, 3):
+            event = prop.wait_event(lambda e, b=beat: e["ev"] == "kick_count" and e["data"]["beat"] == b, 5)
+            assert event is not None, prop.events[-5:]
+            beats.append(event["data"]["at_ms"] - beat * 1000)
+        stats = net_stats(prop)
+        assert stats["overrun_ms"] <= 1, stats
+        assert all(0 <= late <= 200 for late in beats), (beats, stats)
+        if os.getloadavg()[0] < 2 * (os.cpu_count() or 1):  # see test_venue_broker.assert_stop_on_time
+            assert all(late <= 11 for late in beats), (beats, stats)
+        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", 5)
+    finally:
+        prop.stop()
+        admin.close()

@@ -332,8 +332,12 @@ def run(args) -> int:
         print("propctl wokwi: no boards.py in %s (use --firmware)" % args.firmware, file=sys.stderr)
         return 2
     if not args.out.is_dir():
-        print("propctl wokwi: no hardware folder at %s (run it in a clone, or give --out)" % args.out,
-              file=sys.stderr)
+        if args.out != REPO_HARDWARE:  # the folder named with --out
+            print("propctl wokwi: --out %s: %s; create it first, or name the hardware folder of a clone"
+                  % (args.out, "not a folder" if args.out.exists() else "no such folder"), file=sys.stderr)
+        else:
+            print("propctl wokwi: no hardware folder at %s (run it in a clone, or give --out)" % args.out,
+                  file=sys.stderr)
         return 2
     changed = generate_all(load_boards(args.firmware), args.out, write=not args.check)
     for path in changed:

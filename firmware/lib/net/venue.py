@@ -258,6 +258,8 @@ class NetPort:
         self.venue = venue
         self._clock = clock if clock is not None else ticks_ms
         self._last = self._clock()
+        self.slowest_ms = 0  # the longest network slice so far
+        self.overrun_ms = 0  # the most a slice ran past its pass's wait: how late it made a deadline
 
     def pump(self, timeout_ms: int = 0) -> int:
         t0 = self._clock()
@@ -268,8 +270,20 @@ class NetPort:
             self._last = t0
             self.venue.poll(t0)
             spent = ticks_diff(self._clock(), t0)
+            if spent > self.slowest_ms:
+                self.slowest_ms = spent
+            if spent - timeout_ms > self.overrun_ms:
+                self.overrun_ms = spent - timeout_ms
             timeout_ms = timeout_ms - spent if spent < timeout_ms else 0
         return self._port.pump(timeout_ms)
+
+    def stats(self) -> dict:
+        """The link's `net` command: how the network is doing and what it cost the loop."""
+        venue = self.venue
+        client = venue.client
+        return {"up": client.state == UP, "id": venue.id, "connects": venue.connects,
+                "slowest_slice_ms": self.slowest_ms, "overrun_ms": self.overrun_ms,
+                "dropped_publishes": client.dropped, "dropped_replies": venue.dropped_replies}
 
     def hold_repl(self) -> None:
         self._port.hold_repl()
@@ -292,4 +306,6 @@ def start(port, link, app, settings, identity) -> NetPort:
     for ch in uid:
         seed = (seed * 31 + ord(ch)) & 0xFFFFF  # stays a small int on a board
     venue = Venue(settings["net"], link, app, identity, uid, Rng(seed))
-    return NetPort(port, venue)
+    net_port = NetPort(port, venue)
+    link.add_commands({"net": (net_port.stats, {})})
+    return net_port

@@ -28,6 +28,7 @@ from propctl.games.table import (
     random_seed,
     refuse_unsavable,
 )
+from propctl.termtext import ask_wrapped, say_wrapped
 from rules.pimaldaumen import (
     BONUS_GUESS,
     BONUS_QUESTION,
@@ -126,7 +127,7 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def run(args, ask=input, say=print) -> int:
+def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
     """Entry point for `propctl play pimaldaumen`; ask/say are injectable for tests."""
     try:
         if args.resume:
@@ -642,7 +643,7 @@ class Session(Table):
         name = self.names[event["seat"]]
         said = "%s says %s" % (name, event["value"])
         if not event["score"]:
-            return "%s: außerhalb (outside the scale), 0 points." % said
+            return "%s: outside the scale, 0 points." % said
         if event["bonus"]:
             return "%s: %d points, doubled to %d fields." % (said, event["score"], 2 * event["score"])
         if not event["points"]:

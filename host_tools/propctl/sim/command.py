@@ -99,7 +99,7 @@ def register(subparsers) -> None:
     p = props.add_parser("fusebox", help="the fuse box: keys 1-8 open windows, or a script",
                          description="The fuse-box firmware on the virtual board, played from the "
                                      "keyboard (keys 1-8 open and close windows) or from a script.")
-    p.epilog = "\n\n".join((fusebox.HELP, fusebox.SCRIPT_HELP, fusebox.EXAMPLES))
+    p.epilog = "\n\n".join((fusebox.HELP + "\n" + fusebox.TIME_HELP, fusebox.SCRIPT_HELP, fusebox.EXAMPLES))
     _common(p)
     fusebox.add_arguments(p)
     netsim.add_arguments(p)

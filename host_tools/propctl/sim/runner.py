@@ -7,7 +7,7 @@ the interpreter and the firmware, builds the environment, reads the lines,
 checks `--set` keys (parsed by propctl.overrides) against the firmware's own
 settings (propctl.settings, the reader deploy uses too), and (`Run`) lets go of
 what a run holds when it ends, also on SIGTERM or SIGHUP. It imports only
-leaves of propctl (inputfile, settings), so the prop modules and
+leaves of propctl (inputfile, keys, settings), so the prop modules and
 propctl.board.serve can all use it without importing each other.
 """
 import json
@@ -65,12 +65,10 @@ class Run:
         self._handlers: dict = {}
 
     def cbreak(self) -> None:
-        """Keys one at a time, not echoed, until the run ends (the terminal's mode is saved)."""
-        import termios
-        import tty
-        fd = sys.stdin.fileno()
-        self._tty = termios.tcgetattr(fd)
-        tty.setcbreak(fd)
+        """Keys one at a time, not echoed, Ctrl-C a key like any other (propctl.keys.keys_mode),
+        until the run ends (the terminal's mode is saved)."""
+        from propctl.keys import keys_mode  # a leaf as well
+        self._tty = keys_mode(sys.stdin.fileno())
 
     def restore_terminal(self) -> None:
         """The terminal as the run found it, the screen closed (again: nothing happens)."""

@@ -50,7 +50,6 @@ from runner_io import emit_event, report_piezo, runner_options
 from runtime import Runtime, watchdog
 from vboard import StdinLines, emit
 
-from rules.fingerfootball import phase_hint
 from rules.rng import Rng
 
 BUTTONS = ("roll", "kick", "good", "miss")
@@ -260,7 +259,7 @@ def game_state(bench) -> dict:
     game = app.game
     s = game.state
     return {"type": "state", "t": bench.board.clock.elapsed, "phase": s["phase"],
-            "hint": phase_hint(s["phase"]), "actor": game.actor(), "offense": s["offense"],
+            "hint": game.waiting_for()[0], "actor": game.actor(), "offense": s["offense"],
             "actions": game.actions(), "box": app.state, "score": s["score"],
             "message": s["message"]}
 
