@@ -24,7 +24,7 @@ PYTEST_DIST := --dist loadgroup
 MP_RUN := MICROPYPATH=firmware/lib:tests/both $(MICROPYTHON)
 
 .DEFAULT_GOAL := help
-.PHONY: help check-platform setup wasm-setup test test-fast lint typecheck pytest test-micropython test-wasm sim sim-fusebox bench clean
+.PHONY: help check-platform setup wasm-setup test test-fast lint typecheck pytest test-micropython test-wasm sim sim-fusebox docs bench clean
 
 # --- the wasm32 leg: the MicroPython WebAssembly port under node ------------------
 # Its npm manifest lives in tools/wasm (the root package.json is mip's); node_modules
@@ -114,6 +114,9 @@ sim: setup ## the ghost clock on a virtual board (SEED=n SPEED=n MUTE=1 WAV=file
 
 sim-fusebox: setup ## the fuse box on a virtual board: keys 1-8 open windows (PACK=file.bin|none, SCRIPT=file, MUTE=1, WAV=file)
 	$(BIN)/propctl sim fusebox $(if $(PACK),--pack $(PACK)) $(if $(SCRIPT),--script $(SCRIPT)) $(SIM_SOUND)
+
+docs: setup ## write docs/reference/*.md from the code (settings, link commands, pins); a test fails when they are stale
+	$(BIN)/python -m propctl.reference
 
 bench: setup ## measure card fetch, pack size, heap, timing, throughput; writes bench/REPORT.md (not part of test)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)

@@ -273,8 +273,7 @@ def test_help_teaches_with_examples(capsys):
 
 
 def test_readme_examples_are_valid_decks(tmp_path, capsys):
-    readme = (SAMPLE.parents[4] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Card decks", 1)[1]
+    section = (SAMPLE.parents[4] / "docs" / "cards.md").read_text(encoding="utf-8")
     csv_text = section.split("```csv\n", 1)[1].split("```", 1)[0]
     json_text = section.split("```json\n", 1)[1].split("```", 1)[0]
     paths = [write(tmp_path, "readme.csv", csv_text), write(tmp_path, "readme.json", json_text)]

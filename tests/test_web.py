@@ -521,7 +521,7 @@ def football_step(page) -> str:
 
 
 @pytest.mark.slow
-def test_browser_football_drive_to_a_field_goal(browser, server):
+def test_browser_football_drive_to_a_field_goal(browser, server, tmp_path):
     # seed 2: the toss, the kickoff, a roll of CHOICE, the play made, a field goal in the count
     with opened(browser, server, "football", size=PHONE, query="&speed=4&seed=2") as page:
         page.wait_for("document.getElementById('oled').textContent.includes('HOME')", timeout=30)
@@ -541,3 +541,6 @@ def test_browser_football_drive_to_a_field_goal(browser, server):
         assert "refused" not in page.evaluate(EVENTS), log
         assert any("kick (field goal) GOOD" in line for line in log), log
         assert_fits(page, PHONE)
+        page.screenshot(tmp_path / "web-football.png")
+    if os.environ.get("WEB_FOOTBALL_SCREENSHOT"):  # the README's picture: =docs/web-football.png
+        Path(os.environ["WEB_FOOTBALL_SCREENSHOT"]).write_bytes((tmp_path / "web-football.png").read_bytes())

@@ -178,12 +178,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--flash", help="folder that plays the board's flash (default: a new temp folder)")
     parser.add_argument("--link", help="also make this path a symlink to the port (like socat link=)")
     parser.add_argument("--heap", default=DEFAULT_HEAP, help="MicroPython heap size (default %(default)s)")
-    parser.add_argument("--broker", metavar="URL",
-                        help="also join this MQTT broker, mqtt://[USER@]HOST[:PORT] "
-                             "(writes the net section of the flash's config.json)")
-    parser.add_argument("--id", metavar="ID", help="with --broker: the prop's id there (default: its name)")
-    parser.add_argument("--password-file", metavar="FILE",
-                        help="with --broker: the broker password (else $PROPCTL_MQTT_PASSWORD)")
+    from propctl.venue import netsim
+    netsim.add_arguments(parser, "also join this MQTT broker, mqtt://[USER@]HOST[:PORT] "
+                                 "(writes the net section of the flash's config.json)")
 
 
 if __name__ == "__main__":

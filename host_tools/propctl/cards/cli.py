@@ -36,7 +36,7 @@ overrides it. A file's name may say its language (deck.de.csv); a deck and a
 pack hold one language. `check` and `pack` also judge the content (wording,
 order of statements, sources, scales, facts used twice: propctl.cards.quality).
 Exit codes: 0 fine, 1 problems found (nothing written), 2 bad command line.
-README.md, section "Card decks", describes the formats.
+docs/cards.md describes the formats.
 """
 
 
