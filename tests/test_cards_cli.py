@@ -204,6 +204,20 @@ def test_the_list_of_cards_fits_80_columns(tmp_path, capsys, kind, lang):
     assert any(line.endswith("...") for line in lines)
 
 
+def test_the_list_measures_columns_so_cjk_cards_fit_80_columns_too(tmp_path, capsys):
+    # a deck in Japanese passes check; its list line was cut at 80 characters: 145 columns
+    from propctl.termtext import cells as width
+    text = "奇数から指を離してください。" * 4
+    row = "T-1,科学と自然の不思議な世界,%s,4,12,2,8,14,6,10,15,8,arithmetic,2025,奇数です。\n" % text
+    deck = write(tmp_path, "cjk.csv", NOTED + row)
+    assert run(capsys, "cards", "check", deck)[0] == 0
+    assert run(capsys, "cards", "pack", deck, "-o", str(tmp_path / "cjk.bin"))[0] == 0
+    code, out, _ = run(capsys, "cards", "show", str(tmp_path / "cjk.bin"))
+    (line,) = out.splitlines()
+    assert code == 0 and width(line) <= 80 and line.endswith("..."), (width(line), line)
+    assert line.startswith("T-1  [科学と自然の不思議な世界]  奇数から")
+
+
 def test_failed_pack_leaves_the_old_file_and_no_half_file(tmp_path, capsys, monkeypatch):
     out_path = tmp_path / "deck.bin"
     out_path.write_bytes(b"old deck")

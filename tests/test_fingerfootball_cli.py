@@ -213,7 +213,7 @@ def test_quit_with_a_failed_save_says_the_game_is_not_saved(tmp_path, monkeypatc
 
 @pytest.mark.parametrize("where, why", [
     ("missing-folder/x.json", "the folder {tmp}/missing-folder does not exist"),
-    (".", "it is a directory, not a regular file"),
+    (".", "is a directory, not a regular file"),
 ])
 def test_a_save_file_that_cannot_be_written_is_refused_before_the_game(tmp_path, where, why):
     table = Table(["toss"])
@@ -239,10 +239,13 @@ def test_unusable_save_files_exit_1(tmp_path):
 
 def test_bad_settings_exit_2(tmp_path):
     for argv in (["--names", "Red"], ["--names", "Red,red"], ["--lane-die", "left,left"],
-                 ["--quarters", "3"], ["--rows", "20,x,40"], ["--plays", "0"]):
+                 ["--quarters", "3"], ["--rows", "20,x,40"]):
         table = Table([])
         assert run(argv + ["--save", str(tmp_path / "x.json")], table) == 2
         assert table.text.startswith("error:")
+    with pytest.raises(SystemExit) as exit:  # a number outside its range: argparse says so
+        run(["--plays", "0"], Table([]))
+    assert exit.value.code == 2
 
 
 def test_settings_reach_the_engine(tmp_path):

@@ -390,3 +390,17 @@ def test_keys_without_a_terminal_say_what_to_do():
     done = subprocess.run([sys.executable, "-m", "propctl.cli", "sim", "fusebox", "--interactive"],
                           input="3\n", capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 2 and "--script" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_cjk_card_fits_the_screen_by_columns():
+    # a card in Japanese passes `cards check`; cut by characters its lines were twice too wide
+    from propctl.sim import fusebox
+    from propctl.termtext import cells as width
+    status = {"mode": "pack", "card": "T-1", "pending": False, "text": "奇数から指を離してください。" * 4,
+              "category": "科学と自然", "statements": ["東京タワー%d" % i for i in range(8)], "open": [2],
+              "bolt_seen": None, "faulty": [], "red": 0, "green": 0, "sound": False, "relay": 0,
+              "state": "round", "t": 0, "to_report": [], "game": None}
+    log = ["   0.10 s  card    T-1 [科学と自然] " + "奇数から指を離してください。" * 4]
+    for cols, rows in [(80, 24), (40, 12)]:
+        lines = fusebox.screen_lines("heading", status, log, cols, rows)
+        assert max(width(line) for line in lines) < cols, [line for line in lines if width(line) >= cols]

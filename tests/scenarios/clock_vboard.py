@@ -278,6 +278,9 @@ def link_commands(overrides):
     out = {}
     bench.run(100)
     out["idle"] = app.snapshot()
+    app.emergency_stop()  # nothing runs: a no-op, no event
+    bench.run(100)
+    out["idle_stop_events"] = bench.names()
     app.start_round(123)
     bench.run(3000)
     out["running"] = app.snapshot()

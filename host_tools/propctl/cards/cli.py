@@ -3,7 +3,6 @@ import argparse
 import functools
 import json
 import os
-import re
 import sys
 
 from cardpack import Pack, PackError
@@ -14,7 +13,9 @@ from propctl.cards.container import pack_chunks
 from propctl.cards.load import load_deck
 from propctl.cards.report import Progress, judged, report
 from propctl.cards.select import one_deck, select
+from propctl.display import printable
 from propctl.inputfile import InputFileError, open_regular
+from propctl.termtext import cells, cut
 
 # Decks at least this big report progress while packing.
 PROGRESS_FROM = 1000
@@ -181,20 +182,16 @@ def run_pack(args) -> int:
 
 
 # Shown as \u escapes: a terminal obeys control characters (a pack may come from anywhere).
-_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-
-
-def _safe(text: str) -> str:
-    return _CONTROL.sub(lambda m: "\\u%04x" % ord(m.group()), text)
-
+_safe = printable
 
 LIST_WIDTH = 80  # a listed card is one line of a standard terminal; `show PACK ID` gives it whole
 
 
 def _list_line(kind, card) -> str:
-    """One card for the list: its first two lines (id, category or first question), cut to LIST_WIDTH."""
+    """One card for the list: its first two lines (id, category or first question), cut to
+    LIST_WIDTH columns (a CJK letter takes two)."""
     line = _safe("  ".join(kind.describe(card).splitlines()[:2]))
-    return line if len(line) <= LIST_WIDTH else line[:LIST_WIDTH - 3].rstrip() + "..."
+    return line if cells(line) <= LIST_WIDTH else cut(line, LIST_WIDTH - 3).rstrip() + "..."
 
 
 @_quiet_on_broken_pipe

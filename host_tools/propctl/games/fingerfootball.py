@@ -8,14 +8,16 @@ game atomically so it can be resumed. Bad input never ends the game.
 import argparse
 import re
 
+from propctl.argtypes import Whole
 from propctl.games.table import (
     SaveFile,
     Table,
     Unusable,
     add_common_options,
-    checked_text,
+    checked_name,
     random_seed,
     refuse_unsavable,
+    shown,
 )
 from propctl.termtext import ask_wrapped, say_wrapped
 from rules import fingerfootball_field as field
@@ -108,10 +110,10 @@ def register(subparsers) -> None:
                        "seed the coin and dice, for a reproducible game (default: random)")
     parser.add_argument("--autosave", action="store_true",
                         help="save after every entry, not only on save/quit/Ctrl-C/end of input")
-    parser.add_argument("--plays", type=int, default=20, metavar="N",
-                        help="plays per quarter (default: 20)")
-    parser.add_argument("--quarters", type=int, default=4, metavar="N",
-                        help="quarters in regulation, an even number (default: 4)")
+    parser.add_argument("--plays", type=Whole(1, 1000), default=20, metavar="N",
+                        help="plays per quarter, 1..1000 (default: 20)")
+    parser.add_argument("--quarters", type=Whole(2, 100), default=4, metavar="N",
+                        help="quarters in regulation, an even number 2..100 (default: 4)")
     parser.add_argument("--lane-die", metavar="FACES",
                         help="the six faces of the second die, comma-separated, from left, middle, "
                              "right, choice, td; all five must appear (default: %s)"
@@ -124,6 +126,7 @@ def register(subparsers) -> None:
 
 def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
     """Entry point for `propctl play fingerfootball`; ask/say are injectable for tests."""
+    ask, say = shown(ask, say)
     if args.resume:
         try:
             game = load(args.resume)
@@ -146,7 +149,7 @@ def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
 
 def settings_from_args(args) -> dict:
     """Engine settings from the command line; ValueError explains a bad value."""
-    names = [checked_text(n.strip(), "--names") for n in args.names.split(",")]
+    names = [checked_name(n.strip(), "--names") for n in args.names.split(",")]
     if len(names) != 2 or not all(names):
         raise ValueError("--names needs two team names separated by a comma, got %r" % args.names)
     if names[0].lower() == names[1].lower():
@@ -173,7 +176,7 @@ def load(path) -> FingerFootball:
     try:
         game = FingerFootball.restore(data["game"])
         for name in game.settings["names"]:
-            checked_text(name, "a team name")
+            checked_name(name, "a team name")
     except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise Unusable("the saved game is damaged (%s)" % exc) from None
     return game

@@ -24,9 +24,10 @@ from propctl.games.table import (
     Table,
     Unusable,
     add_common_options,
-    checked_text,
+    checked_name,
     random_seed,
     refuse_unsavable,
+    shown,
 )
 from propctl.termtext import ask_wrapped, say_wrapped
 from rules.pimaldaumen import (
@@ -129,6 +130,7 @@ def register(subparsers) -> None:
 
 def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
     """Entry point for `propctl play pimaldaumen`; ask/say are injectable for tests."""
+    ask, say = shown(ask, say)
     try:
         if args.resume:
             session = Session.resume(args.resume, args.save, ask, say)
@@ -167,7 +169,7 @@ def check_names(names: list) -> list:
         if not isinstance(n, str) or not n.strip():
             raise SetupError("--players: every player needs a name", 2)
         try:
-            checked_text(n, "--players")
+            checked_name(n, "--players")
         except ValueError as exc:
             raise SetupError(str(exc), 2) from None
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:

@@ -17,10 +17,13 @@ from pathlib import Path
 from typing import Optional
 
 from propctl import sound
+from propctl.argtypes import Whole
 from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
+from propctl.display import escaped, printable
 from propctl.keys import KeyDecoder
 from propctl.overrides import combine, parse_sets
+from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
     VBOARD_DIR,
     Run,
@@ -39,9 +42,11 @@ HEAP = "16M"  # the recorder keeps every output change of a round
 
 def add_arguments(parser) -> None:
     """The clock's own options of `propctl sim clock`."""
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="rounds to play; the button is pressed again 2 s after each chime (1)")
-    parser.add_argument("--frame-ms", type=int, default=100, help="board ms between hand frames (100)")
+    parser.add_argument("--rounds", type=Whole(1, 1000), default=1,
+                        help="rounds to play, 1..1000; the button is pressed again 2 s after each "
+                             "chime (1)")
+    parser.add_argument("--frame-ms", type=Whole(10, 1000), default=100,
+                        help="board ms between hand frames, 10..1000 (100)")
     parser.add_argument("--show-plan", action="store_true",
                         help="show the round's remaining time (hidden: at a table it would spoil the game)")
     parser.add_argument("--mute", action="store_true", help="no sound (default: the piezo's tones are played "
@@ -100,6 +105,7 @@ def clock_face(angle_deg: float, radius: int = 7) -> list:
     return ["".join(row).rstrip() for row in grid]
 
 
+@escaped
 def describe(record: dict, show_plan: bool = True) -> str:
     """One event as a log line: board time, the event, and the sentence `propctl monitor` prints
     for it (propctl.describe); without show_plan the round's length stays secret."""
@@ -277,6 +283,7 @@ def run(args) -> int:
     """`propctl sim clock`: one or more rounds; 0 when every round ended with the chime
     (with keys: 0 when the player quit)."""
     try:
+        check_outputs(args, "wav", "picture")
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "clock")
         config = load_config(args.config)
         sets = parse_sets(args.set)
@@ -306,11 +313,15 @@ def run(args) -> int:
             view.take(record)
         code = proc.wait()
     stderr = proc.stderr.read() if proc.stderr else ""
+    if run.sound.wav_problem:
+        print("propctl sim clock: %s" % run.sound.wav_problem, file=sys.stderr)
+        return 1
     if view.error or view.end is None:
         print("propctl sim clock: the virtual board failed: %s"
               % (view.error or stderr.strip() or "no end report"), file=sys.stderr)
         return 1
-    view.finish()
+    if not view.finish():
+        return 1
     if keys:
         return 0 if code == 0 else 1
     return 0 if code == 0 and view.end["completed"] >= args.rounds else 1
@@ -388,14 +399,21 @@ class RunView:
             screen.note = "the start button is pressed for you (no keyboard here)"
         screen.draw()
 
-    def finish(self) -> None:
-        """The picture (--picture) and the summary line of a run that ended."""
+    def finish(self) -> bool:
+        """The picture (--picture) and the summary line of a run that ended; False when the
+        picture could not be written (said on stderr)."""
         end, frames = self.end, self.frames
         assert end is not None
         if self.args.picture:
+            from propctl.atomic import write_atomic
             from propctl.plan import round_svg
-            Path(self.args.picture).write_text(round_svg(frames, self.events), encoding="utf-8")
-            print("picture of the round: %s" % self.args.picture)
+            try:
+                write_atomic(self.args.picture, round_svg(frames, self.events).encode("utf-8"))
+            except OSError as exc:
+                print("propctl sim clock: cannot write the picture %s: %s" % (
+                    printable(self.args.picture), exc.strerror or exc), file=sys.stderr)
+                return False
+            print("picture of the round: %s" % printable(self.args.picture))
         angle = (frames[-1]["angle_mdeg"] / 1000) if frames else None
         print("done: %d round(s) at board time %.2f s%s; motor %s;\n      %d forbidden bridge states, "
               "%d reversals without the dwell" % (
@@ -403,6 +421,7 @@ class RunView:
                   "" if angle is None else ", hand at %.1f deg" % (angle % 360),
                   "still energised!" if end["energised"] else "released",
                   end["forbidden"], end["quick_reversals"]), flush=True)
+        return True
 
 
 class Sound(sound.Piezo):

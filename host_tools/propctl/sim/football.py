@@ -22,10 +22,12 @@ from typing import Optional
 
 from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
+from propctl.display import escaped
 from propctl.football_reports import YARDS_WORDS, button_roles, reports
 from propctl.keys import ESC, KeyDecoder
 from propctl.overrides import combine, parse_sets
 from propctl.sim.clock import Sound
+from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
     VBOARD_DIR,
     Run,
@@ -87,6 +89,7 @@ def runner_command(args, micropython: str, folder: Path, keys: bool = False) -> 
 
 # --- words ---------------------------------------------------------------------
 
+@escaped
 def describe(record: dict, names=DEFAULT_NAMES) -> str:
     """One event or player line for the log, or "" for events not worth a line; events read by
     propctl.describe (as `propctl monitor` prints them), teams by their names."""
@@ -308,6 +311,7 @@ def run(args) -> int:
     """`propctl sim football`: play the box at a terminal, or a demo game; 0 when a person quit
     or the demo game reached its final whistle."""
     try:
+        check_outputs(args, "wav")
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "football")
         check_settings(parse_sets(args.set), {}, firmware_lib)
     except (SimError, ValueError) as exc:  # ValueError: a malformed --set
@@ -332,6 +336,9 @@ def run(args) -> int:
         else:
             end = print_log(proc, sound)
         code = proc.wait()
+    if run.sound.wav_problem:
+        print("propctl sim football: %s" % run.sound.wav_problem, file=sys.stderr)
+        return 1
     if end is not None and end.get("type") == "quit":
         print("stopped: the demo was quit", flush=True)
         return 0

@@ -21,9 +21,12 @@ from typing import Callable, Optional
 from propctl.build import FIRMWARE_DIR
 from propctl.cards import lang as langs
 from propctl.describe import describe_event
+from propctl.display import escaped, printable
+from propctl.inputfile import InputFileError, read_regular
 from propctl.keys import DONE, ESC_WAIT_S, KeyDecoder, LineEditor
 from propctl.overrides import combine, parse_sets
 from propctl.sim import clock
+from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
     VBOARD_DIR,
     Run,
@@ -194,6 +197,7 @@ def to_link(command: str) -> str:
 
 # --- drawing ----------------------------------------------------------------
 
+@escaped
 def describe(record: dict) -> str:
     """One runner line (event, reply, refusal) as a log line; windows counted 1-8 as on the box.
     Events read by propctl.describe, as `propctl monitor` prints them."""
@@ -272,7 +276,7 @@ def draw_box(status: dict, whole_seconds: bool = False) -> list:
     if status["to_report"] and status.get("game"):
         waiting = ", ".join(str(w) for w in status["to_report"])
         lines.append("  waiting for the discs of window %s (r)" % waiting)
-    return lines
+    return [printable(line, newlines=False) for line in lines]  # a pack may come from anywhere
 
 
 class Runner:
@@ -353,7 +357,7 @@ def run_scripted(runner: Runner, commands, out, reveal: Optional[Reveal] = None)
         command = command.strip()
         if not command or command.startswith("#"):
             continue
-        out.write("> %s\n" % command)
+        out.write("> %s\n" % printable(command, newlines=False))
         lines, status_now = runner.send(command)
         _print_lines(lines, out, reveal)
         if status_now is None:
@@ -603,6 +607,7 @@ def run(args) -> int:
               "with --script FILE or --script - (see --help)", file=sys.stderr)
         return 2
     try:
+        check_outputs(args, "wav")
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "fusebox")
         config = load_config(args.config)
         sets = parse_sets(args.set)
@@ -633,7 +638,10 @@ def run(args) -> int:
             err = runner.proc.stderr.read() if runner.proc.stderr else ""
             if err:
                 print(err.strip(), file=sys.stderr)
-        return code
+    if run.sound is not None and run.sound.wav_problem:
+        print("propctl sim fusebox: %s" % run.sound.wav_problem, file=sys.stderr)
+        return 1
+    return code
 
 
 def _memory(args, interactive: bool):
@@ -654,15 +662,19 @@ def _memory(args, interactive: bool):
     return reveal, first
 
 
+SCRIPT_LIMIT = 4 * 1024 * 1024  # far more commands than any session types
+
+
 def play_script(runner: Runner, script, reveal: Optional[Reveal] = None) -> int:
     """--script FILE, or the commands on stdin: the event log and the final box."""
     if script and script != "-":
-        try:
-            commands = Path(script).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
+        try:  # a regular file only: a FIFO would wait forever, /dev/zero never end
+            commands = read_regular(script, SCRIPT_LIMIT).decode("utf-8").splitlines()
+        except (InputFileError, UnicodeDecodeError) as exc:
             runner.close()
-            print("propctl sim fusebox: --script %s cannot be read: %s"
-                  % (script, getattr(exc, "strerror", None) or exc), file=sys.stderr)
+            print("propctl sim fusebox: --script %s %s"
+                  % (printable(script), exc if isinstance(exc, InputFileError) else "is not UTF-8 text"),
+                  file=sys.stderr)
             return 1
     else:
         commands = sys.stdin.read().splitlines() if not sys.stdin.isatty() else []

@@ -17,6 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from propctl.argtypes import Whole
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
 from propctl.sim.runner import VBOARD_DIR
 
@@ -63,11 +64,17 @@ def files_manifest(pack_path) -> dict:
             "pack": FS_PACK if pack_path is not None else ""}
 
 
+# A connection that sends no request in this long is closed: each one holds a thread.
+IDLE_TIMEOUT_S = 30
+
+
 def make_handler(manifest_bytes: bytes):
     """A request handler class serving the page, the wasm port and the manifest."""
     routes = {"/files.json": manifest_bytes}
 
     class Handler(http.server.BaseHTTPRequestHandler):
+        timeout = IDLE_TIMEOUT_S
+
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             path = self.path.split("?", 1)[0]
             if path == "/":
@@ -99,10 +106,24 @@ def make_handler(manifest_bytes: bytes):
     return Handler
 
 
+class Server(http.server.ThreadingHTTPServer):
+    """The standard threading server, minus its traceback when a browser lets go of a download
+    (a reload while /files.json comes): that is the browser's right, not an error. Any other
+    failure of a request is one line on stderr; the server keeps serving."""
+
+    def handle_error(self, request, client_address) -> None:
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            return
+        print("propctl web: a request from %s:%s failed: %s: %s"
+              % (client_address[0], client_address[1], type(error).__name__, error),
+              file=sys.stderr, flush=True)
+
+
 def make_server(port: int = 0, pack_path=None) -> http.server.ThreadingHTTPServer:
     """The server on 127.0.0.1:port (0: a free port); serve_forever() runs it."""
     manifest = json.dumps(files_manifest(pack_path)).encode("utf-8")
-    return http.server.ThreadingHTTPServer(("127.0.0.1", port), make_handler(manifest))
+    return Server(("127.0.0.1", port), make_handler(manifest))
 
 
 def run(args) -> int:
@@ -144,6 +165,7 @@ def register(subparsers) -> None:
                "  &seed=N (the prop's seed: the clock plays `propctl plan --seed N`'s round)\n"
                "  &show_plan=1 (the event log shows the round's planned length)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", type=int, default=0, help="port to listen on (default: a free one)")
+    parser.add_argument("--port", type=Whole(0, 65535), default=0,
+                        help="port to listen on, 1..65535 (default, or 0: a free one)")
     langs.add_argument(parser, "the fuse box's shipped task cards")
     parser.set_defaults(func=run)

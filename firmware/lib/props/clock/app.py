@@ -179,16 +179,18 @@ class ClockApp:
         self._apply(plan[0][1], now)
 
     def emergency_stop(self) -> None:
-        """Brake at once, no chime, back to idle (also when idle: motor braked and released)."""
+        """Brake at once, no chime, back to idle. When idle nothing runs, so nothing is stopped:
+        the motor is braked and released again, but no estop event says a stop happened."""
         self._motor.stop()
         self._chime.silence()
         was = self.state
+        if was == IDLE:
+            return
         f = self._f_estop
         f["round"] = self.round
         f["at_ms"] = ticks_diff(self._now, self._t0) if was == RUNNING else 0
         self._emit("estop", f)
-        if was != IDLE:
-            self._to_idle()
+        self._to_idle()
 
     def snapshot(self) -> dict:
         """State for the host link: state, round numbers, hand, times (allocates; not for ticks)."""
