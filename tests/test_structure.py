@@ -32,6 +32,7 @@ NOT_YET_SPLIT = {
     "host_tools/propctl/sim/fusebox.py:run_interactive": "as its file",
     "firmware/lib/drivers/motor.py": "issue 23's voltage compensation was landing in it",
     "firmware/lib/net/mqtt.py": "new with issue 26's venue mode",
+    "firmware/lib/link/protocol.py:_strict_json": "new with issue 27's strict JSON (landed at the end)",
 }
 
 
