@@ -121,3 +121,32 @@ def test_sim_family_is_refused_for_a_pack_and_for_manual_mode(tmp_path, capsys):
         with pytest.raises(fusebox.SimError) as refused:
             fusebox.deck_of(choice, "en", family=True)
         assert refused.value.code == 2 and "--family" in str(refused.value)
+
+
+def pack_ids(path):
+    from cardpack.pack import Pack
+    from propctl.cards import taskcards
+    with open(path, "rb") as f:
+        pack = Pack(f)
+        return [taskcards.decode(pack.record(k)).id for k in range(len(pack))]
+
+
+def test_web_fuse_box_deals_family_cards_unplayed_first(tmp_path, monkeypatch):
+    from propctl import web
+    from propctl.cards.deal import Memory, deck_name
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    pack, line = web.fusebox_pack(tmp_path, "en", family=True)
+    first = pack_ids(pack)
+    assert set(first) == set(family_ids("en")) and len(first) == len(family_ids("en"))
+    assert "35 family cards, the 35 not played" in line
+    # a household played two cards at the terminal: the page offers them last
+    path, cards = fusebox.deck_of(None, "en")
+    memory = Memory(cards, deck_name(path), lambda text: None)
+    memory.begin_game(2)
+    memory.played(first[0])
+    memory.played(first[1])
+    (tmp_path / "again").mkdir()
+    pack, line = web.fusebox_pack(tmp_path / "again", "en", family=True)
+    assert pack_ids(pack)[-2:] == first[:2] and "the 33 not played" in line
+    everything, _ = web.fusebox_pack(tmp_path / "again", "en")
+    assert len(pack_ids(everything)) == 105
