@@ -30,7 +30,6 @@ NOT_YET_SPLIT = {
     "host_tools/propctl/sim/football.py": "sim screens at 80x24 (issue 21) were being reworked",
     "host_tools/propctl/sim/fusebox.py": "sim screens (issue 21) and deck memory (issue 22)",
     "host_tools/propctl/sim/fusebox.py:run_interactive": "as its file",
-    "firmware/lib/drivers/motor.py": "issue 23's voltage compensation was landing in it",
     "firmware/lib/net/mqtt.py": "new with issue 26's venue mode",
     "firmware/lib/link/protocol.py:_strict_json": "new with issue 27's strict JSON (landed at the end)",
 }
