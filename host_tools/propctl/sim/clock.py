@@ -2,7 +2,7 @@
 
 The real firmware (firmware/lib: props.clock and its drivers) runs inside the
 MicroPython unix port on the fake `machine` of propctl/vboard; its JSON-lines
-output (events and hand frames, see vboard/run_prop.py) is drawn here as a
+output (events and hand frames, see vboard/run_clock.py) is drawn here as a
 clock face with the hand, plus the event log.
 """
 import argparse
@@ -59,11 +59,11 @@ def add_arguments(parser) -> None:
 def runner_command(args, micropython: str, overrides: dict, folder: Path) -> list:
     """The micropython command line that runs the prop on the virtual board with the settings
     `overrides` (--config with every --set laid over it; written to a file in `folder`)."""
-    command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_prop.py"), "clock",
+    command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_clock.py"),
                "--speed", str(args.speed), "--frame-ms", str(args.frame_ms),
                "--rounds", str(args.rounds)]
-    if args.seed is not None:
-        command += ["--seed", str(args.seed)]
+    if args.seed is not None:  # --seed N is --set clock.seed=N: it travels as a setting
+        overrides = combine(overrides, {"clock": {"seed": args.seed}})
     return command + overrides_args(overrides, folder)
 
 
@@ -228,7 +228,7 @@ def info_lines(record: dict, args) -> list:
 
 
 class KeyReader(threading.Thread):
-    """Keys from the terminal (cbreak mode) to the runner's stdin lines (run_prop.py --keys).
+    """Keys from the terminal (cbreak mode) to the runner's stdin lines (run_clock.py --keys).
 
     A terminal reports key presses, not releases: a held space repeats, so the first space is
     "down", its repeats "hold", and "up" follows when they stop."""
@@ -295,11 +295,6 @@ def run(args) -> int:
     if args.speed is None:
         args.speed = 1 if interactive else 0
     keys = interactive and sys.stdin.isatty() and args.speed > 0
-    screen = None
-    end = None
-    error = None
-    frames: list = []
-    events: list = []
     with Run() as run:
         command = (runner_command(args, micropython, combine(config, sets), run.folder)
                    + (["--keys", "1"] if keys else []))
@@ -307,90 +302,126 @@ def run(args) -> int:
                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                            env=runner_env(firmware_lib), text=True)
         # the event log (no terminal, CI) plays nothing: a bell there would land in the log
-        sound = run.sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
-                                  bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()),
-                                  lead_ms=args.frame_ms // max(1, args.speed) + 50)
+        run.sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
+                          bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()),
+                          lead_ms=args.frame_ms // max(1, args.speed) + 50)
+        view = RunView(args, run, keys)
         if keys:
-            run.cbreak()
-
-            def send(line):
-                assert proc.stdin is not None
-                try:
-                    proc.stdin.write(line + "\n")
-                    proc.stdin.flush()
-                except (BrokenPipeError, ValueError):
-                    pass
-
-            def new_speed(speed):
-                if screen:
-                    screen.speed = speed
-            reader = KeyReader(send, args.speed, new_speed)
-            run.first.append(reader.stopped.set)
-            reader.start()
+            _start_keys(run, proc, args, view)
         assert proc.stdout is not None
         for record in records(proc.stdout, lambda line: print(line, file=sys.stderr)):
-            kind = record.get("type")
-            if kind == "info":
-                if interactive:
-                    heading = "ghost clock, virtual %s: %s motor, %s chime" % (
-                        record["board"], record["motor"], record["chime"])
-                    for message in record.get("errors", []):
-                        heading += "  config: %s" % message
-                    screen = run.screen = Screen(sys.stdout, heading, args.show_plan)
-                    screen.speed = args.speed
-                    if not keys:
-                        screen.note = "the start button is pressed for you (no keyboard here)"
-                    screen.draw()
-                else:
-                    print("\n".join(info_lines(record, args)), flush=True)
-            elif kind == "event":
-                events.append(record)
-                line = describe(record, args.show_plan or not interactive)
-                if screen:
-                    screen.event(line)
-                else:
-                    print(line, flush=True)
-            elif kind == "frame":
-                frames.append(record)
-                if screen:
-                    screen.update(record)
-                sound.at(record["t"])
-            elif kind == "pwm":
-                sound.change(record)
-            elif kind == "end":
-                end = record
-            elif kind == "error":
-                error = record["error"]
+            view.take(record)
         code = proc.wait()
     stderr = proc.stderr.read() if proc.stderr else ""
     if run.sound.wav_problem:
         print("propctl sim clock: %s" % run.sound.wav_problem, file=sys.stderr)
         return 1
-    if error or end is None:
+    if view.error or view.end is None:
         print("propctl sim clock: the virtual board failed: %s"
-              % (error or stderr.strip() or "no end report"), file=sys.stderr)
+              % (view.error or stderr.strip() or "no end report"), file=sys.stderr)
         return 1
-    if args.picture:
-        from propctl.atomic import write_atomic
-        from propctl.plan import round_svg
-        try:
-            write_atomic(args.picture, round_svg(frames, events).encode("utf-8"))
-        except OSError as exc:
-            print("propctl sim clock: cannot write the picture %s: %s" % (
-                printable(args.picture), exc.strerror or exc), file=sys.stderr)
-            return 1
-        print("picture of the round: %s" % printable(args.picture))
-    last_frame = frames[-1] if frames else None
-    angle = (last_frame["angle_mdeg"] / 1000) if last_frame else None
-    print("done: %d round(s) at board time %.2f s%s; motor %s;\n      %d forbidden bridge states, "
-          "%d reversals without the dwell" % (
-              end["completed"], end["t"] / 1000,
-              "" if angle is None else ", hand at %.1f deg" % (angle % 360),
-              "still energised!" if end["energised"] else "released",
-              end["forbidden"], end["quick_reversals"]), flush=True)
+    if not view.finish():
+        return 1
     if keys:
         return 0 if code == 0 else 1
-    return 0 if code == 0 and end["completed"] >= args.rounds else 1
+    return 0 if code == 0 and view.end["completed"] >= args.rounds else 1
+
+
+def _start_keys(run, proc, args, view) -> None:
+    """The terminal's keys to the runner's stdin (cbreak mode, a reader thread)."""
+    run.cbreak()
+
+    def send(line):
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+
+    def new_speed(speed):
+        if view.screen:
+            view.screen.speed = speed
+    reader = KeyReader(send, args.speed, new_speed)
+    run.first.append(reader.stopped.set)
+    reader.start()
+
+
+class RunView:
+    """What a run's records become: the face on the screen (or the event log), the sound, the
+    summary at the end (see vboard/run_clock.py for the records)."""
+
+    def __init__(self, args, run, keys: bool) -> None:
+        self.args = args
+        self.run = run
+        self.keys = keys
+        self.screen: Optional[Screen] = None  # at a terminal, once the info record came
+        self.end: Optional[dict] = None        # the end record
+        self.error: Optional[str] = None       # the firmware's error, if it failed
+        self.frames: list = []
+        self.events: list = []
+
+    def take(self, record) -> None:
+        kind = record.get("type")
+        if kind == "info":
+            self._info(record)
+        elif kind == "event":
+            self.events.append(record)
+            line = describe(record, self.args.show_plan or not self.args.interactive)
+            if self.screen:
+                self.screen.event(line)
+            else:
+                print(line, flush=True)
+        elif kind == "frame":
+            self.frames.append(record)
+            if self.screen:
+                self.screen.update(record)
+            self.run.sound.at(record["t"])
+        elif kind == "pwm":
+            self.run.sound.change(record)
+        elif kind == "end":
+            self.end = record
+        elif kind == "error":
+            self.error = record["error"]
+
+    def _info(self, record) -> None:
+        args = self.args
+        if not args.interactive:
+            print("\n".join(info_lines(record, args)), flush=True)
+            return
+        heading = "ghost clock, virtual %s: %s motor, %s chime" % (
+            record["board"], record["motor"], record["chime"])
+        for message in record.get("errors", []):
+            heading += "  config: %s" % message
+        screen = self.screen = self.run.screen = Screen(sys.stdout, heading, args.show_plan)
+        screen.speed = args.speed
+        if not self.keys:
+            screen.note = "the start button is pressed for you (no keyboard here)"
+        screen.draw()
+
+    def finish(self) -> bool:
+        """The picture (--picture) and the summary line of a run that ended; False when the
+        picture could not be written (said on stderr)."""
+        end, frames = self.end, self.frames
+        assert end is not None
+        if self.args.picture:
+            from propctl.atomic import write_atomic
+            from propctl.plan import round_svg
+            try:
+                write_atomic(self.args.picture, round_svg(frames, self.events).encode("utf-8"))
+            except OSError as exc:
+                print("propctl sim clock: cannot write the picture %s: %s" % (
+                    printable(self.args.picture), exc.strerror or exc), file=sys.stderr)
+                return False
+            print("picture of the round: %s" % printable(self.args.picture))
+        angle = (frames[-1]["angle_mdeg"] / 1000) if frames else None
+        print("done: %d round(s) at board time %.2f s%s; motor %s;\n      %d forbidden bridge states, "
+              "%d reversals without the dwell" % (
+                  end["completed"], end["t"] / 1000,
+                  "" if angle is None else ", hand at %.1f deg" % (angle % 360),
+                  "still energised!" if end["energised"] else "released",
+                  end["forbidden"], end["quick_reversals"]), flush=True)
+        return True
 
 
 class Sound(sound.Piezo):

@@ -25,7 +25,7 @@ from propctl.describe import describe_event
 from propctl.display import escaped
 from propctl.football_reports import YARDS_WORDS, button_roles, reports
 from propctl.keys import ESC, KeyDecoder
-from propctl.overrides import parse_sets
+from propctl.overrides import combine, parse_sets
 from propctl.sim.clock import Sound
 from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
@@ -79,11 +79,12 @@ def add_arguments(parser) -> None:
 def runner_command(args, micropython: str, folder: Path, keys: bool = False) -> list:
     """The micropython command line that runs the box (its --set written to `folder`): a demo
     game, or with `keys` the box in real time for a person (run_football.py --keys)."""
-    command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_football.py"),
-               "--seed", str(args.seed if args.seed is not None else int(time.time()) % 100000)]
+    command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_football.py")]
     if keys:
         command += ["--keys", "1", "--speed", str(max(1, getattr(args, "speed", None) or 1))]
-    return command + overrides_args(parse_sets(args.set), folder)
+    # --seed N is --set football.seed=N: it travels as a setting (a fresh one when not given)
+    seed = args.seed if args.seed is not None else int(time.time()) % 100000
+    return command + overrides_args(combine(parse_sets(args.set), {"football": {"seed": seed}}), folder)
 
 
 # --- words ---------------------------------------------------------------------
