@@ -150,3 +150,16 @@ def test_web_fuse_box_deals_family_cards_unplayed_first(tmp_path, monkeypatch):
     assert pack_ids(pack)[-2:] == first[:2] and "the 33 not played" in line
     everything, _ = web.fusebox_pack(tmp_path / "again", "en")
     assert len(pack_ids(everything)) == 105
+
+
+def test_print_family_prints_only_the_family_cards(tmp_path, capsys):
+    from pypdf import PdfReader
+    out = tmp_path / "familie.pdf"
+    assert main(["cards", "print", "--lang", "de", "--family", "-q", "-o", str(out)]) == 0
+    pages = PdfReader(str(out)).pages
+    family = family_ids("de")
+    assert len(pages) == -(-len(family) // 4)  # four cards to an A4 page
+    printed = " ".join(page.extract_text() for page in pages)
+    others = [row["id"] for row in rows("de") if row["family"] != "yes"]
+    assert all(card_id in printed for card_id in family)
+    assert not any(card_id in printed for card_id in others)
