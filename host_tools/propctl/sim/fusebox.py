@@ -47,6 +47,7 @@ SCRIPT_HELP = """script lines (--script FILE or '-', one command per line):
 EXAMPLES = """examples:
   propctl sim fusebox                       play it from the keyboard
   propctl sim fusebox --lang de             the German task cards
+  propctl sim fusebox --family              only the family cards (age 10+)
   propctl sim fusebox --pack none           manual mode: no cards
   echo "open 3" | propctl sim fusebox --script -
   propctl sim fusebox --script game.txt     play a script (one line each)"""
@@ -66,32 +67,48 @@ def add_arguments(parser) -> None:
                         help="no sound at the terminal (default: the piezo's tones are played through "
                              "aplay/paplay/afplay/ffplay, else the terminal bell; a script plays none)")
     parser.add_argument("--wav", metavar="FILE", help="write the piezo's tones of the run to a WAV file")
+    parser.add_argument("--family", action="store_true",
+                        help="only the family cards (age 10+: no specialist knowledge, no adult "
+                             "topics); needs a deck file, a .bin pack keeps no family marks")
     parser.add_argument("--fresh", action="store_true",
                         help="forget which cards this household has played (at a terminal the deck "
                              "offers cards not played before first; a script plays the deck's order)")
 
 
-def deck_of(choice, lang=None):
+def deck_of(choice, lang=None, family=False):
     """(path, cards) of the deck to play: cards None for a ready pack (.bin) or manual mode.
 
     No choice: the task cards shipped in `lang` (None: the locale's language).
+    `family`: only the family cards (SimError, code 2, for a pack or manual mode:
+    they keep no family marks; code 1 for a deck without family cards).
     """
     if choice == "none":
+        if family:
+            raise SimError("--family needs cards; --pack none is manual mode", 2)
         return None, None
     path = Path(choice) if choice else langs.shipped("taskcards", lang or langs.default_lang())
     if path.suffix.lower() not in (".csv", ".json"):
+        if family:
+            raise SimError("--family needs the deck as CSV or JSON: a pack (%s) does not keep which "
+                           "cards are family cards" % printable(str(path)), 2)
         return path, None
     from propctl.cards.load import load_deck
     deck = load_deck([str(path)])
     if deck.problems or deck.kind is None or deck.kind.NAME != "taskcards":
         raise ValueError("%s has problems; run `propctl cards check %s`" % (path, path))
-    return path, deck.cards
+    if not family:
+        return path, deck.cards
+    from propctl.cards.family import only
+    cards = only(deck.cards)
+    if not cards:
+        raise SimError("--family: %s has no family cards (column family: yes)" % printable(str(path)))
+    return path, cards
 
 
-def prepare_pack(choice, workdir: Path, lang=None, cards=None):
+def prepare_pack(choice, workdir: Path, lang=None, cards=None, family=False):
     """The pack file for the board: None for manual mode; decks are packed into workdir,
-    in the order of `cards` if given (else as the file has them)."""
-    path, deck_cards = deck_of(choice, lang)
+    in the order of `cards` if given (else as the file has them; `family`: only its family cards)."""
+    path, deck_cards = deck_of(choice, lang, family)
     if path is None:
         return None
     if deck_cards is not None:
@@ -259,12 +276,13 @@ def run(args) -> int:
         try:
             reveal, first = _memory(args, interactive)
             order = reveal.memory.order() if reveal and reveal.memory else None
-            pack = prepare_pack(args.pack, run.folder, getattr(args, "lang", None), order)
+            pack = prepare_pack(args.pack, run.folder, getattr(args, "lang", None), order,
+                                getattr(args, "family", False))
             overrides = overrides_from(config, sets, pack)
             runner = Runner(overrides, micropython, firmware_lib, run.folder)
-        except (ValueError, OSError) as exc:
+        except (SimError, ValueError, OSError) as exc:
             print("propctl sim fusebox: %s" % exc, file=sys.stderr)
-            return 1
+            return getattr(exc, "code", 1)
         run.proc = runner.proc
         # a script runs faster than real time: its tones only go to --wav
         sound = run.sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
@@ -287,7 +305,7 @@ def run(args) -> int:
 def _memory(args, interactive: bool):
     """(Reveal or None, first log lines): the solution notes of a deck file, and at a terminal the
     household's memory of played cards (a script keeps the deck's order, the same every time)."""
-    path, cards = deck_of(args.pack, getattr(args, "lang", None))
+    path, cards = deck_of(args.pack, getattr(args, "lang", None), getattr(args, "family", False))
     if cards is None:
         return None, []
     if not interactive:
