@@ -165,6 +165,47 @@ def heading_of(lines: list) -> str:
     return "Finger weg! fuse box on the virtual board"
 
 
+def _add_to_log(log: list, lines: list, reveal) -> None:
+    """The runner's lines as log lines (with the solution notes), the latest 100 kept."""
+    for record in lines:
+        text = describe(record) if record.get("type") != "info" else ""
+        if text:
+            log.append(text)
+        log.extend(reveal.lines(record) if reveal else ())
+    del log[:-100]
+
+
+def _let_time_pass(runner, clock_now, status) -> tuple:
+    """No key: the board's time catches up with the real time passed, in steps of MIN_STEP_MS or
+    more; (the runner's lines, its status)."""
+    owed = clock_now.owed_ms()
+    if owed < MIN_STEP_MS:
+        return [], status
+    before = status["t"]
+    lines, status = runner.send("wait %d" % owed)
+    if status is not None:
+        clock_now.paid(status["t"] - before)
+    return lines, status
+
+
+def _command_of(key: str, question, clock_now) -> tuple:
+    """(the command for one key or None, the question now open or None, whether the player quits)."""
+    if question is not None:
+        result = question.line.key(key)
+        command = question.verb + question.line.text.strip() if result == DONE else None
+        if result is None:
+            return None, question, False  # still typing
+        clock_now.restart()
+        return command, None, False
+    if key in ("q", "Q", "\x03", "\x04"):
+        return None, None, True
+    if key in "12345678" and len(key) == 1:
+        return "toggle " + key, None, False
+    if key in PROMPTS:
+        return None, Question(*PROMPTS[key]), False
+    return KEYS.get(key), None, False
+
+
 def run_interactive(runner, out, sound: Sound, run: Run, reveal=None,
                     first: Optional[list] = None) -> int:
     """Keys to commands, board time in real time between them; 0 when the player quits."""
@@ -183,12 +224,7 @@ def run_interactive(runner, out, sound: Sound, run: Run, reveal=None,
     try:
         run.cbreak()
         while status is not None:
-            for record in lines:
-                text = describe(record) if record.get("type") != "info" else ""
-                if text:
-                    log.append(text)
-                log.extend(reveal.lines(record) if reveal else ())
-            del log[:-100]
+            _add_to_log(log, lines, reveal)
             lines = []
             sound.at(status["t"])
             cols, rows = screen.measure()
@@ -205,31 +241,12 @@ def run_interactive(runner, out, sound: Sound, run: Run, reveal=None,
             else:
                 keys = decoder.flush(now)
             if not keys and question is None:
-                owed = clock_now.owed_ms()
-                if owed >= MIN_STEP_MS:
-                    before = status["t"]
-                    lines, status = runner.send("wait %d" % owed)
-                    if status is not None:
-                        clock_now.paid(status["t"] - before)
+                lines, status = _let_time_pass(runner, clock_now, status)
                 continue
             for key in keys:
-                command = None
-                if question is not None:
-                    result = question.line.key(key)
-                    if result == DONE:
-                        command = question.verb + question.line.text.strip()
-                    if result is not None:
-                        question = None
-                        clock_now.restart()
-                elif key in ("q", "Q", "\x03", "\x04"):
-                    left = True
+                command, question, left = _command_of(key, question, clock_now)
+                if left:
                     break
-                elif key in "12345678" and len(key) == 1:
-                    command = "toggle " + key
-                elif key in PROMPTS:
-                    question = Question(*PROMPTS[key])
-                elif key in KEYS:
-                    command = KEYS[key]
                 if command is not None:
                     more, status = runner.send(command)
                     lines += more
