@@ -6,6 +6,7 @@ import pytest
 
 from propctl import cli
 from propctl.games import fingerfootball as ff
+from propctl.games import fingerfootball_words as words
 from rules.fingerfootball import FingerFootball
 from rules.rng import Rng
 
@@ -258,12 +259,12 @@ def test_settings_reach_the_engine(tmp_path):
 
 
 def test_yard_lines_as_players_say_them():
-    assert ff.parse_yards(["35"]) == 35
-    assert ff.parse_yards(["own", "35"]) == 35
-    assert ff.parse_yards(["opp", "45"]) == 55
-    assert ff.parse_yards(["50"]) == 50
+    assert words.parse_yards(["35"]) == 35
+    assert words.parse_yards(["own", "35"]) == 35
+    assert words.parse_yards(["opp", "45"]) == 55
+    assert words.parse_yards(["50"]) == 50
     with pytest.raises(ValueError):
-        ff.parse_yards(["forty"])
+        words.parse_yards(["forty"])
 
 
 def test_a_yard_line_that_is_not_one_is_answered_with_the_range(tmp_path):
@@ -277,17 +278,17 @@ def test_a_yard_line_that_is_not_one_is_answered_with_the_range(tmp_path):
     assert "Blue ball, 1st down on the own 35" in table.text
     # a narrower range gives its own ends and examples inside it
     with pytest.raises(ValueError) as refused:
-        ff.parse_yards(["own", "20"], "fumble", (40, 60))
+        words.parse_yards(["own", "20"], "fumble", (40, 60))
     assert str(refused.value) == ("'fumble' needs a yard line 40..60 (own 40 to opp 40), "
                                   "e.g. fumble 40 or fumble opp 45")
 
 
 def test_dice_as_players_type_them():
-    assert ff.parse_dice(["2-run", "left"]) == ["2-run", "left"]
-    assert ff.parse_dice(["2run", "td"]) == ["2-run", "td"]
-    assert ff.parse_dice(["3", "pass", "choice"]) == ["3-pass", "choice"]
+    assert words.parse_dice(["2-run", "left"]) == ["2-run", "left"]
+    assert words.parse_dice(["2run", "td"]) == ["2-run", "td"]
+    assert words.parse_dice(["3", "pass", "choice"]) == ["3-pass", "choice"]
     with pytest.raises(ValueError):
-        ff.parse_dice(["left"])
+        words.parse_dice(["left"])
 
 
 def _typed(action, lone, rng):

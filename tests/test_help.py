@@ -58,3 +58,17 @@ def test_a_usage_error_fits_80_columns(argv, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "error:" in err
     assert all(len(line) <= 80 for line in err.splitlines()), err
+
+
+def test_make_help_fits_80_columns_and_lists_every_target():
+    import subprocess
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    shown = subprocess.run(["make", "-s", "--no-print-directory", "help"], cwd=root,
+                           capture_output=True, text=True, timeout=30, check=True).stdout
+    wide = [line for line in shown.splitlines() if len(line) > 80]
+    assert not wide, wide
+    documented = {line.split(":")[0] for line in (root / "Makefile").read_text().splitlines()
+                  if " ## " in line and line[:1].isalpha()}
+    listed = {line.split()[1] for line in shown.splitlines() if line.startswith("  make ")}
+    assert documented and documented == listed

@@ -82,3 +82,19 @@ def test_venue_refuses_broker_urls_and_password_files_it_cannot_use(tmp_path):
         code, _, err = propctl("venue", "--broker", "mqtt://127.0.0.1:1", "--password-file", str(path),
                                "--seconds", "1", timeout=15)
         assert code == 2 and "the password file %s %s" % (path, words) in err, err
+
+
+def test_a_question_deck_that_is_a_fifo_is_refused_not_waited_on(tmp_path):
+    # before: play pimaldaumen --deck FIFO opened it to look for a pack header, and waited for a
+    # writer forever (the stricter fuzz, which holds a command that should end to 20 s, found it)
+    os.mkfifo(tmp_path / "fifo")
+    code, out, err = propctl("play", "pimaldaumen", "--players", "A,B", "--deck", str(tmp_path / "fifo"),
+                             "--save", str(tmp_path / "s.json"), timeout=20)
+    squeezed = "".join((out + err).split())  # the game master wraps lines, a long path inside too
+    assert code == 1 and "fifo:isapipe(FIFO),notaregularfile" in squeezed
+
+
+def test_wokwi_with_a_folder_name_too_long_is_a_message():
+    for option in ("--out", "--firmware"):
+        code, _, err = propctl("wokwi", "--check", option, "a" * 3000)
+        assert code == 2 and err.startswith("propctl wokwi: "), err

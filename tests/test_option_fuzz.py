@@ -7,9 +7,10 @@ file argument paths of every kind (missing, a missing folder, a folder, a FIFO, 
 /dev/full, /dev/zero, a link to /dev/full, a dangling link, /proc/version, '-', '') and odd
 text (ESC, CJK, 3,000 characters, '='). A case argparse refuses is checked in-process (exit 2,
 no traceback); PER_COMMAND cases it takes per command run as a real `propctl` process, which
-must end within its limit with 0, 1, 2 or 130, or, past the limit, end on SIGTERM within
-TERM_S; stdout and stderr must hold no traceback and no ESC or BEL (nothing draws a screen
-here, so one could only come from a value typed on the command line, shown raw).
+must end by itself within LIMIT_S with 0, 1, 2 or 130 (a command that runs until stopped, such
+as a server, gets SIGTERM sooner and must end within TERM_S); stdout and stderr must hold no
+traceback and no typed control sequence shown raw (the title and red-ink values: no screen here
+draws them, so seen raw they came from a value typed on the command line).
 
 PROPCTL_FUZZ_SEED=N picks other cases, PROPCTL_FUZZ_RUNS=N runs more of them per command.
 """
@@ -33,11 +34,13 @@ from propctl.cli import build_parser
 SEED = int(os.environ.get("PROPCTL_FUZZ_SEED", "27"))
 PER_COMMAND = int(os.environ.get("PROPCTL_FUZZ_RUNS", "2"))  # real runs per command
 TRIES = 40       # cases drawn per command at most, to find PER_COMMAND that argparse takes
-LIMIT_S = 8      # a run still going after this gets SIGTERM...
-TERM_S = 5       # ...and must then end within this
-# Commands that run until they are stopped (a server, a monitor without --timeout): SIGTERM
-# sooner. The first word is enough: `sim serve` is `sim --serve` too.
-SERVING_S = {"web": 2, "sim": 3, "venue": 3, "monitor": 3}
+LIMIT_S = 20     # a command that ends by itself must have ended by then (a deploy retries its port)
+TERM_S = 5       # a run still going then gets SIGTERM, and must end within this
+# Commands that run until they are stopped (a server, a monitor without --timeout, a REPL that
+# waits for its board): SIGTERM after this, which they must obey. The first word is enough
+# (`sim serve` is `sim --serve` too); a sim that plays is `sim clock`, which must end by itself.
+SERVING_S = {("web",): 2, ("sim",): 3, ("sim", "serve"): 3, ("venue",): 3, ("monitor",): 3,
+             ("repl",): 3}
 CODES = {0, 1, 2, 130}
 TERM_CODES = CODES | {143, -signal.SIGTERM}  # a sim ended by SIGTERM says 143 (128 + 15)
 PROPCTL = [sys.executable, "-m", "propctl.cli"]
@@ -124,8 +127,9 @@ def draw_case(rng, words, parser, paths, tmp: Path) -> list:
 
 
 # What keeps a case bounded and off the clone: a sim as fast as it goes (a person's --speed 1
-# is a real-time round), wokwi writing into the temp folder, not the clone's hardware/.
-SAFE = {("sim", "clock"): lambda argv, tmp: ["--speed", "0"],
+# is a real-time round) and at most 2 rounds (out-of-range values still fail argparse first),
+# wokwi writing into the temp folder, not the clone's hardware/.
+SAFE = {("sim", "clock"): lambda argv, tmp: ["--speed", "0", "--rounds", "2"],
         ("sim", "football"): lambda argv, tmp: ["--speed", "0"],
         ("wokwi",): lambda argv, tmp: [] if "--out" in argv else ["--out", str(tmp / "wokwi")]}
 
@@ -142,7 +146,7 @@ def parse_in_process(argv) -> tuple:
     return True, ""
 
 
-def run(argv, cwd: Path, limit: float) -> dict:
+def run(argv, cwd: Path, limit: float, serving: bool) -> dict:
     env = dict(os.environ, CI="1", HOME=str(cwd), PYTHONDONTWRITEBYTECODE="1")
     started = time.monotonic()
     proc = subprocess.Popen(PROPCTL + argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -168,6 +172,8 @@ def run(argv, cwd: Path, limit: float) -> dict:
         problem = "a traceback"
     elif any(typed in text for typed in RAW):  # only a value typed on the command line holds them
         problem = "a typed control sequence shown raw: %r" % text[max(0, text.find("\x1b") - 60):][:120]
+    elif termed and not serving:
+        problem = "still running after %d s: a hang (it ended on SIGTERM)" % limit
     elif proc.returncode not in (TERM_CODES if termed else CODES):
         problem = "exit code %s%s" % (proc.returncode, " after SIGTERM" if termed else "")
     return {"argv": argv, "problem": problem, "err": text[-1500:], "termed": termed,
@@ -195,13 +201,15 @@ def test_every_command_survives_its_options(tmp_path):
             if not ok:
                 refused += 1
                 continue
-            jobs.append((argv, SERVING_S.get(words[0] if words else "", LIMIT_S)))
+            # a prop's sim on a broker runs until it is stopped, as a prop in a venue does
+            serving = words in SERVING_S or (words[:1] == ("sim",) and "--broker" in argv)
+            jobs.append((argv, SERVING_S.get(words, 3) if serving else LIMIT_S, serving))
             taken += 1
             if taken == PER_COMMAND:
                 break
         assert taken, "no case for propctl %s got past argparse in %d tries" % (" ".join(words), TRIES)
     with ThreadPoolExecutor(max_workers=6) as pool:
-        results = list(pool.map(lambda job: run(job[0], cwd, job[1]), jobs))
+        results = list(pool.map(lambda job: run(job[0], cwd, job[1], job[2]), jobs))
     bad = [r for r in results if r["problem"]]
     report = "\n\n".join("propctl %s\n  -> %s\n%s" % (" ".join(repr(w) if not w or " " in w or "\x1b" in w
                                                               else w[:60] for w in r["argv"]),

@@ -214,7 +214,8 @@ def heap_locked_round(overrides, seed):
 def heap_locked_drivers(kind):
     """Switch scans with bouncing inputs, and motor updates through ramps and reversals, heap locked."""
     import vboard
-    from drivers.motor import DRV8833, TB6612, HBridgeMotor, StepperMotor
+    from drivers.bridge import DRV8833, TB6612
+    from drivers.motor import HBridgeMotor, StepperMotor
     from drivers.switches import PinSource, Switches
     from machine import PWM, Pin
 

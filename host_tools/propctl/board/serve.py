@@ -189,63 +189,31 @@ def _kind(path) -> str:
         return "a special file"
 
 
+class ServeError(Exception):
+    """`propctl sim serve` cannot start: the message, and the exit code (2: the options, 1: the rest)."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def main(args) -> int:
     """Entry for `propctl sim serve`: serve until Ctrl-C. Reads args.flash, args.link, args.heap.
     0 when stopped (Ctrl-C, SIGTERM); 2 for a --flash or --link that cannot be used; 1 when the
     board cannot be made, or its process keeps ending at once."""
-    flash = getattr(args, "flash", None)
     link_path = getattr(args, "link", None)
-    problem = path_problem(flash, link_path)
-    if problem:
-        print("propctl sim serve: %s" % problem, file=sys.stderr)
-        return 2
-    heap = getattr(args, "heap", None) or DEFAULT_HEAP
-    try:
-        if not flash:
-            flash = tempfile.mkdtemp(prefix="vboard-flash-")
-        Path(flash).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        print("propctl sim serve: cannot make the flash folder %s: %s"
-              % (printable(str(flash)), exc.strerror or exc), file=sys.stderr)
-        return 1
-    prop_id = None
-    if getattr(args, "broker", None):
-        from propctl.venue import netsim
-        from propctl.venue.broker import BrokerError
-        try:
-            prop_id = netsim.prepare_flash(Path(flash), args)
-        except BrokerError as exc:
-            print("propctl sim serve: %s" % exc, file=sys.stderr)
-            return 2
-        except OSError as exc:
-            print("propctl sim serve: cannot write the flash's config.json: %s" % (exc.strerror or exc),
-                  file=sys.stderr)
-            return 1
-        if heap == DEFAULT_HEAP:
-            heap = netsim.HEAP  # the net layer's code and buffers besides the prop
     # Before the first line is printed: whoever read it may stop us at once.
     stopped = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     try:
-        board = VirtualBoard(Path(flash), heap=heap, link_path=link_path,
-                             log=lambda m: print(m, file=sys.stderr, flush=True))
-    except OSError as exc:
-        print("propctl sim serve: cannot make the virtual board (flash %s%s): %s"
-              % (printable(flash), ", link %s" % printable(link_path) if link_path else "",
-                 exc.strerror or exc), file=sys.stderr)
-        return 1
+        flash = _flash_folder(getattr(args, "flash", None), link_path)
+        prop_id, heap = _join_broker(flash, args, getattr(args, "heap", None) or DEFAULT_HEAP)
+        signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+        board = _make_board(flash, link_path, heap)
+    except ServeError as exc:
+        print("propctl sim serve: %s" % exc, file=sys.stderr)
+        return exc.code
     board.start()
-    print("virtual board on %s" % board.port, flush=True)
-    print("flash folder: %s" % printable(flash), flush=True)
-    if link_path:
-        print("also reachable as %s" % printable(link_path), flush=True)
-    if prop_id is not None:
-        print("on the broker as %s once a prop is deployed (config.json has the net section)" % prop_id,
-              flush=True)
-    propctl = propctl_command()  # the hints must run as printed, .venv activated or not
-    print("in another terminal, try:\n  %s deploy --port %s --prop clock --board pico\n"
-          "  %s monitor --port %s\nCtrl-C here stops the virtual board"
-          % (propctl, board.port, propctl, board.port), flush=True)
+    _announce(board, flash, link_path, prop_id)
     try:
         while not stopped.wait(0.5):
             if board.failed:
@@ -258,6 +226,62 @@ def main(args) -> int:
         print("propctl sim serve: %s" % board.failed, file=sys.stderr)
         return 1
     return 0
+
+
+def _flash_folder(flash, link_path) -> str:
+    """The folder that plays the flash (--flash, else a new temporary one), made if missing."""
+    problem = path_problem(flash, link_path)
+    if problem:
+        raise ServeError(problem, 2)
+    try:
+        if not flash:
+            flash = tempfile.mkdtemp(prefix="vboard-flash-")
+        Path(flash).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ServeError("cannot make the flash folder %s: %s" % (printable(str(flash)), exc.strerror or exc),
+                         1) from None
+    return flash
+
+
+def _join_broker(flash: str, args, heap: str) -> tuple:
+    """(prop id or None, heap): with --broker, the flash's config.json gets the net section and
+    the board the heap the net layer needs besides the prop."""
+    if not getattr(args, "broker", None):
+        return None, heap
+    from propctl.venue import netsim
+    from propctl.venue.broker import BrokerError
+    try:
+        prop_id = netsim.prepare_flash(Path(flash), args)
+    except BrokerError as exc:
+        raise ServeError(str(exc), 2) from None
+    except OSError as exc:
+        raise ServeError("cannot write the flash's config.json: %s" % (exc.strerror or exc), 1) from None
+    return prop_id, netsim.HEAP if heap == DEFAULT_HEAP else heap
+
+
+def _make_board(flash: str, link_path, heap: str) -> "VirtualBoard":
+    try:
+        return VirtualBoard(Path(flash), heap=heap, link_path=link_path,
+                            log=lambda m: print(m, file=sys.stderr, flush=True))
+    except OSError as exc:
+        raise ServeError("cannot make the virtual board (flash %s%s): %s"
+                         % (printable(flash), ", link %s" % printable(link_path) if link_path else "",
+                            exc.strerror or exc), 1) from None
+
+
+def _announce(board, flash: str, link_path, prop_id) -> None:
+    """Where the board is, and the commands to try (they must run as printed)."""
+    print("virtual board on %s" % board.port, flush=True)
+    print("flash folder: %s" % printable(flash), flush=True)
+    if link_path:
+        print("also reachable as %s" % printable(link_path), flush=True)
+    if prop_id is not None:
+        print("on the broker as %s once a prop is deployed (config.json has the net section)" % prop_id,
+              flush=True)
+    propctl = propctl_command()  # the hints must run as printed, .venv activated or not
+    print("in another terminal, try:\n  %s deploy --port %s --prop clock --board pico\n"
+          "  %s monitor --port %s\nCtrl-C here stops the virtual board"
+          % (propctl, board.port, propctl, board.port), flush=True)
 
 
 def add_arguments(parser) -> None:

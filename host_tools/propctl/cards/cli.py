@@ -7,7 +7,7 @@ import sys
 
 from cardpack import Pack, PackError
 from propctl.atomic import write_atomic
-from propctl.cards import kinds
+from propctl.cards import family, kinds
 from propctl.cards import lang as langs
 from propctl.cards.container import pack_chunks
 from propctl.cards.load import load_deck
@@ -26,6 +26,7 @@ examples:
   propctl cards check mydeck.en.csv more.en.json   # one deck per kind
   propctl cards pack --lang de -o taskcards.bin    # shipped German task cards
   propctl cards pack mydeck.en.csv -o taskcards.bin
+  propctl cards pack --lang de --family -o family.bin   # age 10+ cards only
   propctl cards show taskcards.bin             # list every card
   propctl cards show taskcards.bin GEO-01      # one card, bolt marked
   propctl cards show --lang en GEO-01          # a card of the shipped deck
@@ -93,7 +94,8 @@ def register(subparsers) -> None:
     pack.add_argument("--kind", choices=kinds.names(), help=kind_help)
     langs.add_argument(pack, "the deck")
     pack.add_argument("--family", action="store_true",
-                      help="only the family cards (\"family\": true; question cards mark them)")
+                      help="only the family cards (age 10+): CSV column family yes, JSON "
+                           "\"family\": true")
     pack.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
     pack.set_defaults(func=run_pack)
 
@@ -152,9 +154,9 @@ def run_pack(args) -> int:
         return 1
     kind, records = deck.kind, deck.records
     if getattr(args, "family", False):
-        records = [records[i] for i, card in enumerate(deck.cards) if getattr(card, "family", False)]
+        records = [records[i] for i, card in enumerate(deck.cards) if family.is_family(card)]
         if not records:
-            print("--family: the deck has no family cards (\"family\": true); nothing written",
+            print("--family: the deck has no family cards (family: yes); nothing written",
                   file=sys.stderr)
             return 1
     total = len(records)

@@ -15,7 +15,8 @@ Task cards (Finger weg!):
     sequence (planets, months, SI base units, decathlon ...). "In order"
     means all but one in order (longest run), so one inserted bolt or one
     swapped pair does not hide it;
-  - a deck of 8 or more cards spreads its bolts over the windows.
+  - a deck of 8 or more cards spreads its bolts over the windows;
+  - about a third of the cards are family cards (propctl.cards.family).
 Questions (Pi mal Daumen):
   - every question names a source and an as-of date;
   - the exact answer sits where the rulebook puts it: it is a value of the
@@ -33,7 +34,7 @@ Across all decks checked together (same language):
 """
 import re
 
-from propctl.cards import numbers_de, question_mix
+from propctl.cards import family, numbers_de, question_mix
 from propctl.cards.load import Problem
 from rules.pimaldaumen import TOP, exact
 
@@ -139,6 +140,9 @@ def _taskcards(deck, lang) -> list:
             out.append(_at(deck, i, "statements", "the statements without the bolt are %s, which gives "
                                                   "the bolt away; shuffle them" % order))
     out.extend(_bolt_balance(deck))
+    share = family.share_problem(deck.cards)
+    if share is not None:
+        out.append(Problem(deck.where[0][0], None, "family", share))
     return out
 
 

@@ -4,7 +4,7 @@ import sys
 from propctl.argtypes import SEED, Whole
 from propctl.board import serve
 from propctl.build import PROPS
-from propctl.sim import clock, football, fusebox
+from propctl.sim import clock, football, fusebox, fusebox_terminal
 from propctl.sim.runner import interactive_default
 from propctl.venue import netsim
 
@@ -91,7 +91,8 @@ def register(subparsers) -> None:
     p = props.add_parser("fusebox", help="the fuse box: keys 1-8 open windows, or a script",
                          description="The fuse-box firmware on the virtual board, played from the "
                                      "keyboard (keys 1-8 open and close windows) or from a script.")
-    p.epilog = "\n\n".join((fusebox.HELP + "\n" + fusebox.TIME_HELP, fusebox.SCRIPT_HELP, fusebox.EXAMPLES))
+    p.epilog = "\n\n".join((fusebox_terminal.HELP + "\n" + fusebox_terminal.TIME_HELP, fusebox.SCRIPT_HELP,
+                            fusebox.EXAMPLES))
     _common(p)
     fusebox.add_arguments(p)
     netsim.add_arguments(p)
