@@ -101,3 +101,33 @@ class Size:
 
 
 SEED = Whole(0, SEED_MAX, ", the seeds the props draw")
+
+
+class TopicLevel:
+    """One MQTT topic level as the firmware takes net.id and net.prefix: 1..32 of
+    A-Z a-z 0-9 - _ (no / that would make two levels, no + or # wildcards)."""
+
+    MAX = 32
+    ALLOWED = "A-Z a-z 0-9 - _"
+
+    def __init__(self) -> None:
+        self.__name__ = "topic level"
+
+    def problem(self, text: str):
+        """Why `text` is no topic level, or None."""
+        if not 1 <= len(text) <= self.MAX or not all(
+                ch.isascii() and (ch.isalnum() or ch in "-_") for ch in text):
+            return "'%s' is not 1 to %d of %s" % (_shown(text), self.MAX, self.ALLOWED)
+        return None
+
+    def __call__(self, text: str) -> str:
+        problem = self.problem(text)
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
+        return text
+
+    def __repr__(self) -> str:
+        return "TopicLevel()"
+
+
+TOPIC_LEVEL = TopicLevel()

@@ -106,6 +106,8 @@ def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
         client.connect(broker.host, broker.port, keepalive=30)
     except OSError as exc:
         raise BrokerError("cannot reach the broker at %s (%s)" % (where, exc.strerror or exc)) from None
+    except UnicodeError as exc:  # a host name no DNS can hold (a label over 63 letters)
+        raise BrokerError("cannot reach the broker at %s (not a host name: %s)" % (where, exc)) from None
     client.loop_start()
     if not answered.wait(timeout):
         client.loop_stop()

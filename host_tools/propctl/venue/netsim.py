@@ -14,12 +14,14 @@ import sys
 import threading
 from pathlib import Path
 
+from propctl.argtypes import TOPIC_LEVEL
 from propctl.describe import describe_event
 from propctl.overrides import parse_sets
 from propctl.sim.runner import load_config
 from propctl.venue.broker import BrokerError, parse_url, read_password
 from propctl.venue.netprop import DEFAULT_HEAP, NetProp
 
+BROKER_MAX = 64  # the firmware's net.broker: at most 64 printable ASCII characters
 HEAP = DEFAULT_HEAP  # a served board with --broker: the net layer needs its room too
 
 
@@ -39,6 +41,10 @@ def run(args, prop: str) -> int:
         return 2
     except Exception as exc:  # SimError from load_config: its message is for a person
         print("propctl sim: %s" % exc, file=sys.stderr)
+        return 2
+    if len(broker.host) > BROKER_MAX or not broker.host.isascii():
+        print("propctl sim: --broker: a board takes a host of at most %d ASCII characters "
+              "(net.broker); give the broker's address" % BROKER_MAX, file=sys.stderr)
         return 2
     net = settings.pop("net", None)
     if net is not None:
@@ -82,7 +88,8 @@ PROP_BROKER_HELP = ("run on an MQTT broker instead of the screen: mqtt://[USER@]
 def add_arguments(parser, broker_help: str = PROP_BROKER_HELP) -> None:
     """--broker, --id and --password-file: for a prop's sim sub-command, and `sim serve`'s."""
     parser.add_argument("--broker", metavar="URL", help=broker_help)
-    parser.add_argument("--id", metavar="ID", help="with --broker: the prop's id there (default: its name)")
+    parser.add_argument("--id", metavar="ID", type=TOPIC_LEVEL,
+                        help="with --broker: the prop's id there (default: its name)")
     parser.add_argument("--password-file", metavar="FILE",
                         help="with --broker: the broker password (else $PROPCTL_MQTT_PASSWORD)")
 

@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Optional
 
-from propctl.argtypes import Seconds
+from propctl.argtypes import TOPIC_LEVEL, Seconds
 from propctl.termtext import cells, cut
 from propctl.venue.broker import BrokerError, connect, parse_url, read_password
 
@@ -27,6 +27,7 @@ COLUMNS = 80
 ROWS = 24
 REDRAW_S = 0.25
 SEND_TIMEOUT_S = 5.0
+MAX_LINE = 512  # the link's longest request line (firmware link.protocol.MAX_LINE)
 # id, kind, status, doing, last event, scores: 80 columns, measured in terminal cells (an id in
 # CJK letters takes two a letter)
 WIDTHS = (14, 8, 7, 12, 14, 20)
@@ -171,12 +172,25 @@ def _screen_size() -> tuple:
         return ROWS, COLUMNS
 
 
-def send(client, venue: Venue, prop_id: str, command: str, args, timeout: float) -> int:
-    """One request, its reply printed; 0 on ok."""
-    request_id = random.randrange(1, 1 << 30)
+def _request(command: str, args, request_id: int = (1 << 30) - 1) -> dict:
     body: dict = {"id": request_id, "cmd": command}
     if args:
         body["args"] = args
+    return body
+
+
+def _request_problem(command: str, args):
+    """Why the request cannot go (a prop drops a line longer than the link's), or None."""
+    size = len(json.dumps(_request(command, args)).encode())
+    if size > MAX_LINE:
+        return "the request is %d bytes; a prop takes at most %d" % (size, MAX_LINE)
+    return None
+
+
+def send(client, venue: Venue, prop_id: str, command: str, args, timeout: float) -> int:
+    """One request, its reply printed; 0 on ok."""
+    request_id = random.randrange(1, 1 << 30)
+    body = _request(command, args, request_id)
     time.sleep(0.2)  # the subscriptions and the retained status first
     with venue.lock:
         prop = venue.props.get(prop_id)
@@ -222,6 +236,10 @@ def run(args) -> int:
                 return 2
         if len(args.send) < 2:
             print("propctl venue: --send takes ID COMMAND [JSON]", file=sys.stderr)
+            return 2
+        problem = TOPIC_LEVEL.problem(args.send[0]) or _request_problem(args.send[1], args_json)
+        if problem:
+            print("propctl venue: --send ID COMMAND: %s" % problem, file=sys.stderr)
             return 2
     lock = threading.Lock()
 
@@ -286,8 +304,8 @@ def register(subparsers) -> None:
                "in the URL, where the process list would show it).")
     parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER@]HOST[:PORT]")
     parser.add_argument("--password-file", metavar="FILE", help="the broker password: first line of FILE")
-    parser.add_argument("--prefix", default="props", help="the props' topic prefix, net.prefix "
-                                                          "(default %(default)s)")
+    parser.add_argument("--prefix", default="props", type=TOPIC_LEVEL,
+                        help="the props' topic prefix, net.prefix (default %(default)s)")
     parser.add_argument("--send", nargs="+", metavar="ARG",
                         help="ID COMMAND [JSON]: send one command, print its reply, exit 0 when ok")
     parser.add_argument("--json", action="store_true", help="one JSON line per status, state and event")
