@@ -95,7 +95,9 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     # long-lived buffers find whole free blocks instead of a fragmented heap.
     gc.collect()
     module = __import__("props." + name, None, None, ["build"])
-    app = module.build(settings, link.event, Store(STATE_DIR + module.STATE_FILE))
+    # the store writes when the runtime finds the prop clear of deadlines (flash stalls the chip)
+    store = Store(STATE_DIR + module.STATE_FILE, later=True)
+    app = module.build(settings, link.event, store)
     import selftest  # `propctl selftest`; loaded after the prop's own buffers, which need the room
     app = selftest.wrap(app, settings, link.event)
     link.add_commands(app.commands())
@@ -109,7 +111,8 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     for message in errors + getattr(app, "config_errors", []):
         link.event("config_error", {"msg": message})
     port = stdio.StdioPort(link)
-    rt = Runtime(app, port=port, wdt=watchdog(settings, name), guard=guard, stable_ms=stable_ms)
+    rt = Runtime(app, port=port, wdt=watchdog(settings, name), guard=guard, stable_ms=stable_ms,
+                 stores=(store,))
     port.hold_repl()  # from here on a Ctrl-C on the line is data, always: no REPL while a prop runs
     try:
         rt.run()

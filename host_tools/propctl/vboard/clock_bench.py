@@ -52,6 +52,13 @@ class ClockBench:
         self.button = pins["button"]
         self.runtime = self.board.runtime(self.app, watchdog(cfg, "clock"))
 
+    def write_flash(self, store=None, guard=None) -> None:
+        """Run as link.board runs a prop: the runtime writes the app's `store` (made with
+        later=True and given to the build, store=...) and the boot guard's counter, each write
+        where the app allows it (runtime.Runtime). Use a vflash.FlashFs for the stall."""
+        self.runtime = self.board.runtime(self.app, watchdog(self.settings, "clock"), guard=guard,
+                                          stores=(store,) if store is not None else ())
+
     def _event(self, name, fields) -> None:
         record = dict(fields)  # the app reuses its fields dicts
         record["event"] = name

@@ -44,6 +44,16 @@ class FootballBench:
         merged = settings_module.merge(cfg)[0]  # the watchdog a board with these settings runs
         self.runtime = self.board.runtime(self.app, watchdog(merged, "football"))
 
+    def write_flash(self, store=None, guard=None) -> None:
+        """Run as link.board runs a prop: the app saves to `store` (made with later=True) and the
+        runtime writes it and the boot guard's counter, each write where the app allows it
+        (runtime.Runtime). Use a vflash.FlashFs for the stall."""
+        if store is not None:
+            self.app.attach_store(store)
+        merged = settings_module.merge(self.settings)[0]
+        self.runtime = self.board.runtime(self.app, watchdog(merged, "football"), guard=guard,
+                                          stores=(store,) if store is not None else ())
+
     def _event(self, name, fields) -> None:
         record = dict(fields)  # the app reuses some fields dicts
         record["event"] = name

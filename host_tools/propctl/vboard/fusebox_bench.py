@@ -109,6 +109,16 @@ class FuseBoxBench:
         self.board.apply_inputs()
 
     # --- running ---------------------------------------------------------------
+    def write_flash(self, store=None, guard=None) -> None:
+        """Run as link.board runs a prop: the app saves to `store` (made with later=True) and the
+        runtime writes it and the boot guard's counter, each write where the app allows it
+        (runtime.Runtime). Use a vflash.FlashFs for the stall."""
+        if store is not None:
+            self.app.store = store
+        self.runtime = self.board.runtime(self.app, watchdog(self.settings, "fusebox"),
+                                          self._pass_ms, guard=guard,
+                                          stores=(store,) if store is not None else ())
+
     def _event(self, name, fields) -> None:
         record = dict(fields)  # the app reuses its fields dicts
         record["event"] = name
