@@ -1,4 +1,4 @@
-"""Waiting for a served virtual board (propctl.serve.VirtualBoard) to say what a test expects."""
+"""Waiting for a served virtual board (propctl.board.serve.VirtualBoard) to say what a test expects."""
 import time
 
 import pytest

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from served_board import hello_until
 
+from propctl.board.linkclient import LinkClient, LinkFailure
+from propctl.board.serve import VirtualBoard
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
-from propctl.linkclient import LinkClient, LinkFailure
-from propctl.serve import VirtualBoard
 
 pytestmark = pytest.mark.slow
 
@@ -230,7 +230,7 @@ def test_a_config_that_does_not_parse_gives_defaults_and_a_clear_error(vboard, d
 
 def test_three_crashed_boots_start_safe_mode_with_the_repl_free_and_deploy_recovers(vboard, deployed):
     # a stray source file shadows the compiled prop and crashes every boot
-    stray = vboard.flash / "lib" / "props" / "clock.py"
+    stray = vboard.flash / "lib" / "props" / "clock" / "__init__.py"
     stray.write_text("raise RuntimeError('a broken prop')\n")
     time.sleep(1.2)  # the running boot has become stable: only the crashes below count
     boots = vboard.boots
@@ -252,7 +252,7 @@ def test_three_crashed_boots_start_safe_mode_with_the_repl_free_and_deploy_recov
     code, out = propctl("deploy", "--port", vboard.port, "--prop", "clock", "--board", "pico",
                         "--set", SHORT_ROUND)
     assert code == 0, out
-    assert "0 to copy" in out and "removed lib/props/clock.py" in out and "mode run" in out
+    assert "0 to copy" in out and "removed lib/props/clock/__init__.py" in out and "mode run" in out
     assert not stray.exists()
     counter = vboard.flash / "boot_count"
     assert not counter.exists() or counter.read_text().strip() in ("0", "1")
@@ -335,8 +335,8 @@ def test_an_incomplete_firmware_tree_is_refused_and_nothing_is_removed(vboard, d
     empty.mkdir()
     no_prop = tmp_path / "no_prop"
     shutil.copytree(_SNAPSHOT[0], no_prop)
-    (no_prop / "lib" / "props" / "clock.py").unlink()
-    for tree, reason in ((empty, "is not a firmware tree"), (no_prop, "lacks lib/props/clock.mpy")):
+    (no_prop / "lib" / "props" / "clock" / "__init__.py").unlink()
+    for tree, reason in ((empty, "is not a firmware tree"), (no_prop, "lacks lib/props/clock/__init__.mpy")):
         result = subprocess.run([sys.executable, "-m", "propctl.cli", "deploy", "--port", vboard.port,
                                  "--prop", "clock", "--board", "pico", "--firmware", str(tree)],
                                 capture_output=True, text=True, timeout=90)
@@ -349,7 +349,7 @@ def test_an_incomplete_firmware_tree_is_refused_and_nothing_is_removed(vboard, d
 def test_a_deploy_that_leaves_the_board_in_safe_mode_fails_with_the_reason(vboard, deployed, tmp_path):
     broken = tmp_path / "broken"
     shutil.copytree(_SNAPSHOT[0], broken)
-    (broken / "lib" / "props" / "clock.py").write_text("raise RuntimeError('a broken prop')\n")
+    (broken / "lib" / "props" / "clock" / "__init__.py").write_text("raise RuntimeError('a broken prop')\n")
     result = subprocess.run([sys.executable, "-m", "propctl.cli", "deploy", "--port", vboard.port,
                              "--prop", "clock", "--board", "pico", "--set", SHORT_ROUND, "--firmware",
                              str(broken)], capture_output=True, text=True, timeout=120)

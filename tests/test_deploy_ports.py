@@ -1,7 +1,7 @@
 """`propctl ports`: likely boards first, a helpful message when there is none."""
 from types import SimpleNamespace
 
-from propctl import ports
+from propctl.board import ports
 from propctl.cli import main
 
 

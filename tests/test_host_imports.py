@@ -101,8 +101,45 @@ def test_the_sim_runner_is_a_leaf():
     assert graph["propctl.inputfile"] == set()
     assert graph["propctl.sim.runner"] <= {"propctl.inputfile"}  # leaf modules only
     assert graph["propctl.invocation"] == set()
-    assert graph["propctl.serve"] <= {"propctl.sim", "propctl.sim.runner", "propctl.vserial",
-                                      "propctl.invocation"}
+    assert graph["propctl.board.serve"] <= {"propctl.sim", "propctl.sim.runner", "propctl.board.vserial",
+                                            "propctl.invocation"}
+
+
+def reach(graph: dict, start: str) -> set:
+    """Every module `start` imports, directly or through others."""
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def test_a_game_master_needs_no_board():
+    graph = import_graph()
+    masters = [name for name in graph if name.startswith("propctl.games") or name == "propctl.play"]
+    assert "propctl.games.table" in masters
+    wrong = {name: sorted(m for m in reach(graph, name) if m.startswith(("propctl.board", "propctl.deploy")))
+             for name in masters}
+    assert {name: found for name, found in wrong.items() if found} == {}
+
+
+def test_a_sim_never_deploys():
+    graph = import_graph()
+    sims = [name for name in graph if name.startswith("propctl.sim")]
+    assert "propctl.sim.clock" in sims
+    wrong = {name: sorted(m for m in reach(graph, name) if m == "propctl.deploy") for name in sims}
+    assert {name: found for name, found in wrong.items() if found} == {}
+
+
+def test_the_board_wing_is_a_package_of_its_own():
+    graph = import_graph()
+    for name in ("linkclient", "ports", "monitor", "repl", "selftest", "serve", "vserial", "settings_check"):
+        assert "propctl.board." + name in graph, name
+    # the link client and the port finder stand on nothing of propctl: everything else stands on them
+    assert graph["propctl.board.linkclient"] == set()
+    assert graph["propctl.board.ports"] == set()
 
 
 def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path):
@@ -122,7 +159,7 @@ def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path):
 
 def test_the_old_circle_would_be_found():
     # sim imported serve lazily, serve imported sim: the shape this test exists to catch.
-    graph = {"propctl.sim": {"propctl.serve"}, "propctl.serve": {"propctl.sim"},
+    graph = {"propctl.sim": {"propctl.board.serve"}, "propctl.board.serve": {"propctl.sim"},
              "propctl.cli": {"propctl.sim"}}
-    assert find_cycle(graph) in (["propctl.serve", "propctl.sim", "propctl.serve"],
-                                 ["propctl.sim", "propctl.serve", "propctl.sim"])
+    assert find_cycle(graph) in (["propctl.board.serve", "propctl.sim", "propctl.board.serve"],
+                                 ["propctl.sim", "propctl.board.serve", "propctl.sim"])

@@ -1,13 +1,13 @@
 """firmware/lib imports stay one-way, read from the import graph (every import, also inside functions).
 
-rules and drivers depend on nothing of ours; cardpack on rules at most; a prop on rules, drivers,
-cardpack, the configuration (boards, settings) and its own helper modules (props.clock_game is the
-clock's), never on another prop; link and runtime reach props only through the contract (the
-package's NAMES, then build() by name), never a prop module itself. selftest (the wiring
-self-test link.board wraps around every app) imports only its selftest_session, that only
-selftest_steps, which builds
-drivers from boards like a prop and reads the clock's motion limits from rules; neither
-imports a prop.
+rules and drivers depend on nothing of ours; cardpack on rules at most; a prop is a package
+(props.clock, props.fusebox, props.football) and depends on rules, drivers, cardpack, the
+configuration (boards, settings) and its own modules (props.clock.game is the clock's), never on
+another prop; link and runtime reach props only through the contract (the package's NAMES, then
+build() by name), never a prop module itself. The selftest package (the wiring self-test link.board
+wraps around every app): selftest imports only its selftest.session, that only selftest.steps,
+which builds drivers from boards like a prop and reads the clock's motion limits from rules;
+none of them imports a prop.
 """
 import ast
 from pathlib import Path
@@ -43,6 +43,18 @@ def layer(name: str) -> str:
     return name.split(".")[0]
 
 
+# The props packages, by name (props.NAMES): each one's modules may import one another.
+PROPS = ("clock", "fusebox", "football")
+# The self-test package, in the order it loads: each module imports only the next.
+SELFTEST_CHAIN = {"selftest": "selftest.session", "selftest.session": "selftest.steps"}
+
+
+def prop_of(name: str) -> str:
+    """"clock" for props.clock and props.clock.app; "" for the props package itself."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "props" else ""
+
+
 def allowed(module: str, dep: str) -> bool:
     """The one-way rules of the module docstring."""
     own, other = layer(module), layer(dep)
@@ -52,28 +64,37 @@ def allowed(module: str, dep: str) -> bool:
         return other in ("cardpack", "rules")
     if own == "props":
         if other == "props":
-            # the package (NAMES) or a module of the same prop: props.clock -> props.clock_game
-            prop = module.split(".")[1] if "." in module else ""
-            target = dep.split(".")[1] if "." in dep else ""
-            return target == "" or target.split("_")[0] == prop.split("_")[0]
+            # the package (NAMES) or a module of the same prop: props.clock -> props.clock.game
+            return dep == "props" or (prop_of(dep) in PROPS and prop_of(dep) == prop_of(module))
         return other in ("rules", "drivers", "cardpack", "boards", "settings")
     if own in ("link", "runtime"):
         if other == "props":
             return dep == "props"  # the contract: NAMES, then build() by name
-        return other in ("link", "runtime", "safemode", "store", "boards", "version", "selftest")
+        return other in ("link", "runtime", "safemode", "store", "boards", "version") or dep == "selftest"
     if own in ("boards", "store", "version"):
         return False
     if own == "settings":
         return dep in ("boards", "props")
     if own == "safemode":
         return dep == "store"
-    if own == "selftest":
-        return dep == "selftest_session"
-    if own == "selftest_session":
-        return dep == "selftest_steps"
-    if own == "selftest_steps":
+    if module in SELFTEST_CHAIN:
+        return dep == SELFTEST_CHAIN[module]
+    if module == "selftest.steps":
         return other in ("rules", "drivers", "boards")
     raise AssertionError("no rule for %s: add one to this test" % module)
+
+
+def test_the_props_are_packages_and_the_test_knows_them_all():
+    # props.NAMES is the firmware's own list; every prop is a package of that name
+    props_dir = LIB / "props"
+    names = ast.literal_eval(next(node.value for node in ast.parse(
+        (props_dir / "__init__.py").read_text(encoding="utf-8")).body
+        if isinstance(node, ast.Assign) and [t.id for t in node.targets] == ["NAMES"]))
+    assert tuple(names) == PROPS
+    assert sorted(p.name for p in props_dir.iterdir() if p.suffix == ".py") == ["__init__.py"]
+    for name in PROPS:
+        assert (props_dir / name / "__init__.py").is_file(), name
+    assert set(SELFTEST_CHAIN) | {"selftest.steps"} == {n for n in graph() if layer(n) == "selftest"}
 
 
 def test_every_firmware_import_goes_one_way():
@@ -105,7 +126,12 @@ def test_the_firmware_has_no_import_cycle():
     ("rules.geisteruhr", "drivers.motor", False),   # the core stays pure
     ("drivers.motor", "props.clock", False),
     ("props.football", "props.clock", False),       # one prop never leans on another
-    ("props.clock", "props.clock_game", True),
+    ("props.clock", "props.clock.game", True),
+    ("props.clock.app", "props.clock.game", True),
+    ("props.fusebox.app", "props.clock.game", False),
+    ("props.clockwork", "props.clock.game", False),  # a name that merely starts like the prop
+    ("selftest", "selftest.steps", False),           # the chain, one link at a time
+    ("selftest.steps", "props.clock", False),
     ("link.board", "props.clock", False),           # only through the contract
     ("link.board", "props", True),
     ("runtime", "props.fusebox", False),

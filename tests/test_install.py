@@ -116,7 +116,8 @@ def test_the_installed_propctl_deploys_to_the_served_virtual_board_as_its_hints_
         assert deploy.returncode == 0, out
         assert "propctl_firmware" in out  # compiled from the installed package, not a clone
         assert "board up: clock prop on pico" in out and "mode run" in out
-        assert (flash / "main.py").is_file() and (flash / "lib" / "props" / "clock.mpy").is_file()
+        assert (flash / "main.py").is_file()
+        assert (flash / "lib" / "props" / "clock" / "__init__.mpy").is_file()
         monitor = subprocess.Popen(commands[1], shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, cwd=outside, env=env, start_new_session=True)
         first = monitor.stdout.readline()  # it runs until Ctrl-C, as printed

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from propctl.linkclient import LinkClient, LinkFailure, ProtocolMismatch, compatibility_problem
-from propctl.monitor import Printer
+from propctl.board.linkclient import LinkClient, LinkFailure, ProtocolMismatch, compatibility_problem
+from propctl.board.monitor import Printer
 
 
 class FakeSerial:

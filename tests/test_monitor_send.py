@@ -1,7 +1,7 @@
 """`propctl monitor --send`: a request the board would refuse as a line is refused before the port opens."""
 import pytest
 
-from propctl import monitor
+from propctl.board import monitor
 from propctl.cli import main
 
 

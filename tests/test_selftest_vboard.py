@@ -13,9 +13,9 @@ import time
 
 import pytest
 
-from propctl import selftest
+from propctl.board import selftest
+from propctl.board.serve import VirtualBoard
 from propctl.build import build_tree
-from propctl.serve import VirtualBoard
 
 pytestmark = pytest.mark.slow
 

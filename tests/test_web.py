@@ -41,7 +41,8 @@ def get(url: str) -> bytes:
 def test_manifest_holds_the_firmware_the_virtual_board_and_the_pack(tmp_path):
     manifest = web.files_manifest(prepare_pack(None, tmp_path, "en"))
     text = manifest["text"]
-    assert text["/lib/props/clock.py"] == (FIRMWARE_LIB / "props" / "clock.py").read_text()
+    clock = FIRMWARE_LIB / "props" / "clock" / "__init__.py"
+    assert text["/lib/props/clock/__init__.py"] == clock.read_text()
     assert text["/vboard/machine.py"] == (VBOARD_DIR / "machine.py").read_text()
     assert "/vboard/web_bridge.py" in text
     assert not [p for p in text if "__pycache__" in p]

@@ -8,7 +8,8 @@ import argparse
 import os
 import sys
 
-from propctl import __version__, deploy, monitor, plan, play, ports, repl, selftest, web, wokwi
+from propctl import __version__, deploy, plan, play, web, wokwi
+from propctl.board import monitor, ports, repl, selftest
 from propctl.cards import cli as cards_cli
 from propctl.helpformat import use_everywhere
 from propctl.sim import command as sim_command

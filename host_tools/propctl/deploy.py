@@ -101,7 +101,7 @@ def incomplete_firmware(local: dict, prop: str):
     """
     if not local:
         return "it compiled nothing"
-    missing = [path for path in ("main.py", "lib/link/board.mpy", "lib/props/%s.mpy" % prop)
+    missing = [path for path in ("main.py", "lib/link/board.mpy", "lib/props/%s/__init__.mpy" % prop)
                if path not in local]
     if missing:
         return "it lacks %s" % ", ".join(missing)
@@ -200,7 +200,7 @@ def parse_set(items) -> dict:
 def check_settings(settings: dict, root: Path) -> None:
     """DeployUsageError naming every --set key the firmware in `root` does not know, and every
     value it would refuse (wrong type, out of range), before anything touches the board."""
-    from propctl.settings_check import SettingsUnreadable, check_sets
+    from propctl.board.settings_check import SettingsUnreadable, check_sets
     try:
         problems = check_sets(settings, root)
     except SettingsUnreadable as exc:
@@ -319,7 +319,7 @@ def _end_progress() -> None:
 
 def request_maintenance(port: str, say=_say) -> str:
     """If a prop runs, ask it to reboot without prop and watchdog. Returns the mode found."""
-    from propctl.linkclient import LinkClient, LinkFailure
+    from propctl.board.linkclient import LinkClient, LinkFailure
     try:
         client = LinkClient.open(port)
     except OSError as exc:
@@ -347,7 +347,7 @@ def wait_for_hello(port: str, timeout: float = 15.0, on_line=None):
 
     Lines read meanwhile (a crashing prop's fault events) go to on_line(Line).
     """
-    from propctl.linkclient import LinkClient, LinkFailure
+    from propctl.board.linkclient import LinkClient, LinkFailure
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -393,7 +393,7 @@ def confirm_running(port: str, prop: str, timeout: float = 45.0, say=_say) -> di
     is a failed deploy: the reason is the board's own (crash count, advice,
     the last fault, the config errors).
     """
-    from propctl.linkclient import LinkClient, LinkFailure
+    from propctl.board.linkclient import LinkClient, LinkFailure
     faults: list = []
 
     def collect(line) -> None:
@@ -516,7 +516,7 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
     """Do the deploy; returns a summary dict (copied, removed, skipped, ...).
 
     Ctrl-C raises DeployInterrupted, whose message says what the board was left with."""
-    from propctl.ports import resolve_port
+    from propctl.board.ports import resolve_port
     port = resolve_port(port)
     with _on_ctrl_c(INTERRUPTED_LOCAL):
         local, kind = _local_files(prop, board, cards, firmware, say, settings or {})
@@ -709,8 +709,8 @@ def run(args) -> int:
                   "the firmware (with %s) and the deck in two runs. Nothing was copied"
                   % (", ".join(unused), " ".join(unused)), file=sys.stderr)
             return 2
+    from propctl.board.ports import PortError
     from propctl.build import CompileError
-    from propctl.ports import PortError
     try:
         settings = parse_set(args.settings)
         deploy(args.port, prop=args.prop, board=args.board, cards=args.cards, settings=settings,

@@ -1,6 +1,6 @@
 """One app per prop, built by `props.<name>.build(settings, on_event, store)` and run by runtime.Runtime.
 
-    props.clock    the ghost clock (ClockApp; props.clock_game: its link commands and saved game)
+    props.clock    the ghost clock (ClockApp; props.clock.game: its link commands and saved game)
     props.fusebox  the Finger weg! fuse box (FuseBoxApp)
     props.football the Finger Football box (FootballApp)
 

@@ -4,5 +4,5 @@ runner     the shared pieces (MicroPython, environment, JSON lines, screen); imp
 clock      `propctl sim clock`: the ghost clock's face and event log
 fusebox    `propctl sim fusebox`: the fuse box played from the keyboard or a script
 football   `propctl sim football`: the Finger Football box played from the keyboard, or a demo game
-command    the `propctl sim` parser, one sub-command per prop and `serve` (propctl.serve)
+command    the `propctl sim` parser, one sub-command per prop and `serve` (propctl.board.serve)
 """

@@ -2,7 +2,7 @@
 import argparse
 import sys
 
-from propctl import serve
+from propctl.board import serve
 from propctl.build import PROPS
 from propctl.sim import clock, football, fusebox
 from propctl.sim.runner import interactive_default

@@ -40,7 +40,7 @@ from propctl.sim.runner import (
 HEAP = "16M"
 DEFAULT_NAMES = ("Home", "Away")  # the runner's info line names the teams
 
-# The box's buttons (firmware/lib/props/football_parts.BUTTON_NAMES) on keys.
+# The box's buttons (firmware/lib/props/football/parts.BUTTON_NAMES) on keys.
 BUTTON_KEYS = (("r", "roll"), ("k", "kick"), ("g", "good"), ("m", "miss"))
 
 HELP = """playing at a terminal (board time runs in real time):
@@ -104,7 +104,7 @@ def describe(record: dict, names=DEFAULT_NAMES) -> str:
 
 # --- what the keys do in each phase ------------------------------------------------
 
-# Actions the buttons give (props.football_app: ROLL tosses and rolls, KICK announces the kick
+# Actions the buttons give (props.football.app: ROLL tosses and rolls, KICK announces the kick
 # and starts the count, GOOD and MISS report made or missed); all others are link reports.
 BUTTON_ACTIONS = ("toss", "roll", "field_goal", "extra_point", "made", "touchdown", "good", "missed",
                   "no_good")

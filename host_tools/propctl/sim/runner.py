@@ -7,7 +7,7 @@ the interpreter and the firmware, builds the environment, reads the lines,
 checks `--set` keys (parsed by propctl.overrides) against the firmware's own
 settings, redraws a block of text in place, and (`Run`) lets go of what a run
 holds when it ends, also on SIGTERM or SIGHUP. It is a leaf: it imports
-nothing of propctl, so the prop modules and propctl.serve can all use it
+nothing of propctl, so the prop modules and propctl.board.serve can all use it
 without importing each other.
 """
 import json
@@ -132,9 +132,9 @@ def runner_env(firmware_lib: Path) -> dict:
 
 
 def setup(firmware: Optional[str], prop_module: str) -> tuple:
-    """(micropython, firmware lib folder) for a prop whose firmware is props/<prop_module>.py."""
+    """(micropython, firmware lib folder) for a prop whose firmware is the package props/<prop_module>/."""
     firmware_lib = Path(firmware) if firmware else REPO_FIRMWARE_LIB
-    if not (firmware_lib / "props" / (prop_module + ".py")).exists():
+    if not (firmware_lib / "props" / prop_module / "__init__.py").exists():
         raise SimError("no %s firmware at %s; run from a clone of the project or pass --firmware DIR"
                        % (prop_module, firmware_lib))
     try:

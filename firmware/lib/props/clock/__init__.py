@@ -1,6 +1,6 @@
 """The ghost clock: idle -> button -> hand runs the planned round -> stop -> chime -> idle.
 
-ClockApp (props.clock_app) is a tickable state machine: `tick(now_ms)` with an injected time
+ClockApp (props.clock.app) is a tickable state machine: `tick(now_ms)` with an injected time
 does all the work (switch scan, plan, motor, chime). The board runs it in
 runtime.Runtime, which wakes it at `wait_ms(now)` (the planned stop to the
 millisecond); the tests run a whole round through the same Runtime in
@@ -10,7 +10,7 @@ virtual time (vboard.Board.run):
     Runtime(app, wdt=...).run()           # motor released on any exit
 
 Methods the link's commands use: `start_round(seed=None)`, `emergency_stop()`,
-`snapshot()`; `commands()` is the link's table (props.clock_game: these plus
+`snapshot()`; `commands()` is the link's table (props.clock.game: these plus
 the saved game). Events go to `on_event(name, fields)`: button, start, reverse,
 stop, chime, estop, fault, battery_low, idle. The fields dict of each event
 name is allocated once and reused (a tick must not allocate): copy it to keep it.
@@ -22,9 +22,9 @@ settings or board say; a watchdog resets a hung board (the bridge inputs
 are pulled low on reset, so the motor coasts). A long press while the hand
 turns is an emergency stop; short presses while it turns are ignored.
 """
-# The clock's logic lives in props.clock_app; its names stay importable from here
+# The clock's logic lives in props.clock.app; its names stay importable from here
 # (the prop contract is this module).
-from props.clock_app import CHIMING, FAULT, HARD_MAX_RUN_MS, IDLE, RUNNING, STATE_FILE, ClockApp, print_event  # noqa: F401
+from props.clock.app import CHIMING, FAULT, HARD_MAX_RUN_MS, IDLE, RUNNING, STATE_FILE, ClockApp, print_event  # noqa: F401
 
 
 def build(settings, on_event=None, store=None, **app_options) -> ClockApp:

@@ -12,10 +12,10 @@ import sys
 import time
 
 from link import protocol
+from propctl.board.linkclient import LinkClient, LinkFailure, ProtocolMismatch
+from propctl.board.ports import PortError, resolve_port
 from propctl.describe import describe_event
 from propctl.invocation import propctl_command
-from propctl.linkclient import LinkClient, LinkFailure, ProtocolMismatch
-from propctl.ports import PortError, resolve_port
 
 
 class Printer:

@@ -9,7 +9,7 @@ from time import ticks_diff
 from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, event_index, event_kind
 
-from props.football_parts import (
+from props.football.parts import (
     BEAT_MS,
     BEAT_TONE,
     BUTTON_NAMES,
@@ -25,7 +25,7 @@ from props.football_parts import (
     SAVE_VERSION,
     box_settings,
 )
-from props.football_scoreboard import game_view
+from props.football.scoreboard import game_view
 from rules.fingerfootball import KICK_COUNT_MS, FingerFootball
 
 

@@ -10,10 +10,10 @@ from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, RELEASED, event_index, event_kind
 from micropython import const
 
-from props.clock_game import ClockCommands
+from props.clock.game import ClockCommands
 from rules.geisteruhr import DEFAULT_LIMITS, plan_length_ms, plan_motion, validate_limits
 
-STATE_FILE = "clock_state.json"  # the game (props.clock_game), saved on the board's flash
+STATE_FILE = "clock_state.json"  # the game (props.clock.game), saved on the board's flash
 HARD_MAX_RUN_MS = const(120000)  # no plan, setting or board limit can run the motor longer
 _CHIME_AFTER_MS = const(100)     # the bell sounds once the braked hand stands
 _SCAN_MS = const(10)             # the longest control tick: the button scan needs it
@@ -185,7 +185,7 @@ class ClockApp:
         }
 
     def commands(self) -> dict:
-        """The link's command table: the hand and the saved game (props.clock_game)."""
+        """The link's command table: the hand and the saved game (props.clock.game)."""
         if self._table is None:
             self._table = ClockCommands(self, self._store, self._emit)
         return self._table.commands()

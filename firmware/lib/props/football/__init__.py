@@ -27,10 +27,10 @@ score, quarter, possession, refused, fault. kick_count's fields dict is
 allocated once and reused (the count runs with no allocation); copy it to
 keep it.
 """
-# The box's parts and its logic live in props.football_parts and props.football_app;
+# The box's parts and its logic live in props.football.parts and props.football.app;
 # their names stay importable from here (the prop contract is this module).
-from props.football_app import FootballApp
-from props.football_parts import (  # noqa: F401
+from props.football.app import FootballApp
+from props.football.parts import (  # noqa: F401
     BEAT_MS,
     BEAT_TONE,
     BUTTON_NAMES,
@@ -64,7 +64,7 @@ def build(settings, on_event=None, store=None, **app_options) -> FootballApp:
     from drivers.indicator import Indicator
     from drivers.switches import PinSource, Switches
 
-    from props.football_scoreboard import LedDisplay, OledDisplay
+    from props.football.scoreboard import LedDisplay, OledDisplay
     cfg, _ = box_settings(settings)
     pins = boards.profile(settings["board"], "football")
     errors: list = []

@@ -25,7 +25,7 @@ new_game(players), report_choices(away), state(). Events to
 sensor_fault (window -1, fault "i2c": the MCP23017 stopped answering), mode,
 pack_error, scored. On the link (commands, replies, events) windows are
 1..8 (top first, as printed on the box) and players 1..n; rules.fingerweg
-counts both from 0 inside, and this module and props.fusebox_game convert at
+counts both from 0 inside, and this module and props.fusebox.game convert at
 the edge. The fields dicts of the tick's events are allocated once and
 reused: copy them to keep them.
 
@@ -35,13 +35,13 @@ yet reported and returns the rules core's result. Game and selected card are
 saved with store.Store after every change (a round cut short by a power cut
 is dropped; its points already reported stay).
 """
-# The box's parts, card slot and logic live in props.fusebox_parts, props.fusebox_cards
-# and props.fusebox_app; their names stay importable from here (the prop contract is this module).
+# The box's parts, card slot and logic live in props.fusebox.parts, props.fusebox.cards
+# and props.fusebox.app; their names stay importable from here (the prop contract is this module).
 from drivers.indicator import Indicator
 
-from props.fusebox_app import FuseBoxApp
-from props.fusebox_cards import open_pack
-from props.fusebox_parts import (  # noqa: F401
+from props.fusebox.app import FuseBoxApp
+from props.fusebox.cards import open_pack
+from props.fusebox.parts import (  # noqa: F401
     ACCEPT_BLINK,
     ALL_WINDOWS,
     BLOWN,

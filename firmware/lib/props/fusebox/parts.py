@@ -1,7 +1,7 @@
 """What the fuse box is made of: modes, box states, buttons, sounds, light patterns, the event sink.
 
-Shared by the card slot (props.fusebox_cards), the control logic
-(props.fusebox_app) and the build (props.fusebox).
+Shared by the card slot (props.fusebox.cards), the control logic
+(props.fusebox.app) and the build (props.fusebox).
 """
 from micropython import const
 

@@ -2,16 +2,16 @@
 
 The window scan and its state machine (idle, round, blown), the buttons, sound,
 lights and relay in `tick(now_ms)`, persistence, the game table and the link's
-commands; the card slot is props.fusebox_cards.CardSlot.
+commands; the card slot is props.fusebox.cards.CardSlot.
 """
 from drivers.indicator import Indicator
 from drivers.sensorwatch import KIND_NAMES as FAULT_NAMES
 from drivers.sensorwatch import fault_index, fault_kind
 from drivers.switches import PRESSED, event_index, event_kind
 
-from props.fusebox_cards import CardSlot
-from props.fusebox_game import GameTable, as_numbers
-from props.fusebox_parts import (
+from props.fusebox.cards import CardSlot
+from props.fusebox.game import GameTable, as_numbers
+from props.fusebox.parts import (
     ACCEPT_BLINK,
     ALL_WINDOWS,
     BLOWN,

@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from propctl.linkclient import LinkClient, LinkFailure
+from propctl.board.linkclient import LinkClient, LinkFailure
 
 POLL_S = 0.05
 INPUT_TIMEOUT_S = 15.0

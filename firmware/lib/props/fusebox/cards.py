@@ -1,12 +1,12 @@
 """The fuse box's card slot: the task-card pack, and choosing the card in the box.
 
 open_pack() loads and verifies the pack; CardSlot is the part of FuseBoxApp
-(props.fusebox_app) that finds, chooses and steps through cards, and falls
+(props.fusebox.app) that finds, chooses and steps through cards, and falls
 back to manual mode when the pack fails. It works on FuseBoxApp's attributes
 (pack, mode, state, _open, _now, _card_index, ...) and calls its _end_round,
 _accept, _signal_open, _emit and snapshot.
 """
-from props.fusebox_parts import MANUAL, PACK
+from props.fusebox.parts import MANUAL, PACK
 
 TYPE_CHECKING = False  # mypy reads the import below; the boards never run it
 if TYPE_CHECKING:

@@ -31,7 +31,7 @@ class Session:
         self._until = 0
         self._now = now
         self._done = {"name": ""}
-        from selftest_steps import BUILDERS
+        from selftest.steps import BUILDERS
         build = BUILDERS.get(settings["prop"])
         if build is None:
             raise ValueError("no self-test for the %s prop" % settings["prop"])

@@ -1,6 +1,6 @@
 """What the Finger Football box is made of: its buttons, tones, states and settings section.
 
-Shared by the box's control logic (props.football_app) and its build
+Shared by the box's control logic (props.football.app) and its build
 (props.football); the events and the count are described in props.football.
 """
 import settings as _settings

@@ -21,9 +21,9 @@ import threading
 from pathlib import Path
 from typing import Optional
 
+from propctl.board.vserial import VirtualSerial
 from propctl.invocation import propctl_command
 from propctl.sim.runner import VBOARD_DIR, find_micropython
-from propctl.vserial import VirtualSerial
 
 # MicroPython heap of the virtual board: about what a Pico leaves free.
 DEFAULT_HEAP = "256K"

@@ -1,7 +1,7 @@
 """The self-test's steps for each prop: the outputs to run and the inputs to follow (see selftest.py).
 
 BUILDERS[prop](test, settings) builds the prop's drivers on the profile's pins,
-with the prop's own settings, and adds them to the selftest_session.Session `test`.
+with the prop's own settings, and adds them to the selftest.session.Session `test`.
 """
 from micropython import const
 

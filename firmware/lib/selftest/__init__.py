@@ -11,8 +11,8 @@ The wrapper runs the prop as before and adds four link commands:
                             last call]}: inputs are sampled every tick, so a short press is not missed
     selftest_end()          everything off, then the board resets and the prop starts afresh
 
-The running test is selftest_session.py and the steps of each prop are in
-selftest_steps.py, both imported only when the self-test begins. Outputs go
+The running test is selftest/session.py and the steps of each prop are in
+selftest/steps.py, both imported only when the self-test begins. Outputs go
 through the same drivers the props use, with the same settings: the motor
 keeps its ramp, its brake-then-dwell before a reversal and its release after
 a stop (drivers.motor), at the round's slowest speed (`speed_min` of the
@@ -30,7 +30,7 @@ class Gate:
         self.tick_ms = app.tick_ms
         self._settings = settings
         self._on_event = on_event
-        self.session: object = None  # a selftest_session.Session while the self-test runs
+        self.session: object = None  # a selftest.session.Session while the self-test runs
         self._now = 0
         self._ticked = False
         if hasattr(app, "wait_ms"):
@@ -74,7 +74,7 @@ class Gate:
             raise ValueError("the board is still starting up: try again in a moment")
         if self.session is None:
             self.app.shutdown()
-            from selftest_session import Session  # compiled only now: no heap for it while the prop runs
+            from selftest.session import Session  # compiled only now: no heap for it while the prop runs
             self.session = Session(self._settings, self._on_event, self._now)
         return self._running().steps()  # type: ignore[attr-defined]
 
