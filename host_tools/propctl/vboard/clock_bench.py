@@ -11,12 +11,12 @@ The app runs in the firmware's runtime.Runtime (bench.runtime, with the
 prop's watchdog as on a board) in virtual time: vboard.Board.run. Runs under
 MicroPython with this folder before firmware/lib on MICROPYPATH.
 """
-import boards
 import physics
-import settings as settings_module
 import vboard
-from props import clock as clock_prop
-from runtime import watchdog
+
+# The firmware is imported when a bench is built, not with this module, so
+# bench/mp_firmware.py can load the virtual board first and count the firmware
+# apart from it.
 
 # Top speed of the hand with a geared DC motor at full duty (about 20 rpm).
 HAND_DEG_PER_S = 120
@@ -27,6 +27,10 @@ class ClockBench:
 
     def __init__(self, overrides=None, start_ms: int = 0, capacity: int = 100000, echo=None,
                  **app_options) -> None:
+        import boards
+        import settings as settings_module
+        from props import clock as clock_prop
+        from runtime import watchdog
         self.board = vboard.new_board(start_ms, capacity)
         cfg, errors = settings_module.merge(overrides or {})
         self.settings = cfg
@@ -56,6 +60,7 @@ class ClockBench:
         """Run as link.board runs a prop: the runtime writes the app's `store` (made with
         later=True and given to the build, store=...) and the boot guard's counter, each write
         where the app allows it (runtime.Runtime). Use a vflash.FlashFs for the stall."""
+        from runtime import watchdog
         self.runtime = self.board.runtime(self.app, watchdog(self.settings, "clock"), guard=guard,
                                           stores=(store,) if store is not None else ())
 
@@ -90,6 +95,7 @@ class ClockBench:
 
     def run_round(self, limit_ms: int = 200000, settle_ms: int = 500, each=None) -> int:
         """Press the button if idle, run until idle again plus settle_ms (motor release)."""
+        from props import clock as clock_prop
         if self.app.state == clock_prop.IDLE:
             self.press()
         before = self.idles

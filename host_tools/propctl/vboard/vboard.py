@@ -130,8 +130,8 @@ class Board:
         self._calls = []       # calls between ticks: [elapsed_ms, fn] (call_at)
         self.world = None      # world.World on a served board with vboard_world.json
         self.flash_stall_ms = _flash_stall_ms_from_env()  # per flash write (vflash.py)
-        self.stalls = []       # [elapsed_ms at the start, ms] of every flash stall
-        self.stalled_ms = 0
+        self.stalls = []       # [elapsed_ms at the start, ms] of each flash stall (up to capacity)
+        self.stalled_ms = 0    # all stalls' time, also past capacity
 
     # --- signals -------------------------------------------------------
     def signal(self, name: str) -> int:
@@ -217,7 +217,8 @@ class Board:
     def stall(self, ms: int) -> None:
         """A flash write: board time jumps ms on with nothing run, scanned or switched meanwhile
         (interrupts off); scheduled inputs and calls that fell due are seen only afterwards."""
-        self.stalls.append([self.clock.elapsed, ms])
+        if len(self.stalls) < self.capacity:
+            self.stalls.append([self.clock.elapsed, ms])
         self.stalled_ms += ms
         self.clock.advance(ms)
 
