@@ -1,6 +1,6 @@
 """One prop's round on the virtual board, wired as link.board wires it (MicroPython): heap figures.
 
-Usage: micropython -X heapsize=N bench/mp_firmware.py PROP PACK FOLDER [live]
+Usage: micropython -X heapsize=N bench/mp_firmware.py PROP PACK FOLDER [live|steps]
 MICROPYPATH: host_tools/propctl/vboard, tests, then the firmware (firmware/lib as
 source, or a folder of .mpy files from mpy-cross; or nothing, on a build with
 the firmware frozen in). FOLDER holds the prop's flash files. Prints one JSON line.
@@ -16,8 +16,9 @@ football box plays a whole random game (seed 5) through its commands and the
 
 The virtual board and the bench modules (host_tools/propctl/vboard: they
 import the firmware only when a bench is built) are loaded and set up before
-the baseline (`base`), so they are not counted; the firmware is. Prints `memory_error` if the heap was too small, else what the
-firmware still holds after the round (`held_after`). With `live`, the heap is
+the baseline (`base`), so they are not counted; the firmware is. Prints
+`memory_error` if the heap was too small, else what the firmware still
+holds after the round (`held_after`). With `live`, the heap is
 collected at every event (gc.collect() then gc.mem_alloc()): `live_boot` at
 the first event, `live_max` the highest over the round, both less `base`.
 """
@@ -93,13 +94,21 @@ def clock_round(wiring, pack):
     bench = ClockBench({"clock": {"seed": 3}}, capacity=1, store=wiring.store)
     _sink(bench.app, wiring.event)
     wiring.plug(bench, bench.app)
+    yield
     wiring.ask("new_game", players=3)
+    yield
     bench.press(at_ms=100)
-    bench.run_round()
+    while bench.app.state == "idle":
+        bench.run(100)
+    while bench.app.state != "idle":   # the round, in steps of 500 ms
+        bench.run(500)
+        yield
     wiring.ask("report", on_clock=[0, 1, 0], unused=[1, 0, 1])
+    yield
     wiring.ask("state")
+    yield
     bench.run(2000)   # the save is written
-    return bench
+    yield
 
 
 def fusebox_round(wiring, pack):
@@ -108,24 +117,30 @@ def fusebox_round(wiring, pack):
     _sink(bench.app, wiring.event)
     wiring.plug(bench, bench.app)
     bench.run(300)
+    yield
     wiring.ask("new_game", players=4)
+    yield
     wiring.ask("select_card", card="GEO-01")
     bench.run(300)
+    yield
     window = 0
     while window < 8:  # open the windows one by one; GEO-01's bolt is among them
         bench.window(window, True, at_ms=bench.board.clock.elapsed + 10)
         bench.run(600)
+        yield
         if bench.app.state == "blown":
             break
         window += 1
     bench.run(2000)   # the relay and the buzzer end
+    yield
     tries = 0
     while bench.app.table.pending() and tries < 16:  # the discs per window; a refused guess retried
         wiring.ask("report_choices", away=[tries % 4 + 1] if tries < 12 else [])
         tries += 1
+        yield
     wiring.ask("state")
     bench.run(2000)   # the save is written
-    return bench
+    yield
 
 
 def football_game(wiring, pack):
@@ -136,6 +151,7 @@ def football_game(wiring, pack):
     app = bench.app
     _sink(app, wiring.event)
     wiring.plug(bench, app)
+    yield
     rng = Rng(5)
     steps = 0
     # Random legal play through the box's commands, with ticks in between;
@@ -148,7 +164,9 @@ def football_game(wiring, pack):
         elif name in ("field_goal", "extra_point") or app.game.state["phase"] in (
                 "field_goal", "extra_point"):
             wiring.ask("kick_start")
+            yield
             bench.run(500 + rng.below(3000))
+            yield
             wiring.ask("report", action="good" if rng.below(2) else "no_good")
         elif kind == "pick":
             wiring.ask("report", action=name, pick=rng.choice(options))
@@ -157,30 +175,90 @@ def football_game(wiring, pack):
         else:
             wiring.ask("report", action=name)
         bench.run(100)
+        yield
     bench.run(1000)   # the last save is written
-    return bench
+    yield
 
 
+# Each workload is a generator: it yields between the steps of the round (a request, a
+# stretch of board time), where the `steps` mode measures.
 WORKLOADS = {"clock": clock_round, "fusebox": fusebox_round, "football": football_game}
 
 
 class Live:
-    """Live bytes after a collection at each event (the `live` option)."""
+    """Live bytes after a collection, less the base: at every event, or at every step."""
 
     def __init__(self, base) -> None:
         self.base = base
         self.boot = None
         self.most = 0
-        self.events = 0
+        self.samples = 0
 
-    def __call__(self, name, fields) -> None:
+    def sample(self) -> None:
+        """gc.collect(), then note gc.mem_alloc() (on wasm32 the caller collects: see STEP)."""
         gc.collect()
-        used = gc.mem_alloc() - self.base
-        self.events += 1
+        self.note(gc.mem_alloc())
+
+    def note(self, alloc) -> None:
+        used = alloc - self.base
+        self.samples += 1
         if self.boot is None:
             self.boot = used
         if used > self.most:
             self.most = used
+
+    def __call__(self, name, fields) -> None:
+        self.sample()
+
+
+def _result(out, live) -> dict:
+    gc.collect()
+    out["held_after"] = gc.mem_alloc() - out["base"]
+    out["lines"] = LINE_SINK[0]
+    if live is not None:
+        out["live_boot"] = live.boot
+        out["live_max"] = live.most
+        out["live_samples"] = live.samples
+    return out
+
+
+class Stepper:
+    """The `steps` mode: the round one step per call, live bytes noted at each call's start.
+
+    On the wasm32 port gc.collect() only asks for a collection, which happens
+    when control is back in JavaScript (MICROPY_GC_SPLIT_HEAP_AUTO): run.mjs
+    calls STEP() until it returns False, so each call starts collected (on
+    unix each call collects at its end). The first call takes the base and
+    starts the round; live_boot is noted once the prop is built and linked.
+    """
+
+    def __init__(self, prop, pack, folder) -> None:
+        self.prop, self.pack, self.folder = prop, pack, folder
+        self.live = None
+        self.round = None
+        self.out = {"prop": prop, "mode": "steps"}
+
+    def __call__(self) -> bool:
+        alloc = gc.mem_alloc()
+        if self.round is None:
+            self.out["base"] = alloc
+            self.live = Live(alloc)
+            self.round = WORKLOADS[self.prop](Wiring(self.prop, self.folder), self.pack)
+        else:
+            self.live.note(alloc)
+        try:
+            next(self.round)
+        except StopIteration:
+            out = self.out
+            out["held_after"] = alloc - out["base"]
+            out["lines"] = LINE_SINK[0]
+            out["live_boot"] = self.live.boot
+            out["live_max"] = self.live.most
+            out["live_samples"] = self.live.samples
+            print(json.dumps(out))
+            return False
+        gc.collect()  # done here on unix; on wasm32 once this call has returned
+        return True
 
 
 BENCH_MODULES = ("machine", "physics", "oled", "fake_mcp23017", "vflash", "clock_bench",
@@ -196,27 +274,31 @@ def load_bench() -> None:
 
 def main():
     prop, pack, folder = sys.argv[1], sys.argv[2], sys.argv[3]
-    live = len(sys.argv) > 4 and sys.argv[4] == "live"
-    load_bench()
+    mode = sys.argv[4] if len(sys.argv) > 4 else ""
+    try:
+        load_bench()
+    except MemoryError:  # too small even for the virtual board
+        print(json.dumps({"prop": prop, "memory_error": True, "base": None}))
+        return
     gc.collect()
+    if mode == "steps":
+        global STEP
+        STEP = Stepper(prop, pack, folder)
+        if sys.platform != "webassembly":
+            while STEP():
+                pass
+        return
     base = gc.mem_alloc()
     out = {"prop": prop, "base": base}
-    watcher = Live(base) if live else None
+    live = Live(base) if mode == "live" else None
     try:
-        wiring = Wiring(prop, folder, watcher)
-        WORKLOADS[prop](wiring, pack)
+        for _ in WORKLOADS[prop](Wiring(prop, folder, live), pack):
+            pass
     except MemoryError:
         out["memory_error"] = True
         print(json.dumps(out))
         return
-    gc.collect()
-    out["held_after"] = gc.mem_alloc() - base
-    out["lines"] = LINE_SINK[0]
-    if watcher is not None:
-        out["live_boot"] = watcher.boot
-        out["live_max"] = watcher.most
-        out["live_events"] = watcher.events
-    print(json.dumps(out))
+    print(json.dumps(_result(out, live)))
 
 
 if __name__ == "__main__":

@@ -40,11 +40,21 @@ class _OsFs:
 
 
 def checksum(data: bytes) -> int:
-    """FNV-1a, 32 bits: cheap on a microcontroller, catches a torn write."""
-    value = 0x811C9DC5
+    """FNV-1a, 32 bits: cheap on a microcontroller, catches a torn write.
+
+    Kept in two 16-bit halves: a 32-bit value times the prime would be a big int
+    (heap) on every byte on a board, whose small ints have 31 bits. The prime is
+    2**24 + 0x193, so value * prime mod 2**32 is value * 0x193 plus the low byte
+    of value shifted up by 24.
+    """
+    high = 0x811C
+    low = 0x9DC5
     for byte in data:
-        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
-    return value
+        low ^= byte
+        product = low * 0x193
+        high = (high * 0x193 + (product >> 16) + ((low & 0xFF) << 8)) & 0xFFFF
+        low = product & 0xFFFF
+    return (high << 16) | low
 
 
 def encode(state) -> bytes:
