@@ -12,9 +12,13 @@ include("$(PORT_DIR)/boards/manifest.py")  # the port's own frozen modules (asyn
 
 metadata(description="Game-prop firmware: rules core, link, drivers, props", version="0.1.0")
 
-package("rules", base_path="lib")
+# Only what a prop runs: Pi mal Daumen (rules/pimaldaumen.py, its question cards in
+# cardpack/question.py) is played with `propctl play` on the desktop, not on a board,
+# so those stay out of the flash (about 13 KiB frozen).
+package("rules", files=["__init__.py", "rng.py", "geisteruhr.py", "fingerweg.py", "fingerfootball.py",
+                        "fingerfootball_field.py"], base_path="lib")
 package("link", base_path="lib")
-package("cardpack", base_path="lib")
+package("cardpack", files=["__init__.py", "pack.py", "taskcard.py"], base_path="lib")
 package("drivers", base_path="lib")
 package("props", base_path="lib")
 module("boards.py", base_path="lib")
