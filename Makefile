@@ -18,6 +18,8 @@ export MICROPYTHON
 # pytest workers (pytest-xdist): many tests wait on a virtual board in real time or on a
 # pseudo-terminal, so one more worker than a 2-core machine has cores keeps both busy.
 PYTEST_JOBS ?= 3
+# Tests of an xdist_group run in one worker (the browser tests share one Chromium).
+PYTEST_DIST := --dist loadgroup
 # The firmware's own library path, as a board sees it (`/lib` on the flash).
 MP_RUN := MICROPYPATH=firmware/lib:tests/both $(MICROPYTHON)
 
@@ -76,7 +78,7 @@ test: setup lint typecheck pytest test-micropython test-wasm ## every check: ruf
 	@echo "make test: all checks passed"
 
 test-fast: setup ## quick loop: pytest without the slow end-to-end tests, fewer hypothesis examples
-	$(BIN)/pytest -n $(PYTEST_JOBS) -q -m "not slow" --hypothesis-profile=quick
+	$(BIN)/pytest -n $(PYTEST_JOBS) $(PYTEST_DIST) -q -m "not slow" --hypothesis-profile=quick
 
 lint: setup ## ruff over everything
 	$(BIN)/ruff check .
@@ -86,7 +88,7 @@ typecheck: setup ## mypy: firmware/ against the MicroPython stubs, host_tools/ a
 	$(BIN)/mypy --config-file host_tools/mypy.ini
 
 pytest: setup ## pytest on CPython (includes differential runs in MicroPython); PYTEST_JOBS=n workers
-	$(BIN)/pytest -n $(PYTEST_JOBS)
+	$(BIN)/pytest -n $(PYTEST_JOBS) $(PYTEST_DIST)
 
 test-micropython: setup ## run tests/both/ under the MicroPython unix port
 	$(MP_RUN) tests/run_on_micropython.py tests/both

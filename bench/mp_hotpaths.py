@@ -60,18 +60,20 @@ def warm_up(board, app):
 def clock_setup():
     import settings
     from props import clock
-    cfg, _ = settings.merge({"clock": {"seed": 3}})
+    from props.clock.app import IDLE
+    # the divider wired: ticks read the pack every 2 s and rescale the motor's duty (issue 23)
+    cfg, _ = settings.merge({"clock": {"seed": 3, "battery_min_mv": 3000}})
     board = vboard.new_board(0, 1)
     app = clock.build(cfg, count_event)
     warm_up(board, app)
-    return [board, app, clock]
+    return [board, app, IDLE]
 
 
 def clock_step(state, i):
     # Rounds back to back. Starting a round builds the plan (a list), so the
     # lock is lifted for that call only: the ticks themselves stay locked.
-    board, app, clock = state
-    if app.state == clock.IDLE:
+    board, app, idle = state
+    if app.state == idle:
         micropython.heap_unlock()
         app.start_round(3)
         micropython.heap_lock()

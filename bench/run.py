@@ -492,8 +492,50 @@ def bench_timing(quick, folder):
             + table(["what (ms)", "n", "median", "p99", "max", "next to"], rows)]
 
 
+def bench_discharge(quick, folder):
+    rounds = 4 if quick else 7
+    seeds = [3, 11] if quick else [3, 11, 29, 47]
+    done = subprocess.run([find_micropython(), "-X", "heapsize=8M", str(ROOT / "bench" / "mp_discharge.py"),
+                           str(rounds)] + [str(s) for s in seeds],
+                          capture_output=True, text=True, cwd=str(ROOT), env=micropython_env(VBOARD),
+                          timeout=600)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr)
+    r = json.loads(done.stdout.strip().splitlines()[-1])
+    rows = []
+    for case in r["cases"]:
+        spreads = []
+        slowest = []
+        for run in case["runs"]:
+            travel = run["travel"]
+            spreads.append((max(travel) - min(travel)) / max(travel))
+            slowest.append(travel[-1] / travel[0])
+        peak = max(max(run["peak_mv"]) for run in case["runs"])
+        rows.append([case["case"], "%.2f %%" % (100 * max(spreads)),
+                     "%.1f %%" % (100 * min(slowest)), peak])
+    text = ("## 8. The hand's speed as the pack runs down\n\n"
+            "Method: the clock firmware on the virtual board plays the same round (seeds %s) %d times "
+            "while the virtual pack falls linearly from 4800 to 3300 mV over the rounds; the virtual "
+            "hand turns at 120 degrees a second when its 3 V motor sees 3 V on average (duty x the "
+            "pack's voltage), proportionally otherwise. Spread: (fastest - slowest) / fastest of the "
+            "hand's travel per round, the worst seed; last round: the last round's travel against "
+            "the first's. Peak: the highest average motor voltage of any drive (motor_rated_mv %d).\n\n"
+            % (", ".join(str(s) for s in seeds), rounds, r["rated_mv"])
+            + table(["pack voltage known by", "hand-speed spread", "last round against the first",
+                     "peak motor mV"], rows))
+    return [text]
+
+
+def bench_venue(quick, folder):
+    """Venue mode: 20 props on one broker, hostile payloads, the net layer's heap (bench/venue.py)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import venue
+    return venue.bench_venue(quick, folder)
+
+
 SECTIONS = {"cards": bench_cards, "firmware": bench_firmware, "hotpaths": bench_hot_paths,
-            "timing": bench_timing, "throughput": bench_throughput}
+            "timing": bench_timing, "throughput": bench_throughput, "venue": bench_venue,
+            "discharge": bench_discharge}
 
 
 def main(argv=None):

@@ -5,6 +5,9 @@
         page.evaluate("1 + 1")                  # -> 2 (promises are awaited)
         page.click("#start", hold_s=0.3)        # real mouse events at the element's centre
         page.screenshot(tmp_path / "page.png")
+        page.close()
+
+    page = browser.open(url, size=(390, 844), mobile=True)   # a phone: a touch screen 390 px wide
 
 Chromium speaks the protocol on a pipe (--remote-debugging-pipe): it reads
 requests on fd 3 and writes answers and events on fd 4, one JSON message per
@@ -126,19 +129,36 @@ class Chromium:
         message, self._buffer = self._buffer.split(b"\0", 1)
         return json.loads(message)
 
-    def open(self, url: str) -> "Page":
-        """A new tab at `url`."""
-        target = self.send("Target.createTarget", {"url": url})["targetId"]
+    def open(self, url: str, size=None, mobile: bool = False) -> "Page":
+        """A new tab at `url`, its screen `size` (width, height) or the window's; mobile: a
+        phone's (touch, and the page's viewport meta decides its layout width)."""
+        target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        return Page(self, session)
+        page = Page(self, session, target)
+        if size is not None:
+            page.screen(size, mobile)
+        page.send("Page.navigate", {"url": url})
+        return page
 
 
 class Page:
     """One tab (see the Chromium docstring)."""
 
-    def __init__(self, browser: Chromium, session: str) -> None:
+    def __init__(self, browser: Chromium, session: str, target: str = "") -> None:
         self.browser = browser
         self.session = session
+        self.target = target
+
+    def screen(self, size, mobile: bool = False) -> None:
+        """The tab's screen from now on: `size` (width, height); mobile: a phone's (see open)."""
+        self.send("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1],
+                                                         "deviceScaleFactor": 2 if mobile else 1,
+                                                         "mobile": mobile})
+        self.send("Emulation.setTouchEmulationEnabled", {"enabled": mobile, "maxTouchPoints": 5})
+
+    def close(self) -> None:
+        """Close the tab (its page's memory goes with it)."""
+        self.browser.send("Target.closeTarget", {"targetId": self.target})
 
     def send(self, method: str, params=None, timeout: float = 30) -> dict:
         return self.browser.send(method, params, self.session, timeout)
@@ -151,7 +171,7 @@ class Page:
             raise ProtocolError("page error: %s" % result["exceptionDetails"])
         return result["result"].get("value")
 
-    def wait_for(self, expression: str, timeout: float = 60, poll_s: float = 0.2):
+    def wait_for(self, expression: str, timeout: float = 60, poll_s: float = 0.05):
         """Evaluate until the value is truthy; that value (TimeoutError after `timeout` s)."""
         deadline = time.monotonic() + timeout
         while True:
@@ -168,19 +188,33 @@ class Page:
         time.sleep(hold_s)
         self.mouse(selector, "mouseReleased")
 
+    def tap(self, selector: str, hold_s: float = 0.05) -> None:
+        """A finger on the element's centre for hold_s (touch events: a page opened mobile)."""
+        x, y = self.centre(selector)
+        self.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        time.sleep(hold_s)
+        self.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    def centre(self, selector: str) -> tuple:
+        """(x, y) of the element's centre in the viewport, scrolled into view first."""
+        return tuple(self.evaluate(
+            "(() => { const el = document.querySelector(%s); el.scrollIntoView({block: 'center'});"
+            " const r = el.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()"
+            % json.dumps(selector)))
+
     def mouse(self, selector: str, kind: str) -> None:
         """One real mouse event (mousePressed, mouseReleased) on the element's centre."""
-        x, y = self.evaluate("(() => { const r = document.querySelector(%s).getBoundingClientRect();"
-                             " return [r.x + r.width / 2, r.y + r.height / 2]; })()" % json.dumps(selector))
+        x, y = self.centre(selector)
         if kind == "mousePressed":
             self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
         pressed = kind == "mousePressed"
         self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
                                                "buttons": 1 if pressed else 0, "clickCount": 1})
 
-    def screenshot(self, path) -> bytes:
-        """Save a PNG of the page to `path`; its bytes."""
-        data = base64.b64decode(self.send("Page.captureScreenshot", {"format": "png"})["data"])
+    def screenshot(self, path, whole: bool = False) -> bytes:
+        """Save a PNG of the page to `path` (whole: all of it, not only what the screen shows)."""
+        data = base64.b64decode(self.send("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": whole})["data"])
         with open(str(path), "wb") as f:
             f.write(data)
         return data

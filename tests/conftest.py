@@ -82,3 +82,10 @@ def each_micropython_process(request):
 @pytest.fixture(params=["unix", "wasm32"])
 def each_vboard_process(request):
     return request.getfixturevalue("vboard_process" if request.param == "unix" else "wasm_vboard_process")
+
+
+@pytest.fixture(autouse=True)
+def _private_data_home(tmp_path_factory, monkeypatch):
+    """Every test gets its own XDG_DATA_HOME: a game master's play history never lands in (or is
+    read from) the real user's ~/.local/share/propctl."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))

@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from propctl.deploy import wait_for_hello
+from propctl.board.session import wait_for_hello
 
 
 def hello_until(port, predicate, timeout=30.0):

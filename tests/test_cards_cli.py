@@ -16,6 +16,7 @@ from propctl.cli import main
 DECKS = Path(__file__).resolve().parent.parent / "host_tools/propctl/data/decks"
 SAMPLE = DECKS / "taskcards.en.csv"
 HEADER = "id,category,text,s1,s2,s3,s4,s5,s6,s7,s8,bolt,source,as_of\n"
+NOTED = HEADER.replace("as_of\n", "as_of,notes\n")  # with the solution note `check` asks for
 # A card that passes every check, content included (shuffled, sourced, dated).
 GOOD_ROW = "T-1,science,Keep your fingers off the odd number.,4,12,2,8,14,6,10,15,8,arithmetic,2025\n"
 
@@ -73,7 +74,8 @@ def test_bad_encoding_names_the_line(tmp_path, capsys):
 
 def test_a_utf8_bom_and_non_ascii_text_are_fine(tmp_path, capsys):
     path = write(tmp_path, "bom.csv",
-                 "\ufeff" + HEADER + "T-2,Sprache,Finger weg von ß!,ä,ö,ü,ß,é,ñ,ø,å,4,Duden,2025\n")
+                 "\ufeff" + NOTED
+                 + "T-2,Sprache,Finger weg von ß!,ä,ö,ü,ß,é,ñ,ø,å,4,Duden,2025,ß ist kein Vokal.\n")
     assert run(capsys, "cards", "check", path)[0] == 0
 
 
@@ -108,7 +110,8 @@ def json_deck(cards, kind="taskcards"):
 
 CARD = {"id": "J-1", "category": "sport", "text": "Keep your fingers off the sport for one.",
         "statements": ["Handball", "Rugby", "Football", "Polo", "Hockey", "Basketball", "Cricket", "Archery"],
-        "bolt": 8, "source": "Archery is an individual sport", "as_of": "2025"}
+        "bolt": 8, "source": "Archery is an individual sport", "as_of": "2025",
+        "notes": "Archery is the only one without a team."}
 
 
 def test_json_deck_checks_packs_and_shows(tmp_path, capsys):
@@ -119,7 +122,7 @@ def test_json_deck_checks_packs_and_shows(tmp_path, capsys):
     code, out, _ = run(capsys, "cards", "show", out_path, "J-1", "--json")
     assert code == 0
     shown = json.loads(out)
-    assert shown == {k: v for k, v in CARD.items() if k not in ("source", "as_of")}
+    assert shown == {k: v for k, v in CARD.items() if k not in ("source", "as_of", "notes")}  # not packed
 
 
 def test_json_problems_carry_the_line_of_their_card(tmp_path, capsys):
@@ -158,8 +161,8 @@ def test_missing_file_is_a_problem_not_a_crash(tmp_path, capsys):
 def test_pack_round_trip_equals_the_checked_cards(tmp_path, capsys):
     out_path = tmp_path / "deck.bin"
     code, out, _ = run(capsys, "cards", "pack", str(SAMPLE), "-o", str(out_path))
-    assert code == 0 and "49 Finger weg! task cards" in out
     deck = load_deck([SAMPLE])
+    assert code == 0 and "%d Finger weg! task cards" % len(deck.cards) in out
     with open(out_path, "rb") as stream:
         pack = Pack(stream, kind="TASK")
         check_version(pack)
@@ -173,10 +176,11 @@ def test_show_prints_a_card_with_its_bolt_and_lists_all(tmp_path, capsys):
     run(capsys, "cards", "pack", str(SAMPLE), "-o", out_path)
     code, out, _ = run(capsys, "cards", "show", out_path, "SPO-02")
     assert code == 0
-    bolt = load_deck([SAMPLE]).cards[36].bolt + 1
+    cards = load_deck([SAMPLE]).cards
+    bolt = next(card for card in cards if card.id == "SPO-02").bolt + 1
     assert "%d. Istanbul  <-- BOLT" % bolt in out and "[sport and games]" in out
     code, out, _ = run(capsys, "cards", "show", out_path)
-    assert code == 0 and len(out.strip().splitlines()) == 49
+    assert code == 0 and len(out.strip().splitlines()) == len(cards)
     code, _, err = run(capsys, "cards", "show", out_path, "NOPE-1")
     assert code == 1 and "no card with id 'NOPE-1'" in err
 
@@ -224,10 +228,10 @@ def test_pack_into_a_missing_folder_fails_cleanly(tmp_path, capsys):
 
 
 def test_big_decks_show_progress(tmp_path, capsys):
-    rows = "".join("B-%d,science,Keep your fingers off the odd one.,%s,%d,source,2025\n"
+    rows = "".join("B-%d,science,Keep your fingers off the odd one.,%s,%d,source,2025,note\n"
                    % (i, ",".join(str(10000 + 8 * i + k) for k in (3, 6, 0, 5, 1, 7, 2, 4)), i % 8 + 1)
                    for i in range(1500))
-    path = write(tmp_path, "big.csv", HEADER + rows)
+    path = write(tmp_path, "big.csv", NOTED + rows)
     code, _, err = run(capsys, "cards", "pack", path, "-o", str(tmp_path / "big.bin"))
     assert code == 0
     assert "packing 1500/1500 cards (100%)" in err and "packing 150/1500" in err
@@ -293,3 +297,9 @@ def test_an_unknown_field_does_not_hide_the_other_problems(tmp_path, capsys):
     code, out, _ = run(capsys, "cards", "check", path)
     assert code == 1
     assert "card J-1, colour: unknown field" in out and "card J-1, text: is empty" in out
+
+
+def test_cards_show_of_the_shipped_deck_ends_with_the_solution(capsys):
+    code, out, _ = run(capsys, "cards", "show", "--lang", "de", "HIS-08")
+    assert code == 0
+    assert out.splitlines()[-1].startswith("solution: Michael Collins blieb bei Apollo 11")

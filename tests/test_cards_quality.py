@@ -2,6 +2,7 @@
 import csv
 import io
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -14,13 +15,15 @@ from rules.pimaldaumen import exact
 from rules.rng import Rng
 
 DECKS = Path(__file__).resolve().parent.parent / "host_tools/propctl/data/decks"
-HEADER = ["id", "category", "text", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "bolt", "source", "as_of"]
+HEADER = ["id", "category", "text", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "bolt", "source", "as_of",
+          "notes"]
 MOONS = ["Io", "Thebe", "Europa", "Himalia", "Titan", "Callisto", "Amalthea", "Ganymede"]
 
 
 def task_row(card_id="T-1", text="Keep your fingers off the moon that does not orbit Jupiter.",
-             statements=MOONS, bolt=5, source="NASA", as_of="2025", category="science"):
-    return [card_id, category, text] + list(statements) + [bolt, source, as_of]
+             statements=MOONS, bolt=5, source="NASA", as_of="2025", category="science",
+             note="Titan orbits Saturn."):
+    return [card_id, category, text] + list(statements) + [bolt, source, as_of, note]
 
 
 def write_tasks(folder, rows, name="deck.en.csv"):
@@ -59,8 +62,8 @@ def write_json(folder, doc, name="q.en.json"):
 def test_the_shipped_decks_pass_every_check(capsys, lang):
     code, out = check(capsys, lang=lang)
     assert code == 0, out
-    assert "49 Finger weg! task cards (%s): no problems" % lang in out
-    assert "20 Pi mal Daumen question cards (%s): no problems" % lang in out
+    assert "105 Finger weg! task cards (%s): no problems" % lang in out
+    assert "60 Pi mal Daumen question cards (%s): no problems" % lang in out
 
 
 def test_german_and_english_task_cards_are_the_same_cards():
@@ -154,6 +157,18 @@ def test_a_statement_that_gives_away_a_question_is_refused(tmp_path, capsys):
     assert "s5: 'First powered flight of the Wright brothers' gives away the question PMD-01 violet" in out
     # Checked alone, each deck is fine: the overlap is across decks.
     assert check(capsys, questions)[0] == 0
+
+
+def test_a_lone_name_on_a_task_card_gives_no_question_away(tmp_path, capsys):
+    # "Albatross" among seabirds said nothing about how wide its wings are, but was refused.
+    birds = ["Albatross", "Puffin", "Gannet", "Sparrow", "Petrel", "Shearwater", "Fulmar", "Skua"]
+    tasks = write_tasks(tmp_path, [task_row("N-1", "Keep your fingers off the bird that is no seabird.",
+                                            birds, 3)])
+
+    def albatross(card):
+        card["white"]["green"]["text"] = "Up to how many metres does a wandering albatross span?"
+    code, out = check(capsys, tasks, write_json(tmp_path, questions_doc(albatross)))
+    assert code == 0, out
 
 
 def test_the_same_question_twice_is_refused(tmp_path, capsys):
@@ -300,3 +315,43 @@ def test_too_many_year_questions_are_refused(tmp_path, capsys):
     code, out = check(capsys, write_json(tmp_path, questions_doc(lambda card: years(card) or card["violet"]
                                                                  ["salmon"].update(text="How many?"))))
     assert code == 0, out
+
+
+# -- solution notes and German numbers (one failing sample deck each) -------------
+
+SAMPLES = Path(__file__).resolve().parent / "decks"
+
+
+def test_a_task_card_without_its_solution_note_is_named(capsys):
+    code, out = check(capsys, SAMPLES / "taskcards-no-note.en.csv")
+    assert code == 1
+    lines = out.strip().splitlines()
+    assert len(lines) == 1 and ":3: card NN-2, notes: is missing" in lines[0]
+
+
+def test_a_german_card_with_english_numbers_is_named_with_the_german_form(capsys):
+    code, out = check(capsys, SAMPLES / "taskcards-english-numbers.de.csv")
+    assert code == 1
+    source = [line for line in out.splitlines() if "card EN-1, source:" in line]
+    notes = [line for line in out.splitlines() if "card EN-1, notes:" in line]
+    assert len(source) == 2 and "7,26" in source[0] and "1.067" in source[1]
+    assert len(notes) == 2 and "7,26" in notes[0] and "2024\u20132025" in notes[1]
+    assert all("card EN-1" in line for line in out.strip().splitlines())
+
+
+def test_english_decks_are_not_held_to_german_numbers(tmp_path, capsys):
+    english = (SAMPLES / "taskcards-english-numbers.de.csv").read_text(encoding="utf-8")
+    english = english.replace("Finger weg von dem Gerät", "Keep your fingers off the item")
+    path = tmp_path / "numbers.en.csv"
+    path.write_text(english, encoding="utf-8")
+    assert check(capsys, path)[0] == 0
+
+
+def test_the_shipped_task_decks_have_15_cards_per_category_with_notes():
+    for lang in langs.LANGS:
+        cards = load_deck([DECKS / ("taskcards.%s.csv" % lang)]).cards
+        per_category = Counter(card.category for card in cards)
+        assert len(per_category) == 7 and min(per_category.values()) >= 15, per_category
+        assert all(card.note and card.source and card.as_of for card in cards)
+    german, english = (load_deck([DECKS / ("taskcards.%s.csv" % lang)]).cards for lang in ("de", "en"))
+    assert [(c.id, c.bolt) for c in german] == [(c.id, c.bolt) for c in english]  # the same cards

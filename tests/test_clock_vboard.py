@@ -274,8 +274,10 @@ def test_bad_limits_in_the_config_fall_back_to_the_defaults(vboard_process):
 
 
 @pytest.mark.parametrize("config", [{}, {"clock": {"motor": "stepper"}},
-                                    {"clock": {"bridge": "tb6612", "chime": "solenoid"}}],
-                         ids=["drv8833", "stepper", "tb6612-solenoid"])
+                                    {"clock": {"bridge": "tb6612", "chime": "solenoid"}},
+                                    {"clock": {"battery_min_mv": 3000}},
+                                    {"board": "esp32", "clock": {"battery_min_mv": 3000}}],
+                         ids=["drv8833", "stepper", "tb6612-solenoid", "pack-read", "pack-read-uv"])
 def test_a_whole_round_allocates_nothing_after_the_start(each_vboard_process, config):
     assert each_vboard_process.call("scenarios.clock_vboard:heap_lock_is_armed") is True
     result = each_vboard_process.call("scenarios.clock_vboard:heap_locked_round", config, 77)
@@ -379,9 +381,10 @@ def test_the_bridge_sleeps_when_released_and_wakes_for_each_round(vboard_process
         assert due - trace["tick_ms"] <= t_sleep <= due + 2 * trace["tick_ms"]
 
 
-def test_pico_w_lights_the_led_on_its_wireless_chip(vboard_process):
-    # Pin("LED") on a Pico W; GP25 selects the wireless chip there and must stay untouched.
-    trace = vboard_process.call(ROUND, {"board": "pico_w", "clock": {"seed": 3}}, {})
+@pytest.mark.parametrize("board", ["pico_w", "pico2_w"])
+def test_pico_w_lights_the_led_on_its_wireless_chip(vboard_process, board):
+    # Pin("LED") on a Pico W and a Pico 2 W; GP25 selects the wireless chip there and must stay untouched.
+    trace = vboard_process.call(ROUND, {"board": board, "clock": {"seed": 3}}, {})
     check_round(trace)
     assert trace["pins"]["led"] == "LED"
     assert {name for _, name, _ in trace["led_log"]} == {"LED"}

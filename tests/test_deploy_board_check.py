@@ -1,5 +1,5 @@
 """deploy checks the board's MicroPython and chip against --board before it copies anything."""
-from propctl.deploy import board_problem
+from propctl.board.session import board_problem
 
 
 def test_the_right_board_passes_and_names_itself():
@@ -10,6 +10,8 @@ def test_the_right_board_passes_and_names_itself():
     assert board_problem("pico_w", "micropython", [1, 24, 0], "Raspberry Pi Pico W with RP2040",
                          "rp2")[0] is None
     assert board_problem("pico2", "micropython", [1, 24, 0], "Raspberry Pi Pico2 with RP2350",
+                         "rp2")[0] is None
+    assert board_problem("pico2_w", "micropython", [1, 24, 0], "Raspberry Pi Pico 2 W with RP2350",
                          "rp2")[0] is None
 
 
@@ -50,14 +52,20 @@ def test_a_board_of_another_kind_is_refused_with_what_to_do():
     problem, _ = board_problem("pico_w", "micropython", [1, 24, 0], "Raspberry Pi Pico with RP2040", "rp2")
     assert "--board pico_w is for boards that report Pico W" in problem
     problem, _ = board_problem("pico2", "micropython", [1, 24, 0], "Raspberry Pi Pico 2 W with RP2350", "rp2")
-    assert "Pico 2 W" in problem
+    assert "Pico 2 W" in problem and "--board pico2_w" in problem and "GPIO 25" in problem
+    problem, _ = board_problem("pico", "micropython", [1, 24, 0], "Raspberry Pi Pico 2 W with RP2350", "rp2")
+    assert "--board pico2_w" in problem
+    problem, _ = board_problem("pico2_w", "micropython", [1, 24, 0], "Raspberry Pi Pico2 with RP2350", "rp2")
+    assert "--board pico2_w is for boards that report Pico 2 W" in problem
+    problem, _ = board_problem("pico2_w", "micropython", [1, 24, 0], "Raspberry Pi Pico W with RP2040", "rp2")
+    assert "--board pico_w" in problem
     problem, _ = board_problem("esp32", "micropython", [1, 24, 0], "Raspberry Pi Pico with RP2040", "rp2")
     assert "--board esp32" in problem
 
 
 def test_every_board_profile_has_a_chip_to_check():
+    from propctl.board.session import BOARD_MACHINES
     from propctl.build import BOARD_ARCH
-    from propctl.deploy import BOARD_MACHINES
     assert set(BOARD_MACHINES) == set(BOARD_ARCH)
 
 

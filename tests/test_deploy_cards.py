@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pytest
 
+from propctl.board import BoardError
+from propctl.board.cards import check_pack, read_cards
 from propctl.build import REPO_ROOT
 from propctl.cards.load import load_deck
 from propctl.cli import main as propctl_main
-from propctl.deploy import DeployError, check_pack, read_cards
 
 DECK = REPO_ROOT / "host_tools" / "propctl" / "data" / "decks" / "taskcards.en.csv"
 
@@ -32,16 +33,16 @@ def test_a_sound_pack_is_named_with_its_kind_and_size(pack):
     (lambda good: b"", "truncated"),
 ])
 def test_random_damaged_or_cut_packs_are_refused(pack, damage, reason):
-    with pytest.raises(DeployError, match=reason):
+    with pytest.raises(BoardError, match=reason):
         check_pack(damage(pack), "deck.bin")
 
 
 def test_a_folder_a_fifo_or_an_unreadable_file_is_a_clear_error(tmp_path, monkeypatch):
-    with pytest.raises(DeployError, match="is a folder"):
+    with pytest.raises(BoardError, match="is a folder"):
         read_cards(str(tmp_path))
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    with pytest.raises(DeployError, match="not a regular file"):
+    with pytest.raises(BoardError, match="not a regular file"):
         read_cards(str(fifo))  # never opened: a FIFO would block the read
     locked = tmp_path / "locked.bin"
     locked.write_bytes(b"CPAK")
@@ -49,5 +50,5 @@ def test_a_folder_a_fifo_or_an_unreadable_file_is_a_clear_error(tmp_path, monkey
     def refuse(self):
         raise PermissionError(13, "Permission denied")
     monkeypatch.setattr(Path, "read_bytes", refuse)
-    with pytest.raises(DeployError, match="cannot read --cards .*Permission denied"):
+    with pytest.raises(BoardError, match="cannot read --cards .*Permission denied"):
         read_cards(str(locked))

@@ -6,6 +6,7 @@ test_deploy_e2e.py); what is tested is which message each step's Ctrl-C gives.
 import pytest
 
 from propctl import deploy
+from propctl.board import flash
 from propctl.cli import main
 
 PORT = "/dev/ttyFAKE0"
@@ -48,9 +49,9 @@ class Board:
 @pytest.fixture
 def board(monkeypatch):
     Board.opened = 0
-    monkeypatch.setattr(deploy, "BoardFiles", Board)
-    monkeypatch.setattr(deploy, "request_maintenance", lambda port, say: "run")
-    monkeypatch.setattr(deploy, "check_board", lambda files, board, say: None)
+    monkeypatch.setattr(flash, "BoardFiles", Board)
+    monkeypatch.setattr(flash, "request_maintenance", lambda port, say: "run")
+    monkeypatch.setattr(flash, "check_board", lambda files, board, say: None)
     monkeypatch.setattr(deploy, "firmware_files",
                         lambda board, progress=None, root=None: {"main.py": b"pass\n"})
     monkeypatch.setattr(deploy, "incomplete_firmware", lambda local, prop: None)

@@ -4,8 +4,10 @@ import json
 
 import pytest
 
+from propctl.board import BoardError
+from propctl.board.files import plan, sha256
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
-from propctl.deploy import DeployError, merged_config, parse_set, plan, sha256
+from propctl.deploy import merged_config, parse_set
 
 
 def record(data, kind="firmware"):
@@ -47,7 +49,7 @@ def test_config_keeps_the_boards_other_settings_and_applies_set_values():
 def test_set_values_are_json_or_bare_words():
     assert parse_set(["clock.chime=solenoid", "clock.seed=null", "a.b=[1, 2]"]) == {
         "clock": {"chime": "solenoid", "seed": None}, "a": {"b": [1, 2]}}
-    with pytest.raises(DeployError, match="KEY=VALUE"):
+    with pytest.raises(BoardError, match="KEY=VALUE"):
         parse_set(["clock.seed"])
 
 
@@ -104,6 +106,6 @@ def test_deploy_clears_the_files_the_boot_modes_use():
     sys.path.insert(0, str(FIRMWARE_DIR / "lib"))
     import safemode
 
-    from propctl.deploy import BOOT_FLAGS, MAINTENANCE_FLAG
+    from propctl.board.files import BOOT_FLAGS, MAINTENANCE_FLAG
     assert MAINTENANCE_FLAG == safemode.MAINTENANCE_FLAG
     assert set(BOOT_FLAGS) == {safemode.DEFAULT_PATH, safemode.MAINTENANCE_FLAG}

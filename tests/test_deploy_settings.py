@@ -50,7 +50,7 @@ def refused(capsys, *sets, firmware=None):
 def test_an_unknown_section_or_key_is_refused_naming_the_known_keys(reached, capsys):
     err = refused(capsys, "clokc.seed=7")
     assert err == ("propctl deploy: --set: 'clokc' is not a setting (the settings are: board, clock, "
-                   "football, fusebox, prop). Nothing was copied or removed\n")
+                   "football, fusebox, net, prop). Nothing was copied or removed\n")
     err = refused(capsys, "clock.sedd=7")
     assert err.startswith("propctl deploy: --set: clock.sedd is not a setting (the clock settings are: "
                           "battery_divider_permille, battery_min_mv, bridge, chime, ")

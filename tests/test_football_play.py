@@ -92,11 +92,11 @@ def test_a_person_plays_from_the_toss_to_a_touchdown_and_the_extra_point(cols, r
         press(fd, term, key_for(term, "defend the north goal"), "KICKOFF")
         fits(term)
         # a yard line is typed; the box refuses one off the field, with its reason
-        press(fd, term, key_for(term, IN_FIELD), "at yard line 1-99, then Enter")
+        press(fd, term, key_for(term, IN_FIELD), "yard line: _")
         press(fd, term, b"0\r", "refused report in_field 0")
         assert "KICKOFF" in term.text()
         # the kickoff stops on the receiver's 99
-        press(fd, term, key_for(term, IN_FIELD), "at yard line 1-99, then Enter")
+        press(fd, term, key_for(term, IN_FIELD), "yard line: _")
         press(fd, term, b"99\r", "DOWN 1 OPP 1")
         press(fd, term, key_for(term, "go for a touchdown"), "FLICK")
         assert "g  GOOD  touchdown" in term.text()
@@ -155,7 +155,7 @@ def test_holding_roll_after_the_final_whistle_starts_a_new_game(hold):
         press(fd, term, b"m", "COIN TOSS")               # a tie: overtime starts with a new toss
         press(fd, term, b"r", "KICK/RECEIVE?")
         press(fd, term, key_for(term, "receive"), "KICKOFF")
-        press(fd, term, key_for(term, IN_FIELD), "at yard line 1-99, then Enter")
+        press(fd, term, key_for(term, IN_FIELD), "yard line: _")
         press(fd, term, b"99\r", "DOWN 1 OPP 1")
         press(fd, term, key_for(term, "go for a touchdown"), "FLICK")
         press(fd, term, b"g", "PAT OR 2 PT?")

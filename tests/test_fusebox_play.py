@@ -99,7 +99,7 @@ def test_lights_relay_and_buzzer_end_on_their_own(cols, rows, tmp_path):
                     "--set", "fusebox.relay=true", "--set", "fusebox.relay_ms=%d" % RELAY_MS)
     try:
         assert read_until(fd, term, lambda t: "keys: 1-8" in t.text(), 60), term.text()
-        assert "stands still while g, r, s or c ask for text" in term.text()
+        assert "g new game" in term.text()
         assert "old shell line" not in term.text()
         os.write(fd, b"s")
         assert read_until(fd, term, lambda t: "card id:" in t.text(), 20), term.text()

@@ -304,7 +304,8 @@ def test_bad_choices_are_refused_and_change_nothing(vboard_process, pack_path):
                [600, "cmd", "new_game", 9]]
     result = sess(vboard_process, with_pack(pack_path), [[200, "open", safe]], actions, 700)
     r = result["replies"]
-    assert "chose this statement" in r[2]["err"]
+    # in the players' words: numbered from 1, no rules-core seat (it said "seat 0 chose ...")
+    assert r[2]["err"].startswith("player 1 chose this statement") and "seat" not in r[2]["err"]
     assert "players are numbered 1 to 4, not 8" in r[3]["err"]
     assert r[4]["ok"]["points"] == {"3": 1, "4": 1}
     assert "no card NOPE-99" in r[5]["err"]
@@ -462,6 +463,20 @@ def test_a_lost_mcp23017_is_reported_once_and_the_box_keeps_running(vboard_proce
     assert len(faults) == 1 and faults[0][1:] == (-1, "i2c") and 300 <= faults[0][0] <= 300 + SCAN
     opened = [(e["window"], e["open"]) for e in result["events"] if e["event"] == "window"]
     assert opened == [(2, True), (5, True)]  # sensors read again once the chip answers
+    assert result["snapshot"]["open"] == [2, 5]
+
+
+@pytest.mark.parametrize("silent", [False, True], ids=["power-lost", "brown-out"])
+def test_a_power_cycled_mcp23017_gets_its_pull_ups_and_directions_back_within_one_scan(
+        vboard_process, silent):
+    # Issue 23: the set-up was written once at start; a chip that lost power came back with
+    # every pin an input and no pull-ups, so the open window 2 floated and read shut.
+    result = vboard_process.call(S + "mcp_power_cycle", {"fusebox": {"inputs": "mcp23017"}}, 300, 800,
+                                 [[100, "open", 1], [1000, "open", 4]], 1300, silent)
+    assert result["error"] is None, result["error"]
+    assert 800 <= result["back_ms"] <= 800 + SCAN and result["scans"] == 1, result
+    moves = [(e["window"], e["open"]) for e in result["events"] if e["event"] == "window"]
+    assert moves == [(2, True), (5, True)]  # no phantom close of window 2 after the power cycle
     assert result["snapshot"]["open"] == [2, 5]
 
 

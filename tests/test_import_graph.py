@@ -7,7 +7,8 @@ another prop; link and runtime reach props only through the contract (the packag
 build() by name), never a prop module itself. The selftest package (the wiring self-test link.board
 wraps around every app): selftest imports only its selftest.session, that only selftest.steps,
 which builds drivers from boards like a prop and reads the clock's motion limits from rules;
-none of them imports a prop.
+none of them imports a prop. net (venue mode) uses link's protocol and rules' PRNG and nothing
+of a prop; only link.board imports it, and only when net.broker is set.
 """
 import ast
 from pathlib import Path
@@ -45,6 +46,8 @@ def layer(name: str) -> str:
 
 # The props packages, by name (props.NAMES): each one's modules may import one another.
 PROPS = ("clock", "fusebox", "football")
+# Each prop's wiring module: pins to drivers, for its build() and for the self-test.
+WIRING = {prop: "props.%s.wiring" % prop for prop in PROPS}
 # The self-test package, in the order it loads: each module imports only the next.
 SELFTEST_CHAIN = {"selftest": "selftest.session", "selftest.session": "selftest.steps"}
 
@@ -64,13 +67,19 @@ def allowed(module: str, dep: str) -> bool:
         return other in ("cardpack", "rules")
     if own == "props":
         if other == "props":
-            # the package (NAMES) or a module of the same prop: props.clock -> props.clock.game
-            return dep == "props" or (prop_of(dep) in PROPS and prop_of(dep) == prop_of(module))
+            # the package (NAMES), the pins every prop's wiring is built on (props.pins), or a
+            # module of the same prop: props.clock -> props.clock.game
+            if dep in ("props", "props.pins"):
+                return True
+            return prop_of(dep) in PROPS and prop_of(dep) == prop_of(module)
         return other in ("rules", "drivers", "cardpack", "boards", "settings")
     if own in ("link", "runtime"):
         if other == "props":
             return dep == "props"  # the contract: NAMES, then build() by name
-        return other in ("link", "runtime", "safemode", "store", "boards", "version") or dep == "selftest"
+        return (other in ("link", "runtime", "safemode", "store", "boards", "version", "net")
+                or dep == "selftest")
+    if own == "net":
+        return other in ("net", "link", "rules")
     if own in ("boards", "store", "version"):
         return False
     if own == "settings":
@@ -80,7 +89,8 @@ def allowed(module: str, dep: str) -> bool:
     if module in SELFTEST_CHAIN:
         return dep == SELFTEST_CHAIN[module]
     if module == "selftest.steps":
-        return other in ("rules", "drivers", "boards")
+        # each prop's drivers from the prop's own wiring module, as its build() gets them
+        return other in ("rules", "drivers", "boards") or dep in WIRING.values()
     raise AssertionError("no rule for %s: add one to this test" % module)
 
 
@@ -91,10 +101,18 @@ def test_the_props_are_packages_and_the_test_knows_them_all():
         (props_dir / "__init__.py").read_text(encoding="utf-8")).body
         if isinstance(node, ast.Assign) and [t.id for t in node.targets] == ["NAMES"]))
     assert tuple(names) == PROPS
-    assert sorted(p.name for p in props_dir.iterdir() if p.suffix == ".py") == ["__init__.py"]
+    assert sorted(p.name for p in props_dir.iterdir() if p.suffix == ".py") == ["__init__.py", "pins.py"]
     for name in PROPS:
         assert (props_dir / name / "__init__.py").is_file(), name
     assert set(SELFTEST_CHAIN) | {"selftest.steps"} == {n for n in graph() if layer(n) == "selftest"}
+
+
+def test_a_prop_and_its_self_test_are_wired_by_one_module():
+    """build() and the self-test's steps take the drivers from the same wiring module."""
+    edges = graph()
+    for prop, wiring in WIRING.items():
+        assert wiring in edges["props." + prop], prop
+        assert wiring in edges["selftest.steps"], prop
 
 
 def test_every_firmware_import_goes_one_way():
@@ -132,6 +150,9 @@ def test_the_firmware_has_no_import_cycle():
     ("props.clockwork", "props.clock.game", False),  # a name that merely starts like the prop
     ("selftest", "selftest.steps", False),           # the chain, one link at a time
     ("selftest.steps", "props.clock", False),
+    ("selftest.steps", "props.clock.wiring", True),
+    ("selftest.steps", "props.clock.app", False),
+    ("props.clock.wiring", "props.pins", True),
     ("link.board", "props.clock", False),           # only through the contract
     ("link.board", "props", True),
     ("runtime", "props.fusebox", False),

@@ -93,7 +93,7 @@ def test_the_installed_propctl_checks_deploy_settings_against_its_own_firmware(i
                     "pico", "--set", "clokc.seed=7")
     assert code == 2, out
     assert out == ("propctl deploy: --set: 'clokc' is not a setting (the settings are: board, clock, "
-                   "football, fusebox, prop). Nothing was copied or removed\n")
+                   "football, fusebox, net, prop). Nothing was copied or removed\n")
 
 
 def test_the_installed_propctl_deploys_to_the_served_virtual_board_as_its_hints_say(installed, tmp_path):

@@ -24,30 +24,32 @@ def all_questions(cards):
     return [q for card in cards for q in card.questions]
 
 
-def test_shipped_decks_hold_120_sourced_questions_in_each_language():
+def test_shipped_decks_hold_360_sourced_questions_in_each_language():
     for lang, path in SHIPPED.items():
         cards = sample(path)
         found = all_questions(cards)
-        assert len(cards) >= 20 and len(found) >= 120, lang
+        assert len(cards) >= 60 and len(found) >= 360, lang
         assert len(set(q.text for q in found)) == len(found)
         for q in found:
-            assert q.source and q.as_of and score(q.scale, q.answer) == TOP
-            assert "." not in q.answer  # whole numbers, as the game's answers are
+            assert q.source and q.as_of and q.topic and score(q.scale, q.answer) == TOP
         # Few "in which year" questions: a range of units and magnitudes instead.
         years = [q for q in found if q.text.startswith(("In which year", "In welchem Jahr"))]
         assert len(years) <= len(found) // 12
         units = set(q.unit for q in found)
         assert len(units) >= 10
-        magnitudes = set(len(q.answer) for q in found)
+        magnitudes = set(len(q.answer.lstrip("-").split(".")[0]) for q in found)
         assert magnitudes >= {1, 2, 3, 4, 5, 6}
 
 
 def test_german_and_english_are_the_same_cards_translated():
     en, de = sample(SHIPPED["en"]), sample(SHIPPED["de"])
     assert [c.id for c in en] == [c.id for c in de]
+    assert [c.family for c in en] == [c.family for c in de]
     for a, b in zip(all_questions(en), all_questions(de)):
-        assert (a.scale, a.answer, a.source, a.as_of) == (b.scale, b.answer, b.source, b.as_of)
+        assert (a.scale, a.answer, a.as_of, a.topic) == (b.scale, b.answer, b.as_of, b.topic)
         assert a.text != b.text
+    # German readers get German sources: the issue found "7.260 kg" and "1,280 m" in them.
+    assert sum(a.source != b.source for a, b in zip(all_questions(en), all_questions(de))) > 300
 
 
 def test_no_question_is_the_publishers():
@@ -100,7 +102,7 @@ def _json_file(card):
 
 def test_check_pack_and_show_from_the_command_line(tmp_path, capsys):
     assert propctl_main(["cards", "check", str(_csv_file(tmp_path))]) == 0
-    assert "20 Pi mal Daumen question cards: no problems" in capsys.readouterr().out
+    assert "60 Pi mal Daumen question cards: no problems" in capsys.readouterr().out
     pack = tmp_path / "questions.bin"
     assert propctl_main(["cards", "pack", str(SAMPLE_JSON), "-o", str(pack)]) == 0
     capsys.readouterr()
@@ -213,3 +215,19 @@ def test_json_numbers_with_decimals_stay_exact(tmp_path):
     gravity = deck.cards[2].question("violet", "yellow")
     assert gravity.answer == "9.80665"
     assert gravity.scale[4] == "9.5" and gravity.scale[8] == "10.2"
+
+
+def test_pack_family_keeps_only_the_family_cards(tmp_path, capsys):
+    pack = tmp_path / "family.bin"
+    assert propctl_main(["cards", "pack", "--kind", "questions", "--lang", "de", "--family",
+                         "-o", str(pack)]) == 0
+    family = [card.id for card in sample(SHIPPED["de"]) if card.family]
+    assert 15 <= len(family) < 60
+    assert "%d Pi mal Daumen question cards" % len(family) in capsys.readouterr().out
+    assert propctl_main(["cards", "show", str(pack)]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert listed == family
+    # Task cards have no family marks: nothing to pack, and nothing written.
+    none = tmp_path / "none.bin"
+    assert propctl_main(["cards", "pack", "--lang", "de", "--family", "-o", str(none)]) == 1
+    assert "no family cards" in capsys.readouterr().err and not none.exists()

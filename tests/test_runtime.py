@@ -3,6 +3,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
 from micropython_harness import find_micropython, micropython_env, wasm_runner
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,3 +127,14 @@ def test_a_call_between_ticks_comes_at_its_own_millisecond(vboard_process):
     # [board ms, board ms seen, ticks before]: at 40 before the tick at 40
     assert seen["calls"] == [[15, 15, 2], [40, 40, 4], [99, 99, 10]]
     assert seen["ticks"] == list(range(0, 100, 10))
+
+
+@pytest.mark.parametrize("prop", ["clock", "fusebox", "football"])
+def test_a_props_outputs_are_made_safe_when_its_tick_raises(vboard_process, prop):
+    """The one fault contract (runtime.Runtime): shutdown() at once, then the prop's fault report."""
+    seen = vboard_process.call("scenarios.fault_contract:tick_raises", prop)
+    assert seen["before"], seen       # the outputs were working when the tick failed
+    assert seen["error"] == "injected fault"
+    assert seen["after"] == [], seen
+    if prop != "fusebox":             # the clock and the football box say so in a "fault" event
+        assert len(seen["faults"]) == 1 and "injected fault" in seen["faults"][0]

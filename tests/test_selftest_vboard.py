@@ -75,9 +75,15 @@ def rows(out: str) -> dict:
     lines = out.splitlines()
     start = max(i for i, line in enumerate(lines) if line.startswith("signal "))
     table = {}
+    signal = None
     for line in lines[start + 1:]:
         if line.endswith("failed") and "signals" in line:
             break
+        assert len(line) < 80, line  # the table fits an 80-column terminal
+        if line.startswith(" ") and signal is not None:  # a long detail goes on under its column
+            result, detail = table[signal]
+            table[signal] = (result, detail + " " + line.strip())
+            continue
         signal, result, detail = re.match(r"(window \d|\S+)\s+(\S+)\s*(.*)$", line).groups()
         table[signal] = (result, detail)
     return table
@@ -115,6 +121,22 @@ def test_reversed_motor_leads_are_named(compiled, tmp_path, capsys):
         assert table[name] == ("FAIL", "the hand turned the other way: the motor's leads are reversed; "
                                        "swap the two motor wires at the driver (AOUT1/AOUT2)")
     assert table["piezo"][0] == table["led"][0] == table["button"][0] == "ok"
+
+
+def test_a_switched_off_pack_is_named_as_the_motor_supply_not_the_wires(compiled, tmp_path, capsys):
+    # Issue 23: an ESP32 clock on USB with the whole pack switched off cannot turn its motor
+    # or strike its bell; the self-test blamed the wires. The divider reads the pack: 0 V.
+    config = {"clock": {"chime": "solenoid", "battery_min_mv": 3600}}
+    code, out, _ = run_selftest(compiled, tmp_path, capsys, "clock", {"battery_mv": 0}, board="esp32",
+                                config=config)
+    table = rows(out)
+    assert code == 1
+    for name in ("motor_cw", "motor_ccw", "solenoid"):
+        result, detail = table[name]
+        assert result == "FAIL" and detail.startswith("not seen: the motor supply is off (the battery "
+                                                      "pack reads 0.0 V): switch the pack on"), out
+        assert "wires" not in detail
+    assert table["led"][0] == table["button"][0] == "ok"
 
 
 def test_correctly_wired_fusebox_passes_every_signal(compiled, tmp_path, capsys):

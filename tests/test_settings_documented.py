@@ -1,4 +1,5 @@
-"""Every setting a board's config.json can hold is in the README table of its prop.
+"""Every setting a board's config.json can hold is in the README table of its prop
+(the venue mode's `net` section: in docs/venue.md, its own guide).
 
 The keys come from the settings module's public data (settings.DEFAULTS), so a new
 setting without a README row fails here.
@@ -13,7 +14,9 @@ import settings  # noqa: E402  (the firmware's own module, as on a board)
 
 # README section that holds each prop's settings table; top-level keys live in the clock's.
 SECTIONS = {"clock": "## The ghost clock", "fusebox": "## The fuse box",
-            "football": "## The Finger Football box"}
+            "football": "## The Finger Football box", "net": "## Settings"}
+# sections documented outside the README
+FILES = {"net": "docs/venue.md"}
 TOP_LEVEL_SECTION = "clock"
 
 
@@ -28,9 +31,9 @@ def setting_keys() -> dict:
     return keys
 
 
-def documented_keys(heading: str) -> set:
+def documented_keys(heading: str, file: str = "README.md") -> set:
     """Backticked keys in the first column of the tables under `heading` (up to the next ## heading)."""
-    text = (REPO_ROOT / "README.md").read_text()
+    text = (REPO_ROOT / file).read_text()
     start = text.index(heading + "\n")
     end = text.find("\n## ", start + 1)
     section = text[start:end if end >= 0 else len(text)]
@@ -43,12 +46,14 @@ def documented_keys(heading: str) -> set:
 
 def test_every_settings_key_is_in_the_readme_table_of_its_prop():
     for prop, keys in setting_keys().items():
-        missing = sorted(keys - documented_keys(SECTIONS[prop]))
-        assert not missing, "README %r lacks rows for %s" % (SECTIONS[prop], missing)
+        file = FILES.get(prop, "README.md")
+        missing = sorted(keys - documented_keys(SECTIONS[prop], file))
+        assert not missing, "%s %r lacks rows for %s" % (file, SECTIONS[prop], missing)
 
 
 def test_the_tables_name_no_setting_that_does_not_exist():
     for prop, keys in setting_keys().items():
         # a dotted name in the first column is a setting: it must exist
-        unknown = sorted(key for key in documented_keys(SECTIONS[prop]) - keys if "." in key)
-        assert not unknown, "README %r documents unknown settings %s" % (SECTIONS[prop], unknown)
+        file = FILES.get(prop, "README.md")
+        unknown = sorted(key for key in documented_keys(SECTIONS[prop], file) - keys if "." in key)
+        assert not unknown, "%s %r documents unknown settings %s" % (file, SECTIONS[prop], unknown)

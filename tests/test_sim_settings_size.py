@@ -9,14 +9,14 @@ import pytest
 
 from propctl.build import FIRMWARE_DIR
 from propctl.overrides import parse_sets
-from propctl.sim import runner
+from propctl.settings import firmware_settings
 
 PROPCTL = [sys.executable, "-m", "propctl.cli", "sim"]
 
 
 @pytest.fixture(scope="module")
 def defaults():
-    return runner.firmware_defaults(runner.find_micropython(), FIRMWARE_DIR / "lib")
+    return firmware_settings(FIRMWARE_DIR / "lib").DEFAULTS
 
 
 def every_setting_of(defaults: dict, prop: str) -> dict:

@@ -38,7 +38,9 @@ class Terminal:
             n = int(args) if args.isdigit() else 1
             if cmd == "H":
                 parts = [int(p) if p else 1 for p in args.split(";")] if args else [1, 1]
-                self.y, self.x = parts[0] - 1, (parts[1] - 1 if len(parts) > 1 else 0)
+                # a terminal keeps the cursor on its screen, as a real one does
+                self.y = max(0, min(self.rows - 1, parts[0] - 1))
+                self.x = max(0, min(self.cols - 1, parts[1] - 1 if len(parts) > 1 else 0))
             elif cmd == "A":
                 self.y = max(0, self.y - n)
             elif cmd == "J" and args in ("2", "3"):

@@ -25,11 +25,11 @@ board has nothing wired for it. Pin names are the signal names used in the
 wiring tables under hardware/<prop>/, and a test compares the two.
 
 VARIANTS lists boards that are another board with a few pins or limits
-changed (the Pico W and Pico 2 are wired like the Pico); their PROFILES
+changed (the Pico W, Pico 2 and Pico 2 W are wired like the Pico); their PROFILES
 entries are built from the base board at import.
 """
 
-# Raspberry Pi Pico, Pico W, Pico 2: GPx -> physical pin (1-40, pin 1 next to the USB socket).
+# Raspberry Pi Pico, Pico W, Pico 2, Pico 2 W: GPx -> physical pin (1-40, pin 1 next to the USB socket).
 PICO_HEADER = {
     0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17,
     14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34,
@@ -78,7 +78,7 @@ PROFILES: dict = {
             "stepper_in4": 5,
             "piezo": 15,           # piezo disc via 100 ohm
             "solenoid": 20,        # logic-level MOSFET gate (solenoid bell option)
-            "battery_adc": 26,     # ADC0, 100k/100k divider from the 4.5 V pack
+            "battery_adc": 26,     # ADC0, 100k/100k divider from the pack (after the main switch)
             "led": 25,             # on-board LED of a Pico (not W)
         },
         "football": {
@@ -111,9 +111,9 @@ PROFILES: dict = {
             "btn_prev": 11,        # previous card, to GND
             "btn_bolt": 12,        # manual mode: the bolt is in the window just opened
             "led_red": 13,         # red LED via 220 ohm: blown fuse, open windows, faults
-            "led_green": 14,       # green LED via 220 ohm: safe window, card accepted
+            "led_green": 14,       # yellow-green LED via 220 ohm: safe window, card accepted
             "piezo": 15,           # piezo buzzer via 100 ohm
-            "relay": 22,           # relay module IN (optional bell or lamp), active high
+            "relay": 22,           # relay driver: 1k to a 2N2222's base, 3 V coil (bell or lamp), active high
             "i2c_sda": 4,          # I2C0 to the MCP23017 option
             "i2c_scl": 5,
         },
@@ -250,6 +250,9 @@ VARIANTS: dict = {
                {"led": "LED"},   # the LED hangs on the wireless chip; GP25 selects that chip
                {}),
     "pico2": ("pico", "Raspberry Pi Pico 2 (RP2350)", {}, {}),
+    "pico2_w": ("pico", "Raspberry Pi Pico 2 W (RP2350)",
+                {"led": "LED"},  # as on the Pico W: GP25 selects the wireless chip
+                {}),
 }
 
 

@@ -25,6 +25,13 @@ no time-limited output on: motor, bell, relay, count; no input being
 debounced), so the app ticks and scans between two writes. The watchdog's
 timeout never goes below WDT_MIN_MS, which covers the worst stall.
 
+The one fault contract, for every prop: when `app.tick` raises, the runtime
+makes the outputs safe at once (`app.shutdown()`: motor released, sound and
+lights off, relay open), then lets the app say so (`app.fault(exc)`, if it has
+one: its state and the "fault" event; a failure there is swallowed, the
+outputs are already safe) and re-raises. A prop's tick has no try block of
+its own; link.board reports the exception and resets the board.
+
 A pass allocates nothing (tested with micropython.heap_lock over whole passes,
 link idle and link busy): what is measured by bench/mp_timing.py is what runs
 on the board.
@@ -107,7 +114,11 @@ class Runtime:
         if self._passes == 0:
             self._started = now
             self._passes = 1
-        self.app.tick(now)
+        try:
+            self.app.tick(now)
+        except Exception as exc:
+            self.fault(exc)
+            raise
         if self._wdt is not None:
             self._wdt.feed()
         if not self.stable and ticks_diff(now, self._started) >= self._stable_ms:
@@ -148,6 +159,17 @@ class Runtime:
             next(job)  # type: ignore[arg-type]
         except StopIteration:
             self._writing = None
+
+    def fault(self, exc) -> None:
+        """The fault contract (module docstring): outputs safe first, then the app's report."""
+        app = self.app
+        app.shutdown()
+        report = getattr(app, "fault", None)
+        if report is not None:
+            try:
+                report(exc)
+            except Exception:  # the event sink itself may be what failed; the outputs are off
+                pass
 
     def run(self, until=None) -> None:
         """Pass after pass until until() is true (forever when None); app.shutdown() however it ends."""

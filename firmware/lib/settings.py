@@ -65,6 +65,18 @@ def _object(default):
     return ("object", default)
 
 
+def _text(default, max_len, word=False):
+    """Printable ASCII of at most max_len characters ("" allowed); word: only A-Z a-z 0-9 - _
+    (an MQTT topic level or client id: no spaces, no / + # wildcards)."""
+    return ("text", default, max_len, word)
+
+
+def _secret(max_len):
+    """A password: printable ASCII of at most max_len characters. A message about it never
+    shows the value (errors go to the serial console, hello and the logs)."""
+    return ("secret", "", max_len)
+
+
 SCHEMA: dict = {
     "prop": _choice("clock", NAMES),  # props.NAMES: the one prop list
     "board": _choice("pico", tuple(sorted(PROFILES))),
@@ -76,13 +88,22 @@ SCHEMA: dict = {
         "seed": _seed(),                    # null: fresh entropy every round
         # lowers (never raises) the firmware's 120 s hard cap; 0 is no cap, so refused
         "max_run_ms": _int(60000, 1000, 120000),
-        "motor_max_permille": _int(1000, 100, 1000),  # top duty, e.g. 660 for a 3 V motor on 4.5 V
+        # the DC motor's rated voltage: speed 1000 (the planner's full speed) puts this on the
+        # motor, on a fresh or a flat pack; 3000 for the recommended 3 V N20 (props.clock)
+        "motor_rated_mv": _int(3000, 1000, 12000),
+        # the motor supply where the pack is not read (battery_min_mv 0: no divider): a fresh
+        # 3 x AA's 4.8 V, the highest it gets, so the motor is never over-driven (a flat pack
+        # then turns it slower); with the divider the firmware measures the pack instead
+        "supply_mv": _int(4800, 1000, 12000),
+        # a further cap on the duty (share of the supply), below what motor_rated_mv allows
+        "motor_max_permille": _int(1000, 100, 1000),
         "ramp_ms": _int(120, 1, 5000),      # time for a full-scale speed change
         # braked pause before any reversal; also how long the motor (the stepper's
         # coils) stays energised after a stop: bounded so nothing stands powered long
         "dwell_ms": _int(150, 50, 2000),
         "stepper_steps_per_s": _int(300, 1, 1000),  # half-steps/s at full speed (stepper only)
-        "battery_min_mv": _int(0, 1000, 12000, off=0),  # 0: no battery check
+        # refuse a round below this pack voltage; 0: no divider wired (no check, supply_mv used)
+        "battery_min_mv": _int(0, 1000, 12000, off=0),
         "battery_divider_permille": _int(2000, 1000, 20000),  # battery V per ADC-pin V x 1000
         # a button bounces for ~10 ms; a debounce near a press's length would swallow presses
         "debounce_ms": _int(20, 1, 50),
@@ -119,6 +140,20 @@ SCHEMA: dict = {
         "quarters": _choice(4, (2, 4, 6, 8)),  # halves need an even number
         "names": _names(["Home", "Away"], 2, 12),
         "watchdog_ms": _int(2000, 500, _WATCHDOG_MAX_MS, off=0),  # 0: no watchdog
+    },
+    # Venue mode (docs/venue.md): the prop on an MQTT broker. broker "" (the default):
+    # no network at all, and the net layer is not even imported (it costs heap).
+    "net": {
+        "ssid": _text("", 32),              # Wi-Fi to join; "": the network is already up (unix port)
+        "password": _secret(63),            # Wi-Fi password (WPA2: at most 63 characters)
+        "broker": _text("", 64),            # broker host name or IP address; "": no venue mode
+        "port": _int(1883, 1, 65535),
+        "user": _text("", 32),              # broker user; "": connect without one
+        "broker_password": _secret(64),
+        "prefix": _text("props", 32, True),  # topics PREFIX/ID/event|state|status|cmd|reply
+        "id": _text("", 32, True),          # this prop's id; "": the prop's name (clock, ...)
+        "keepalive_s": _int(30, 5, 600),    # MQTT keep-alive: a dead link shows within 1.5 x this
+        "discovery": _bool(False),          # announce to Home Assistant (homeassistant/...)
     },
 }
 
@@ -182,6 +217,12 @@ def _expected(spec) -> str:
         return "null or a file name of printable ASCII, at most %d characters" % spec[2]
     if kind == "names":
         return "a list of %d different names, 1..%d printable characters each" % (spec[2], spec[3])
+    if kind == "text":
+        if spec[3]:
+            return "text of at most %d letters, digits, - or _" % spec[2]
+        return "text of at most %d printable ASCII characters" % spec[2]
+    if kind == "secret":
+        return "a password of at most %d printable ASCII characters" % spec[2]
     return "an object {...}"
 
 
@@ -198,8 +239,19 @@ def _is_text(value, max_len: int, min_len: int = 0) -> bool:
     return True
 
 
+def _is_word(value: str) -> bool:
+    for ch in value:
+        if not ("a" <= ch <= "z" or "A" <= ch <= "Z" or "0" <= ch <= "9" or ch in "-_"):
+            return False
+    return True
+
+
 def _valid(spec, value) -> bool:
     kind = spec[0]
+    if kind == "text":
+        return _is_text(value, spec[2]) and (not spec[3] or _is_word(value))
+    if kind == "secret":
+        return _is_text(value, spec[2])
     if kind == "int":
         return _is_int(value) and (spec[2] <= value <= spec[3] or value == spec[4])
     if kind == "choice":
@@ -226,6 +278,9 @@ def _valid(spec, value) -> bool:
 def _check_value(name: str, spec, value, errors: list) -> bool:
     if _valid(spec, value):
         return True
+    if spec[0] == "secret":  # never the value: a near-miss password is still a password
+        errors.append("%s: the value given is not %s; using none" % (name, _expected(spec)))
+        return False
     errors.append("%s: %s is not %s; using the default %s"
                   % (name, _show(value), _expected(spec), _show(spec[1])))
     return False
@@ -266,8 +321,10 @@ def merge(overrides, schema=None) -> tuple:
         spec = schema[key]
         if type(spec) is dict:
             if type(value) is not dict:
+                # the net section holds passwords: a wrong shape names only the type
+                shown = "a " + type(value).__name__ if key == "net" else _show(value)
                 errors.append("%s: expected an object {...}, got %s; using the defaults"
-                              % (key, _show(value)))
+                              % (key, shown))
                 continue
             section = result[key]
             for sub in sorted(value, key=str):

@@ -41,8 +41,8 @@ KEEP_AS_SOURCE = {"main.py", "boot.py", "manifest.py"}
 
 # mpy-cross -march values for the native emitter of each board profile.
 # (RP2350: Cortex-M33 with a single-precision FPU.)
-BOARD_ARCH = {"pico": "armv6m", "pico_w": "armv6m", "pico2": "armv7emsp", "esp32": "xtensawin",
-              "esp32s3": "xtensawin"}
+BOARD_ARCH = {"pico": "armv6m", "pico_w": "armv6m", "pico2": "armv7emsp", "pico2_w": "armv7emsp",
+              "esp32": "xtensawin", "esp32s3": "xtensawin"}
 
 
 def firmware_props(root: Path = FIRMWARE_DIR) -> tuple:

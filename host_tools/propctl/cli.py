@@ -14,10 +14,12 @@ from propctl.cards import cli as cards_cli
 from propctl.helpformat import use_everywhere
 from propctl.sim import command as sim_command
 from propctl.sim.runner import Stopped
+from propctl.venue import view as venue_view
 
 # Each module provides register(subparsers): it adds its parser and sets `func`
 # on it; func(args) returns the exit code. Listed in --help order.
-SUBCOMMAND_MODULES = [cards_cli, play, sim_command, plan, web, deploy, monitor, repl, ports, selftest, wokwi]
+SUBCOMMAND_MODULES = [cards_cli, play, sim_command, plan, web, deploy, monitor, repl, ports, selftest, wokwi,
+                      venue_view]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -80,6 +80,7 @@ COMMON = {
     "fault": lambda d: "FAULT: %s%s" % (_raw(d.get("error", d)),
                                         "; the board resets" if d.get("action") == "reset" else ""),
     "button": lambda d: "button %s" % _raw(d.get("kind", d.get("button", "?"))),
+    "refused": lambda d: "refused: %s" % _raw(d.get("error")),  # a command the prop turned down
 }
 
 
@@ -108,7 +109,8 @@ def describe_clock_score(d: dict) -> str:
 
 def _clock_reverse(d: dict) -> str:
     way = {1: "clockwise", -1: "anticlockwise"}.get(_int(d.get("direction")), "?")
-    return "hand reverses, now %s, at %s" % (way, _seconds(d.get("at_ms")))
+    at = " at %s" % _seconds(d.get("at_ms")) if "at_ms" in d else ""  # the sims show board time
+    return "hand reverses, now %s%s" % (way, at)
 
 
 def _clock_start(d: dict) -> str:
@@ -211,6 +213,10 @@ def _kick_count(d: dict) -> str:
     return "kick count: %s (%s ms)" % (said or _raw(step), _raw(d.get("at_ms")))
 
 
+def _down(n) -> str:
+    return {1: "1st down", 2: "2nd down", 3: "3rd down", 4: "4th down"}.get(_int(n), "down %s" % _raw(n))
+
+
 FOOTBALL = {
     "toss": lambda d: "coin toss won by %s" % _raw(d.get("name", d.get("winner"))),
     "roll": lambda d: "dice: zone %s, %s" % (_raw(d.get("zone")), _raw(d.get("lane"))),
@@ -223,8 +229,8 @@ FOOTBALL = {
         _team(d), _raw(d.get("points")), " - ".join(_raw(s) for s in _list(d.get("score"))) or "?"),
     "quarter": lambda d: ("FINAL: %s" % ("a tie" if d.get("winner") is None else _team(d, "winner") + " wins")
                           if d.get("over") is True else "quarter %s begins" % _raw(d.get("quarter"))),
-    "possession": lambda d: "%s has the ball, down %s at %s" % (
-        _team(d), _raw(d.get("down")), _raw(d.get("line"))),
+    "possession": lambda d: "%s kicks off" % _team(d) if d.get("kickoff") is True else (
+        "%s has the ball, %s on the %s" % (_team(d), _down(d.get("down")), _raw(d.get("line")))),
     "refused": lambda d: "refused (%s): %s" % (_raw(d.get("button", "link")), _raw(d.get("error"))),
 }
 

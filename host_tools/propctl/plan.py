@@ -66,12 +66,22 @@ def svg(speed: list, angle: list, marks: list, title: str) -> str:
            '<text x="%d" y="%d" fill="#666">%d&#176;</text>' % (LEFT - 40, ANGLE_BOTTOM + 4, lo),
            line(speed, y_speed, "#1f5fbf"), line(angle, y_angle, "#bf3f1f")]
     for second in range(0, end // 1000 + 1, 5):
-        out.append('<text x="%.1f" y="%d" fill="#666">%d s</text>' % (x(second * 1000) - 8, HEIGHT - 16,
-                                                                      second))
-    for t, label in marks:
+        out.append('<text x="%.1f" y="%d" fill="#666" text-anchor="middle">%d s</text>'
+                   % (x(second * 1000), HEIGHT - 16, second))
+    rows = [ANGLE_BOTTOM + 11, ANGLE_TOP - 8]  # under the angle panel; between the panels
+    taken = [float("-inf")] * len(rows)  # per row, the right end of the last label written there
+    for t, label in sorted(marks):
         out.append('<line class="mark" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#2a2" '
                    'stroke-dasharray="4 3"/>' % (x(t), x(t), SPEED_TOP, ANGLE_BOTTOM))
-        out.append('<text x="%.1f" y="%d" fill="#2a2">%s</text>' % (x(t) + 3, ANGLE_BOTTOM + 14, label))
+        # 12 px text is at most about 7.2 px a character: a label that would run past the right
+        # edge ends at its line instead, and one that would meet the last one goes a row up
+        width = len(label) * 7.2
+        left = x(t) + 3 if x(t) + 3 + width <= WIDTH else x(t) - 3 - width
+        row = next((i for i in range(len(rows)) if taken[i] < left), len(rows) - 1)
+        taken[row] = left + width
+        anchor = ' text-anchor="end"' if left < x(t) else ""
+        out.append('<text x="%.1f" y="%d" fill="#2a2"%s>%s</text>'
+                   % (x(t) - 3 if anchor else x(t) + 3, rows[row], anchor, label))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -34,7 +34,7 @@ FIRMWARE_LIB = FIRMWARE_DIR / "lib"
 REPO_HARDWARE = REPO_ROOT / "hardware"  # a clone's; an installed propctl has none (use --out)
 PROPS = ("clock", "fusebox", "football")
 
-# Boards with their own wiring columns; the Pico W and Pico 2 are wired like the Pico.
+# Boards with their own wiring columns; the Pico W, Pico 2 and Pico 2 W are wired like the Pico.
 WOKWI_BOARDS = {
     "pico": {"type": "wokwi-pi-pico", "id": "pico", "gnd": "GND.8", "3v3": "3V3"},
     "esp32": {"type": "board-esp32-devkit-c-v4", "id": "esp", "gnd": "GND.1", "3v3": "3V3"},
@@ -332,8 +332,12 @@ def run(args) -> int:
         print("propctl wokwi: no boards.py in %s (use --firmware)" % args.firmware, file=sys.stderr)
         return 2
     if not args.out.is_dir():
-        print("propctl wokwi: no hardware folder at %s (run it in a clone, or give --out)" % args.out,
-              file=sys.stderr)
+        if args.out != REPO_HARDWARE:  # the folder named with --out
+            print("propctl wokwi: --out %s: %s; create it first, or name the hardware folder of a clone"
+                  % (args.out, "not a folder" if args.out.exists() else "no such folder"), file=sys.stderr)
+        else:
+            print("propctl wokwi: no hardware folder at %s (run it in a clone, or give --out)" % args.out,
+                  file=sys.stderr)
         return 2
     changed = generate_all(load_boards(args.firmware), args.out, write=not args.check)
     for path in changed:

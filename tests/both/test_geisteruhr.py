@@ -72,7 +72,7 @@ def test_counts_above_a_players_store_are_refused_and_change_nothing():
     game = Game(2)
     game.finish_round([2, 0], [5, 7])      # seat 0 now has 6 ghosts
     error = raises(ValueError, game.finish_round, [3, 1], [4, 6])
-    assert "seat 0 has only 6" in str(error)
+    assert "player 1 has only 6" in str(error)  # players count from 1
     assert game.banked == [1, 0] and game.rounds == [[0]]
     raises(ValueError, game.finish_round, [1, 1, 1], [0, 0, 0])
     raises(ValueError, Game, 1)

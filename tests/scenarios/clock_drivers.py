@@ -40,18 +40,21 @@ def switch_events(count, script, debounce_ms, long_press_ms, until_ms, active_lo
 
 
 class FakeMcp23017:
-    """Register model: GPIOA/GPIOB at 0x12/0x13 read the pin levels, GPPU at 0x0C/0x0D."""
+    """Just the registers the source reads: GPPU at 0x0C/0x0D and GPIOA/GPIOB at 0x12/0x13, in
+    one sequential read from 0x0C; every pin level as the script says, GPA7/GPB7 included (the
+    whole chip model is vboard/fake_mcp23017.py)."""
 
     def __init__(self):
         self.levels = 0xFFFF  # pulled up, nothing pressed
         self.pullups = 0
 
     def readfrom_mem_into(self, reg, buf):
-        if reg == 0x12:
-            buf[0] = self.levels & 0xFF
-            buf[1] = self.levels >> 8
-        else:
+        if reg != 0x0C or len(buf) != 8:
             raise OSError(5)
+        buf[0] = self.pullups & 0xFF
+        buf[1] = self.pullups >> 8
+        buf[6] = self.levels & 0xFF
+        buf[7] = self.levels >> 8
 
     def writeto_mem(self, reg, data):
         if reg == 0x0C:

@@ -8,7 +8,7 @@ from time import ticks_add
 
 import micropython
 from clock_bench import ClockBench
-from props import clock as clock_prop
+from props.clock import app as clock_app
 
 
 def _long_plan(seed, limits):
@@ -203,9 +203,9 @@ def heap_locked_round(overrides, seed):
     bench.press(50, 100)
     # Unlocked: the press, the plan (a list) and the release are allowed to allocate.
     bench.run(300, None, None)
-    started = bench.app.state == clock_prop.RUNNING
+    started = bench.app.state == clock_app.RUNNING
     before = _COUNTS[0]
-    ok, where = _locked_passes(bench, clock_prop.IDLE, bench.app.max_run_ms + 20000)
+    ok, where = _locked_passes(bench, clock_app.IDLE, bench.app.max_run_ms + 20000)
     return {"started": started, "ok": ok, "where": where, "state": bench.app.state,
             "events_in_lock": (_COUNTS[0] - before) & 0xFF, "completed": bench.app.completed,
             "energised": bench.hand.energised, "resets": bench.board.resets}

@@ -134,6 +134,59 @@ def bus_gap(overrides, gap_from, gap_to, script, until_ms):
     return {"events": bench.events, "error": error, "snapshot": bench.app.snapshot()}
 
 
+class _SetUpWatch:
+    """Per runtime pass: is the expander's set-up (directions, pull-ups) in place; when it came back."""
+
+    def __init__(self, bench, off_from, on_at, silent) -> None:
+        self.bench = bench
+        self.chip = bench.chip
+        self.off_from = off_from
+        self.on_at = on_at
+        self.silent = silent
+        self.back = -1         # first pass after on_at with the set-up in place
+        self.scans_to_back = -1  # runtime passes (one scan each) from power back to set-up back
+        self._on = False
+
+    def _set_up(self) -> bool:
+        regs = self.chip.regs
+        return regs[0] == 0x7F and regs[1] == 0x7F and regs[0x0C] == 0x7F and regs[0x0D] == 0x7F
+
+    def each(self) -> None:
+        t = self.bench.board.clock.elapsed
+        chip = self.chip
+        if self._on and self.back < 0:
+            self.scans_to_back += 1
+            if self._set_up():
+                self.back = t
+        if self.silent:
+            if t >= self.on_at and not self._on:
+                chip.power_cycle()
+                self._on = True
+                self.scans_to_back = 0
+        elif self.off_from <= t < self.on_at:
+            chip.power_off()
+        elif t >= self.on_at and not chip.powered:
+            chip.power_on()
+            self._on = True
+            self.scans_to_back = 0
+
+
+def mcp_power_cycle(overrides, off_from, on_at, script, until_ms, silent=False):
+    """The MCP23017 loses power from off_from to on_at (or, silent, browns out at on_at with no
+    bus error): when its set-up was back, in time and in scans, and what the box made of it."""
+    bench = _bench(overrides, {})
+    for t, word, window in script:
+        bench.window(window, word == "open", t)
+    watch = _SetUpWatch(bench, off_from, on_at, silent)
+    error = None
+    try:
+        bench.run(until_ms, None, watch.each)
+    except Exception as exc:
+        error = repr(exc)
+    return {"events": bench.events, "error": error, "snapshot": bench.app.snapshot(),
+            "back_ms": watch.back, "scans": watch.scans_to_back}
+
+
 # --- no allocation in the hot paths ----------------------------------------
 
 _COUNT = bytearray(2)

@@ -55,7 +55,7 @@ def fusebox_round(overrides):
     if bench is None:
         return {"error": error}
     return {"error": error, "errors": bench.errors + bench.app.config_errors, "names": bench.names(),
-            "mode": bench.app.mode}
+            "mode": bench.app.slot.mode}
 
 
 def football_round(overrides):
@@ -110,7 +110,7 @@ def fusebox_in(flash_dir):
         cfg, errors = settings.load(echo=None)
         bench = FuseBoxBench(cfg)   # cfg holds fusebox.pack (null: the standard place)
         bench.run(100)
-        return {"errors": errors, "mode": bench.app.mode, "pack": cfg["fusebox"]["pack"],
-                "path": bench.app.pack_path, "names": bench.names()}
+        return {"errors": errors, "mode": bench.app.slot.mode, "pack": cfg["fusebox"]["pack"],
+                "path": bench.app.slot.pack_path, "names": bench.names()}
     finally:
         os.chdir(here)

@@ -1,11 +1,29 @@
 """Battery voltage from an ADC pin behind a resistor divider."""
+from micropython import const
+
+# A pack that reads below this is switched off or not connected (no cell chemistry a prop
+# runs on is this low and still turns a motor): the divider's ADC pin sits near 0 V.
+OFF_MV = const(1000)
+_READ_MARGIN = const(32)
+
+
+def motor_supply_mv(reading: int, fallback_mv: int) -> int:
+    """The supply a voltage-compensated motor is told for a pack reading of `reading` mV.
+
+    1/32 more than the reading: a divider of 1 % resistors and the ADC (the Pico's
+    reference is its 3V3 rail; the ESP32's calibrated read_uv) may each read a percent or
+    two low, and a low reading would put more than the rated voltage on the motor. A pack
+    that reads switched off (below OFF_MV) gives `fallback_mv`, the configured supply: a
+    broken divider wire must not mean full duty on a fresh pack. No allocation.
+    """
+    return reading + reading // _READ_MARGIN if reading >= OFF_MV else fallback_mv
 
 
 class Battery:
     """Reads a pack's voltage in mV through a divider on an ADC pin.
 
     `divider_permille` is battery volts per ADC-pin volt, x 1000 (2000 for two
-    equal resistors; 3130 for 100k over 47k): any divider, not only whole ones.
+    equal resistors; 3128 for 100k over 47k: 147/47): any divider, not only whole ones.
     `use_uv`: read ADC.read_uv(), the port's calibrated microvolts (the ESP32
     port corrects each chip's reference from its eFuse; an uncalibrated
     read_u16() with a fixed full scale is off by up to ~8 % from chip to
@@ -43,3 +61,17 @@ class Battery:
     def ok(self, min_mv: int) -> bool:
         """True if the pack is at or above min_mv (min_mv 0 means: no check)."""
         return min_mv <= 0 or self.read_mv() >= min_mv
+
+
+def on_pin(machine, pin, divider_permille: int, limits: dict) -> Battery:
+    """A Battery on ADC pin `pin` (a profile's battery_adc) with a board's limits (boards.limits).
+
+    machine: the machine module (injected). The ADC gets the 11 dB attenuation where the
+    port has one (ESP32: the range up to ~3.1 V); read_uv is used where limits say it is
+    calibrated.
+    """
+    atten = getattr(machine.ADC, "ATTN_11DB", None)
+    adc_pin = machine.Pin(pin)
+    adc = machine.ADC(adc_pin, atten=atten) if atten is not None else machine.ADC(adc_pin)
+    return Battery(adc, full_mv=limits["adc_full_mv"], divider_permille=divider_permille,
+                   use_uv=limits["adc_read_uv"])

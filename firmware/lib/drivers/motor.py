@@ -6,6 +6,8 @@
                                 (counted from the next update(): stop() has no clock)
     motor.release()             de-energise at once (faults, shutdown)
     motor.wake(now_ms)          wake a sleeping bridge ahead of a drive (no-op otherwise)
+    motor.set_supply_mv(mv)     the motor supply now: a DC motor with rated_mv scales its duty
+                                so speed 1000 is its rated voltage (no-op otherwise)
     motor.speed / .target       applied and wanted speed; .energised: any output on
 
 Both motors share the motion rules of _Motion: speed changes follow a ramp
@@ -37,6 +39,7 @@ _DRIVE = const(1)
 _BRAKE = const(2)   # standing, braked (or coils held), since _brake_at
 _MAX_DT = const(50)  # a late tick must not turn into one huge ramp step
 _WAKE_MS = const(2)  # DRV8833 wake-up is up to 1 ms; 2 ticks of a ms clock are at least 1 ms
+_MAX_MV = const(12000)  # highest rated or supply voltage: keeps _FULL x rated_mv below 2^30
 
 HALF_STEPS = b"\x01\x03\x02\x06\x04\x0c\x08\x09"  # 28BYJ-48 coil patterns, IN1 = bit 0
 
@@ -91,6 +94,9 @@ class _Motion:
 
     def wake(self, now: int) -> None:
         """Get the outputs ready to drive (a bridge leaves its sleep); nothing to do here."""
+
+    def set_supply_mv(self, mv: int) -> None:
+        """The motor supply's voltage now; only a voltage-compensated motor uses it."""
 
     def _ready(self, now: int) -> bool:
         """True when the outputs can drive now (subclasses with a sleep mode wake here)."""
@@ -277,20 +283,53 @@ class TB6612:
 class HBridgeMotor(_Motion):
     """A DC gear motor on a DRV8833 or TB6612 bridge (see the module docstring).
 
-    `max_permille` caps the duty, e.g. 660 for a 3 V motor on a 4.5 V pack.
+    Voltage-compensated: speed 1000 is the motor's rated voltage `rated_mv`,
+    whatever the supply. The duty is speed x rated_mv / supply_mv, so the
+    average voltage at the motor (duty x supply) is the speed's share of the
+    rated voltage and never above it; set_supply_mv() tells it the supply
+    (the pack as measured; the duty for the next update() follows). A supply
+    below rated_mv gives full duty: as fast as that supply can turn it.
+    `max_permille` caps the duty further (a fraction of the supply). Without
+    rated_mv (0) the duty is speed x max_permille: the supply is not known.
     """
 
     tick_ms = 10  # control tick this motor needs
 
-    def __init__(self, bridge, ramp_ms: int = 120, dwell_ms: int = 150, max_permille: int = 1000) -> None:
+    def __init__(self, bridge, ramp_ms: int = 120, dwell_ms: int = 150, max_permille: int = 1000,
+                 rated_mv: int = 0, supply_mv: int = 0) -> None:
         super().__init__(ramp_ms, dwell_ms)
         if max_permille < 1 or max_permille > 1000:
             raise ValueError("max_permille must be 1..1000")
+        if rated_mv < 0 or rated_mv > _MAX_MV or (rated_mv and supply_mv < 1):
+            raise ValueError("rated_mv must be 0..%d, with a supply_mv of at least 1" % _MAX_MV)
         self.bridge = bridge
         self.max_permille = max_permille
+        self.rated_mv = rated_mv
+        self.supply_mv = 0
+        self._cap = max_permille * _FULL // 1000  # duty at speed 1000
         self._awake = False
         self._ready_at = 0
+        if rated_mv:
+            self.set_supply_mv(supply_mv)
         bridge.sleep()
+
+    def set_supply_mv(self, mv: int) -> None:
+        """The motor supply is `mv` now: scale the duty so the motor sees rated_mv at speed 1000.
+
+        No allocation, every product below 2^30 (rated_mv <= 12000: 65535 x 12000 < 2^30).
+        A supply of 0 or less (unknown) changes nothing.
+        """
+        if self.rated_mv == 0 or mv < 1:
+            return
+        if mv > _MAX_MV:
+            mv = _MAX_MV
+        self.supply_mv = mv
+        cap = self.max_permille * _FULL // 1000
+        if self.rated_mv < mv:
+            scaled = _FULL * self.rated_mv // mv  # floored: the average never rises above rated_mv
+            if scaled < cap:
+                cap = scaled
+        self._cap = cap
 
     def wake(self, now: int) -> None:
         """Wake the bridge now (if asleep); it may drive from now + _WAKE_MS on."""
@@ -305,9 +344,8 @@ class HBridgeMotor(_Motion):
 
     def _out_drive(self, speed: int, dt: int) -> None:
         magnitude = speed if speed > 0 else -speed
-        # Split so no product exceeds a small int on a 32-bit board.
-        duty = (magnitude * self.max_permille // 1000) * _FULL // 1000
-        self.bridge.drive(speed > 0, duty)
+        # magnitude <= 1000 and _cap <= 65535: the product stays a small int on a 32-bit board.
+        self.bridge.drive(speed > 0, magnitude * self._cap // 1000)
 
     def _out_brake(self) -> None:
         if not self._awake:  # a stop() while asleep: braking takes effect once awake

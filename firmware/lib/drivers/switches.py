@@ -30,6 +30,8 @@ _QUEUE = const(32)  # events; older ones are dropped when nobody pops
 _MCP_IODIRA = const(0x00)  # register pairs A, B side by side (IOCON.BANK = 0, the default)
 _MCP_GPPUA = const(0x0C)
 _MCP_GPIOA = const(0x12)
+_MCP_SPAN = const(_MCP_GPIOA + 2 - _MCP_GPPUA)  # GPPUA/B, INTFA/B, INTCAPA/B, GPIOA/B: one read
+_MCP_GPIO_AT = const(_MCP_GPIOA - _MCP_GPPUA)
 MCP_INPUTS = const(14)     # GPA0-GPA6 and GPB0-GPB6: GPA7/GPB7 are output-only
 
 
@@ -79,7 +81,13 @@ def mcp23017_pin(index: int) -> int:
 class Mcp23017Source:
     """Reads up to 14 inputs of an MCP23017 I2C expander (bit i = pin mcp23017_pin(i)).
 
-    Call `enable_pullups()` once before reading (switches to ground).
+    The expander forgets its set-up when it loses power (every pin an input,
+    pull-ups off: open windows float, and GPA7/GPB7 are inputs again, the
+    case that can corrupt SDA). So the set-up (enable_pullups()) is written
+    before the first read, again before the first read after any bus error,
+    and whenever a scan finds it gone: each read() takes GPPU with the pins
+    in one 8-byte transfer (GPPUA..GPIOB are adjacent), so even a brown-out
+    that caused no bus error is repaired within one scan.
     """
 
     def __init__(self, i2c, address: int = 0x20, count: int = MCP_INPUTS, active_low: bool = True) -> None:
@@ -89,21 +97,41 @@ class Mcp23017Source:
         self._address = address
         self._mask = (1 << count) - 1
         self._invert = self._mask if active_low else 0
-        self._buf = bytearray(2)
+        self._buf = bytearray(_MCP_SPAN)
+        self._set_up = False
+        self.set_ups = 0  # how often the set-up was written (1 after a clean start)
 
     def enable_pullups(self) -> None:
-        """Pull-ups on the 14 inputs; GPA7/GPB7 made outputs (driven low), never inputs.
+        """The set-up: pull-ups on the 14 inputs; GPA7/GPB7 outputs (driven low), never inputs.
 
-        Not in a hot path. All pins are inputs at power-on: until this runs,
-        nothing may drive GPA7/GPB7 (leave them unconnected).
+        All pins are inputs at power-on: until this runs, nothing may drive
+        GPA7/GPB7 (leave them unconnected). OSError if the chip does not answer.
         """
+        self._set_up = False
         self._i2c.writeto_mem(self._address, _MCP_IODIRA, b"\x7f\x7f")
         self._i2c.writeto_mem(self._address, _MCP_GPPUA, b"\x7f\x7f")
+        self._set_up = True
+        self.set_ups += 1
 
     def read(self) -> int:
-        """The current raw bitmap, from one 2-byte register read (GPIOA, GPIOB)."""
-        self._i2c.readfrom_mem_into(self._address, _MCP_GPIOA, self._buf)
-        bits = (self._buf[0] & 0x7F) | ((self._buf[1] & 0x7F) << 7)
+        """The current raw bitmap, from one 8-byte register read (GPPUA .. GPIOA, GPIOB).
+
+        OSError while the chip does not answer; the next read() sets it up again first.
+        """
+        buf = self._buf
+        try:
+            if not self._set_up:
+                self.enable_pullups()
+            self._i2c.readfrom_mem_into(self._address, _MCP_GPPUA, buf)
+            if buf[0] != 0x7F or buf[1] != 0x7F:
+                # the pull-ups are gone: the chip reset without a bus error; these pin
+                # levels float, so set it up and read again
+                self.enable_pullups()
+                self._i2c.readfrom_mem_into(self._address, _MCP_GPPUA, buf)
+        except OSError:
+            self._set_up = False
+            raise
+        bits = (buf[_MCP_GPIO_AT] & 0x7F) | ((buf[_MCP_GPIO_AT + 1] & 0x7F) << 7)
         return (bits ^ self._invert) & self._mask
 
 

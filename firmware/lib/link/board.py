@@ -91,6 +91,13 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     import gc
 
     from store import Store
+    net = settings.get("net")
+    venue = None
+    if net and net["broker"]:
+        # venue mode (docs/venue.md); a prop without a broker never imports the net layer.
+        # Loaded first: its code needs blocks of a few KB, which a heap that holds the
+        # prop's buffers (the fuse box's above all) may no longer have in one piece.
+        from net import venue  # type: ignore[assignment]
     # The boot's garbage (config text, settings checks) goes first, so the prop's
     # long-lived buffers find whole free blocks instead of a fragmented heap.
     gc.collect()
@@ -111,6 +118,8 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     for message in errors + getattr(app, "config_errors", []):
         link.event("config_error", {"msg": message})
     port = stdio.StdioPort(link)
+    if venue is not None:
+        port = venue.start(port, link, app, settings, link.hello_info())  # type: ignore[assignment]
     rt = Runtime(app, port=port, wdt=watchdog(settings, name), guard=guard, stable_ms=stable_ms,
                  stores=(store,))
     port.hold_repl()  # from here on a Ctrl-C on the line is data, always: no REPL while a prop runs

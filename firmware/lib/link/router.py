@@ -32,6 +32,8 @@ class Link:
         self._commands: dict = {}
         self._seq = 0
         self._lines = LineBuffer(protocol.MAX_LINE)
+        # Also gets every event (net.venue publishes them): mirror(name, line_bytes)
+        self.mirror = None
         if commands:
             self.add_commands(commands)
 
@@ -48,12 +50,15 @@ class Link:
         self._seq = self._seq % protocol.SEQ_WRAP + 1
         return self._seq
 
-    def _send(self, message: dict) -> None:
-        self._write(protocol.encode(message))
+    def _send(self, message: dict, write=None) -> None:
+        (write or self._write)(protocol.encode(message))
 
     def event(self, name: str, fields=None) -> None:
-        """Send an event; a prop's on_event callback."""
-        self._send(protocol.event(self._next_seq(), name, fields if fields is not None else {}))
+        """Send an event; a prop's on_event callback. The mirror gets the same line."""
+        line = protocol.encode(protocol.event(self._next_seq(), name, fields if fields is not None else {}))
+        self._write(line)
+        if self.mirror is not None:
+            self.mirror(name, line)
 
     def hello_info(self) -> dict:
         """What `hello` answers."""
@@ -73,20 +78,27 @@ class Link:
             table[name] = self._commands[name][1]
         return table
 
-    def _error(self, request_id, code: str, message: str) -> None:
-        self._send(protocol.reply_error(self._next_seq(), request_id, code, message))
+    def _error(self, request_id, code: str, message: str, write=None) -> None:
+        self._send(protocol.reply_error(self._next_seq(), request_id, code, message), write)
 
-    def handle_line(self, line) -> None:
-        """Answer one request line (bytes without newline, or framing.OVERLONG)."""
+    def handle_line(self, line, write=None, refuse=None) -> None:
+        """Answer one request line (bytes without newline, or framing.OVERLONG).
+
+        write: where the reply goes (default: the serial line); refuse: a dict
+        command name -> why, for commands this channel may not run (the network
+        may not reboot the board for deploy)."""
         if line == OVERLONG:
-            self._error(None, protocol.TOO_LONG, "line longer than %d bytes" % protocol.MAX_LINE)
+            self._error(None, protocol.TOO_LONG, "line longer than %d bytes" % protocol.MAX_LINE, write)
             return
         if not line:
             return  # an empty line is no request: terminals send them
         try:
             request_id, cmd, args = protocol.parse_request(line)
         except protocol.LinkError as exc:
-            self._error(exc.request_id, exc.code, exc.message)
+            self._error(exc.request_id, exc.code, exc.message, write)
+            return
+        if refuse is not None and cmd in refuse:
+            self._error(request_id, protocol.REFUSED, refuse[cmd], write)
             return
         if cmd in BUILTIN:
             schema = BUILTIN[cmd]
@@ -94,25 +106,25 @@ class Link:
             entry = self._commands.get(cmd)
             if entry is None:
                 self._error(request_id, protocol.UNKNOWN_COMMAND,
-                            "unknown command %s; send help for the list" % cmd)
+                            "unknown command %s; send help for the list" % cmd, write)
                 return
             handler, schema = entry
         problem = validate(schema, args)
         if problem:
-            self._error(request_id, protocol.BAD_ARGS, problem)
+            self._error(request_id, protocol.BAD_ARGS, problem, write)
             return
         if cmd in BUILTIN:
-            self._send(protocol.reply_ok(self._next_seq(), request_id, self._builtin(cmd)))
+            self._send(protocol.reply_ok(self._next_seq(), request_id, self._builtin(cmd)), write)
             return
         try:
             result = handler(**args)
         except ValueError as exc:
-            self._error(request_id, protocol.REFUSED, str(exc))
+            self._error(request_id, protocol.REFUSED, str(exc), write)
             return
         except Exception as exc:  # a handler bug must not stop the board
-            self._error(request_id, protocol.FAULT, "%s: %s" % (type(exc).__name__, exc))
+            self._error(request_id, protocol.FAULT, "%s: %s" % (type(exc).__name__, exc), write)
             return
-        self._send(protocol.reply_ok(self._next_seq(), request_id, result))
+        self._send(protocol.reply_ok(self._next_seq(), request_id, result), write)
 
     def feed_byte(self, byte: int) -> int:
         """One byte from the serial line; answers the line it finishes. Returns lines handled (0/1).

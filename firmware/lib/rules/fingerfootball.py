@@ -195,6 +195,18 @@ class FingerFootball:
         """Zone index 0..5 of the line of scrimmage, seen from the offence."""
         return field.zone_of(self.state["ball"], self.settings["rows"])
 
+    def waiting_for(self) -> tuple:
+        """(hint, scoreboard word): what the game waits for now. The phase's (PHASES), except
+        in the opponent's Zone 3, where no dice are rolled: the offence goes for a touchdown
+        or kicks a field goal (the box must not ask for ROLL there)."""
+        s = self.state
+        row = _phase_row(s["phase"])
+        if s["phase"] == "scrimmage" and self.zone() == field.OPP3:
+            if s["reached50"]:
+                return "in the opponent's Zone 3: go for a touchdown or kick a field goal", "TD OR FIELD GOAL"
+            return "in the opponent's Zone 3: go for a touchdown", "GO FOR TD"
+        return row[1], row[2]
+
     def actor(self):
         """The team (0 or 1) whose decision or report is awaited, None at the toss or the end."""
         s = self.state
@@ -388,7 +400,7 @@ class FingerFootball:
         s["dice"] = list(arg)
         zone = field.zone_of(s["ball"], self.settings["rows"])
         targets = field.targets_for_roll(zone, arg[0], arg[1])
-        words = "%s rolls %s / %s: " % (self.name(1 - s["offense"]), arg[0], arg[1])
+        words = "%s (the defence) rolls %s / %s: " % (self.name(1 - s["offense"]), arg[0], arg[1])
         if len(targets) == 1:
             s["target"] = targets[0]
             s["phase"] = "attempt"
@@ -537,8 +549,11 @@ def _events(name: str, before: dict, after: dict) -> list:
         events.append({"event": "quarter", "quarter": after["quarter"], "over": after["phase"] == "over",
                        "winner": after["winner"]})
     if after["offense"] != before["offense"] or after["ball"] != before["ball"]:
-        events.append({"event": "possession", "team": after["offense"], "down": after["down"],
-                       "line": field.yard_text(after["ball"])})
+        possession = {"event": "possession", "team": after["offense"], "down": after["down"],
+                      "line": field.yard_text(after["ball"])}
+        if after["phase"] in ("goal_choice", "kickoff", "onside"):  # no down yet
+            possession["kickoff"] = True  # the team is to kick off
+        events.append(possession)
     return events
 
 

@@ -252,12 +252,15 @@ class Game:
             if not _is_int(seat) or seat < 0 or seat >= self.players:
                 raise ValueError("there is no seat %r at this table (seats 0 to %d)"
                                  % (seat, self.players - 1))
+            # the messages are for the players: they count themselves from 1
             if seat == self._chooser:
-                raise ValueError("seat %d chose this statement and always leaves fingers on" % seat)
+                raise ValueError("player %d chose this statement and always leaves fingers on "
+                                 "(empty side up): only the others can show the bolt" % (seat + 1))
             if seat not in self._in:
-                raise ValueError("seat %d is out of this round and cannot lay a disc" % seat)
+                raise ValueError("player %d showed the bolt earlier and is out of this round: "
+                                 "no disc to lay until the next card" % (seat + 1))
             if seat in seen:
-                raise ValueError("seat %d is listed twice" % seat)
+                raise ValueError("player %d is named twice" % (seat + 1))
             seen.append(seat)
         return tuple(sorted(seen))
 

@@ -114,15 +114,16 @@ class Game:
         game as it was.
         """
         if self.over:
-            raise ValueError("the game is over: seat(s) %s won" % self.winners)
+            raise ValueError("the game is over: won by player %s"
+                             % " and ".join(str(seat + 1) for seat in self.winners))
         winners = round_winners(on_clock, unused)
         if len(on_clock) != self.players:
             raise ValueError("need counts for exactly %d players" % self.players)
         for seat in range(self.players):
             if on_clock[seat] + unused[seat] > self.store(seat):
-                raise ValueError(
-                    "seat %d has only %d ghosts, but %d on the clock and %d unused were counted"
-                    % (seat, self.store(seat), on_clock[seat], unused[seat]))
+                raise ValueError(  # for the players: they count themselves from 1
+                    "player %d has only %d ghosts, but %d on the clock and %d unused were counted"
+                    % (seat + 1, self.store(seat), on_clock[seat], unused[seat]))
         for seat in winners:
             self._banked[seat] += 1
         if winners:

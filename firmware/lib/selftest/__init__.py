@@ -60,6 +60,12 @@ class Gate:
             self.session.all_off()  # type: ignore[attr-defined]
         self.app.shutdown()
 
+    def fault(self, exc) -> None:
+        """runtime.Runtime's fault contract: the prop reports it (the outputs are already off)."""
+        report = getattr(self.app, "fault", None)
+        if report is not None:
+            report(exc)
+
     def commands(self) -> dict:
         table = dict(self.app.commands())
         table["selftest_begin"] = (self._begin, {})

@@ -3,13 +3,16 @@ from time import ticks_add, ticks_diff
 
 
 class _Step:
-    def __init__(self, name: str, prompt: str, ms: int, place: str, start, stop=None) -> None:
+    def __init__(self, name: str, prompt: str, ms: int, place: str, start, stop=None, check=None,
+                 pack: bool = False) -> None:
         self.name = name
         self.place = place
         self.prompt = prompt
         self.ms = ms
         self.start = start
         self.stop = stop
+        self.check = check  # what else to check when the step is not seen (besides the wires)
+        self.pack = pack    # powered from the battery pack (motor, solenoid), not the board
 
 
 class Session:
@@ -31,6 +34,7 @@ class Session:
         self._until = 0
         self._now = now
         self._done = {"name": ""}
+        self.battery = None       # a drivers.battery.Battery where the prop's divider is wired
         from selftest.steps import BUILDERS
         build = BUILDERS.get(settings["prop"])
         if build is None:
@@ -59,15 +63,22 @@ class Session:
                 "inputs": [list(i) for i in self._inputs]}
 
     def output(self, name: str) -> dict:
-        """Start one output step."""
+        """Start one output step: {"ms": its length, "check": what to check besides the wires
+        if it is not seen, "supply_mv": the pack's voltage as it starts (a pack-powered step
+        with the divider wired: about 0 means the motor supply is off)}."""
         if self._step is not None:
             raise ValueError("step %s is still running" % self._step.name)
         for step in self._steps:
             if step.name == name:
+                reply = {"ms": step.ms}
+                if step.check is not None:
+                    reply["check"] = step.check
+                if step.pack and self.battery is not None:
+                    reply["supply_mv"] = self.battery.read_mv()
                 step.start(self._now)
                 self._step = step
                 self._until = ticks_add(self._now, step.ms)  # type: ignore[type-var]
-                return {"ms": step.ms}
+                return reply
         raise ValueError("no output step %r (steps: %s)" % (name, ", ".join(s.name for s in self._steps)))
 
     def inputs(self) -> dict:
@@ -87,8 +98,9 @@ class Session:
         return {}
 
     # --- helpers for the builders --------------------------------------
-    def add_output(self, name: str, prompt: str, ms: int, place: str, start, stop=None) -> None:
-        self._steps.append(_Step(name, prompt, ms, place, start, stop))
+    def add_output(self, name: str, prompt: str, ms: int, place: str, start, stop=None, check=None,
+                   pack: bool = False) -> None:
+        self._steps.append(_Step(name, prompt, ms, place, start, stop, check, pack))
 
     def add_driver(self, driver, off) -> None:
         self._drivers.append(driver)

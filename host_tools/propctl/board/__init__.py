@@ -2,9 +2,15 @@
 
     linkclient     the JSON-lines link (requests, replies, events) and its protocol check
     ports          which serial port is a board (`propctl ports`, --port auto)
+    files          the board's filesystem through the raw REPL (BoardFiles), deploy's record of it
+    session        a board's modes: maintenance boot, hello, "does it run the prop", what it is
+    cards          a card deck as the board will read it, and where it goes on the flash
     monitor repl selftest   the commands that talk to a running board
-    settings_check the firmware's own settings schema, read on the desktop
     serve vserial  `propctl sim serve`: a virtual board behind a pseudo-terminal
 
 A game master (propctl.games, propctl.play) needs none of this, and imports none of it.
 """
+
+
+class BoardError(Exception):
+    """The board cannot do what was asked (or went away); the message says why and what to do."""

@@ -1,6 +1,8 @@
 """`propctl ports`: serial ports that may be a prop board."""
 import sys
 
+from propctl.termtext import cut, wrap
+
 # USB vendor ids seen on MicroPython boards and their USB-serial bridges.
 KNOWN_VIDS = {
     0x2E8A: "Raspberry Pi (Pico)",
@@ -53,16 +55,21 @@ def register(subparsers) -> None:
 def run(args) -> int:
     rows = candidates()
     if not rows:
-        print("no serial ports found. " + NO_BOARD_ADVICE)
+        say("no serial ports found. " + NO_BOARD_ADVICE)
         return 1
     for device, description, likely in rows:
-        print("%s %-20s %s" % ("*" if likely else " ", device, description))
+        print(cut("%s %-20s %s" % ("*" if likely else " ", device, description), 79))
     if any(row[2] for row in rows):
         print("* likely a MicroPython board (`--port auto` picks the first)")
     else:
-        print("none of these looks like a MicroPython board. " + NO_BOARD_ADVICE)
+        say("none of these looks like a MicroPython board. " + NO_BOARD_ADVICE)
     sys.stdout.flush()
     return 0
+
+
+def say(text: str) -> None:
+    """A paragraph within 80 columns, broken between words."""
+    print("\n".join(wrap(text, 79)))
 
 
 class PortError(Exception):

@@ -12,7 +12,8 @@ import shutil
 import sys
 import time
 
-from propctl.deploy import DeployError, request_maintenance, wait_for_hello
+from propctl.board import BoardError
+from propctl.board.session import request_maintenance, wait_for_hello
 
 # Modes in which the board gives the REPL to a Ctrl-C ("repl": nothing answers the link).
 REPL_MODES = ("maintenance", "safe", "repl")
@@ -39,7 +40,7 @@ def reach_maintenance(port: str, timeout: float = 20.0, say=print) -> str:
         if found in REPL_MODES:
             return found
         time.sleep(0.2)
-    raise DeployError("the board did not come back in maintenance mode within %.0f s" % timeout)
+    raise BoardError("the board did not come back in maintenance mode within %.0f s" % timeout)
 
 
 def register(subparsers) -> None:
@@ -67,7 +68,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     try:
         mode = reach_maintenance(args.port, args.timeout)
-    except DeployError as exc:
+    except BoardError as exc:
         print("propctl repl: %s" % exc, file=sys.stderr)
         return 1
     command = mpremote_command(args.port)

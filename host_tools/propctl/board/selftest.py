@@ -20,8 +20,11 @@ import time
 from pathlib import Path
 
 from propctl.board.linkclient import LinkClient, LinkFailure
+from propctl.termtext import width_now, wrap
 
 POLL_S = 0.05
+# drivers.battery.OFF_MV: a pack that reads below this is switched off (the divider's pin at 0 V)
+SUPPLY_OFF_MV = 1000
 INPUT_TIMEOUT_S = 15.0
 
 
@@ -46,7 +49,9 @@ class Terminal:
                 answer = input("%s [%s] " % (question, "/".join(choices))).strip().lower()[:1]
             except EOFError:
                 return "n"
-            if answer in choices:
+            except UnicodeDecodeError:  # bytes that are not UTF-8: asked again, never a traceback
+                answer = ""
+            if answer and answer in choices:  # "" is in every string: Enter alone asks again
                 return answer
             print("please answer %s" % " or ".join(choices))
 
@@ -80,7 +85,8 @@ class VirtualPerson(Scripted):
                 return json.loads((self.flash / "vboard_seen.json").read_text())
             except (OSError, ValueError):
                 time.sleep(POLL_S)
-        raise LinkFailure("the virtual board shows nothing (no vboard_world.json in %s?)" % self.flash)
+        raise LinkFailure("the virtual board shows nothing: no vboard_world.json in %s? Write {} to it "
+                          "and start `propctl sim serve --flash %s` again" % (self.flash, self.flash))
 
     def _hands(self, acted: list) -> dict:
         """Set the hands and wait until the board has seen them; what it shows then."""
@@ -129,18 +135,39 @@ def _wait_done(link: LinkClient, name: str, timeout: float) -> bool:
     return line is not None
 
 
+def supply_off(started: dict):
+    """What to say when a pack-powered step started with the pack reading about 0 V, else None."""
+    mv = started.get("supply_mv")
+    if mv is None or mv >= SUPPLY_OFF_MV:
+        return None
+    return ("the motor supply is off (the battery pack reads %.1f V): switch the pack on; it may "
+            "stay on with USB plugged in (ESP32 and S3: switch off only the board's own supply, "
+            "see 'Power' in hardware/README.md)" % (mv / 1000))
+
+
+def unseen(place: str, started: dict) -> str:
+    """Why a person may not have seen an output step, from what the board said as it started."""
+    off = supply_off(started)
+    if off is not None:
+        return "not seen: " + off  # not the wires: nothing at the motor or bell has power
+    check = started.get("check")
+    return "not seen: check the wires on %s" % place + ("; " + check if check else "")
+
+
 def run_outputs(link: LinkClient, steps: list, person, interactive: bool) -> list:
     """Each output step in turn; [(name, result, detail)]."""
     results = []
     for name, prompt, ms, place in steps:
         person.show("%s: %s" % (name, prompt))
         person.before(name)
-        link.request("selftest_output", {"name": name})
+        started = link.request("selftest_output", {"name": name})
+        started = started if isinstance(started, dict) else {}
         if not _wait_done(link, name, ms / 1000.0 + 5.0):
             results.append((name, "FAIL", "the board did not finish the step"))
             continue
         if not interactive:
-            results.append((name, "ran", "not confirmed (--non-interactive)"))
+            off = supply_off(started)
+            results.append((name, "ran", "not confirmed (--non-interactive)" + ("; " + off if off else "")))
             continue
         motor = name.startswith("motor_")
         answer = person.ask(name, "did it?" + (" (o: it turned the other way)" if motor else ""),
@@ -151,7 +178,7 @@ def run_outputs(link: LinkClient, steps: list, person, interactive: bool) -> lis
             results.append((name, "FAIL", "the hand turned the other way: the motor's leads are reversed; "
                                           "swap the two motor wires at the driver (AOUT1/AOUT2)"))
         else:
-            results.append((name, "FAIL", "not seen: check the wires on %s" % place))
+            results.append((name, "FAIL", unseen(place, started)))
     return results
 
 
@@ -203,14 +230,36 @@ def _label(name: str) -> str:
     return name
 
 
-def summary(results: list) -> str:
+def summary(results: list, columns: int = 79) -> str:
+    """The table of results, within `columns`: a long detail goes on under its column."""
     width = max([len(_label(name)) for name, _, _ in results] + [6])
     lines = ["%-*s  %-6s  %s" % (width, "signal", "result", "detail")]
+    lead = width + 10  # where the detail column starts
     for name, result, detail in results:
-        lines.append("%-*s  %-6s  %s" % (width, _label(name), result, detail))
+        pieces = wrap(detail, max(20, columns - lead)) if detail else [""]
+        lines.append("%-*s  %-6s  %s" % (width, _label(name), result, pieces[0]))
+        lines += [" " * lead + piece for piece in pieces[1:]]
     failed = [r for r in results if r[1] == "FAIL"]
     lines.append("%d signals, %d failed" % (len(results), len(failed)))
     return "\n".join(lines)
+
+
+# What sys.platform says on MicroPython's unix and WebAssembly ports: a virtual board, not a chip.
+VIRTUAL_PLATFORMS = ("linux", "darwin", "windows", "webassembly")
+
+VIRTUAL_BOARD = """\
+This is a virtual board (propctl sim serve): nobody can see its outputs or press
+its buttons and windows at this terminal, so the steps cannot be answered here.
+Let its virtual person work the switches and watch the outputs:
+  1. stop `propctl sim serve`, write {} to FLASH/vboard_world.json (FLASH: the
+     flash folder it printed), start `propctl sim serve --flash FLASH` again
+  2. propctl selftest --port %(port)s --vboard FLASH
+Or run the outputs only with --non-interactive."""
+
+
+def is_virtual(info: dict) -> bool:
+    """True for a board the MicroPython unix (or WebAssembly) port plays (its hello's platform)."""
+    return info.get("platform") in VIRTUAL_PLATFORMS
 
 
 def register(subparsers) -> None:
@@ -254,18 +303,36 @@ def run(args, person=None) -> int:
     except Exception as exc:  # serial.SerialException and OSError alike
         print("propctl selftest: cannot open %s: %s" % (args.port, exc), file=sys.stderr)
         return 1
+    began = False
     with link:
         try:
             info = link.hello(timeout=5.0)
             print("self-test of the %s prop on %s (firmware %s)" % (info.get("prop"), info.get("board"),
                                                                    info.get("firmware")), flush=True)
+            if type(person) is Terminal and not args.non_interactive and is_virtual(info):
+                print(VIRTUAL_BOARD % {"port": args.port}, file=sys.stderr)
+                return 1
             steps = link.request("selftest_begin", timeout=5.0)
+            began = True
             results = run_outputs(link, steps["outputs"], person, not args.non_interactive)
             if not args.non_interactive:
                 results += run_inputs(link, steps["inputs"], person, args.timeout)
             link.send("selftest_end")
+            began = False
         except LinkFailure as exc:
             print("propctl selftest: %s" % exc, file=sys.stderr)
             return 1
-    print(summary(results), flush=True)
+        except KeyboardInterrupt:
+            # Ctrl-C at a question or a step: end the test on the board too, or it would stay in
+            # the self-test with the prop stopped (refusing start_round) until the next one
+            if began:
+                try:
+                    link.send("selftest_end")
+                    print("\ninterrupted: the self-test is over, the board resets and its prop runs "
+                          "again", file=sys.stderr)
+                except (LinkFailure, OSError):
+                    print("\ninterrupted: the board did not hear the end of the self-test; reset it "
+                          "(unplug it, or run the self-test again)", file=sys.stderr)
+            return 130
+    print(summary(results, width_now()), flush=True)
     return 1 if any(r[1] == "FAIL" for r in results) else 0

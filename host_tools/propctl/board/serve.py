@@ -135,6 +135,17 @@ def main(args) -> int:
         flash = tempfile.mkdtemp(prefix="vboard-flash-")
     link_path = getattr(args, "link", None)
     heap = getattr(args, "heap", None) or DEFAULT_HEAP
+    prop_id = None
+    if getattr(args, "broker", None):
+        from propctl.venue import netsim
+        from propctl.venue.broker import BrokerError
+        try:
+            prop_id = netsim.prepare_flash(Path(flash), args)
+        except BrokerError as exc:
+            print("propctl sim serve: %s" % exc, file=sys.stderr)
+            return 2
+        if heap == DEFAULT_HEAP:
+            heap = netsim.HEAP  # the net layer's code and buffers besides the prop
     # Before the first line is printed: whoever read it may stop us at once.
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
@@ -145,6 +156,9 @@ def main(args) -> int:
     print("flash folder: %s" % flash, flush=True)
     if link_path:
         print("also reachable as %s" % link_path, flush=True)
+    if prop_id is not None:
+        print("on the broker as %s once a prop is deployed (config.json has the net section)" % prop_id,
+              flush=True)
     propctl = propctl_command()  # the hints must run as printed, .venv activated or not
     print("in another terminal, try:\n  %s deploy --port %s --prop clock --board pico\n"
           "  %s monitor --port %s\nCtrl-C here stops the virtual board"
@@ -164,6 +178,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--flash", help="folder that plays the board's flash (default: a new temp folder)")
     parser.add_argument("--link", help="also make this path a symlink to the port (like socat link=)")
     parser.add_argument("--heap", default=DEFAULT_HEAP, help="MicroPython heap size (default %(default)s)")
+    parser.add_argument("--broker", metavar="URL",
+                        help="also join this MQTT broker, mqtt://[USER@]HOST[:PORT] "
+                             "(writes the net section of the flash's config.json)")
+    parser.add_argument("--id", metavar="ID", help="with --broker: the prop's id there (default: its name)")
+    parser.add_argument("--password-file", metavar="FILE",
+                        help="with --broker: the broker password (else $PROPCTL_MQTT_PASSWORD)")
 
 
 if __name__ == "__main__":

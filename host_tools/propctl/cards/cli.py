@@ -5,15 +5,15 @@ import json
 import os
 import re
 import sys
-from typing import List
 
 from cardpack import Pack, PackError
 from propctl.atomic import write_atomic
-from propctl.cards import kinds, quality
+from propctl.cards import kinds
 from propctl.cards import lang as langs
 from propctl.cards.container import pack_chunks
-from propctl.cards.load import Problem, load_deck
-from propctl.cards.select import Selection, one_deck, select
+from propctl.cards.load import load_deck
+from propctl.cards.report import Progress, judged, report
+from propctl.cards.select import one_deck, select
 from propctl.inputfile import InputFileError, open_regular
 
 # Decks at least this big report progress while packing.
@@ -28,6 +28,8 @@ examples:
   propctl cards show taskcards.bin             # list every card
   propctl cards show taskcards.bin GEO-01      # one card, bolt marked
   propctl cards show --lang en GEO-01          # a card of the shipped deck
+  propctl cards print --lang de -o karten.pdf  # German task cards to print
+  propctl cards print --calibration -o cal.pdf # measure the box's slot first
 
 The kind of cards comes from the CSV header or the JSON "kind" key; --kind
 overrides it. A file's name may say its language (deck.de.csv); a deck and a
@@ -58,10 +60,10 @@ def _quiet_on_broken_pipe(run):
 def register(subparsers) -> None:
     """Add `propctl cards` and its subcommands."""
     parser = subparsers.add_parser(
-        "cards", help="check, pack and show card decks (CSV/JSON -> binary pack)",
+        "cards", help="check, pack, show and print card decks (CSV/JSON -> pack, PDF)",
         description="Card decks: humans edit CSV or JSON; `check` lists every problem, `pack` "
                     "writes the compact binary deck a board reads one card at a time, `show` "
-                    "prints cards from a pack.",
+                    "prints cards from a pack, `print` makes a PDF to print and cut.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(title="actions", metavar="ACTION")
     kind_help = "card kind, if the files do not say (%s)" % ", ".join(kinds.names())
@@ -89,6 +91,8 @@ def register(subparsers) -> None:
     pack.add_argument("-o", "--output", required=True, metavar="DECK.bin", help="the pack to write")
     pack.add_argument("--kind", choices=kinds.names(), help=kind_help)
     langs.add_argument(pack, "the deck")
+    pack.add_argument("--family", action="store_true",
+                      help="only the family cards (\"family\": true; question cards mark them)")
     pack.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
     pack.set_defaults(func=run_pack)
 
@@ -108,6 +112,9 @@ def register(subparsers) -> None:
     langs.add_argument(show, "the shipped deck to show instead of a pack")
     show.set_defaults(func=run_show)
 
+    from propctl.cards import print_cli
+    print_cli.register(sub)
+
     parser.set_defaults(func=lambda args: _usage(parser))
 
 
@@ -116,32 +123,11 @@ def _usage(parser) -> int:
     return 2
 
 
-def _report(problems: List[Problem]) -> int:
-    for problem in problems:
-        print(problem)
-    if problems:
-        print("%d problem%s found" % (len(problems), "" if len(problems) == 1 else "s"),
-              file=sys.stderr)
-        return 1
-    return 0
-
-
-def _judged(selection: Selection) -> List[Problem]:
-    """All problems of a selection: reading (every limit `pack` enforces included),
-    language, then content (if it could be read)."""
-    problems = list(selection.problems)
-    for deck in selection.decks:
-        problems.extend(deck.problems)
-    if not problems:
-        problems.extend(quality.check(selection.decks, selection.lang))
-    return problems
-
-
 @_quiet_on_broken_pipe
 def run_check(args) -> int:
     """`propctl cards check`: every problem, including every limit `pack` enforces."""
     selection = select(args.files, args.kind, args.lang)
-    if _report(_judged(selection)) or any(deck.kind is None for deck in selection.decks):
+    if report(judged(selection)) or any(deck.kind is None for deck in selection.decks):
         return 1
     for deck in selection.decks:
         assert deck.kind is not None
@@ -160,12 +146,19 @@ def run_pack(args) -> int:
         return 2
     selection = select(args.files, args.kind or (None if args.files else "taskcards"), args.lang)
     deck = one_deck(selection)
-    if _report(_judged(selection) or deck.problems) or deck.kind is None:
+    if report(judged(selection) or deck.problems) or deck.kind is None:
         print("nothing written", file=sys.stderr)
         return 1
-    kind, total = deck.kind, len(deck.records)
-    progress = None if args.quiet or total < PROGRESS_FROM else _Progress(total)
-    pieces = pack_chunks(kind.CODE, kind.VERSION, deck.records,
+    kind, records = deck.kind, deck.records
+    if getattr(args, "family", False):
+        records = [records[i] for i, card in enumerate(deck.cards) if getattr(card, "family", False)]
+        if not records:
+            print("--family: the deck has no family cards (\"family\": true); nothing written",
+                  file=sys.stderr)
+            return 1
+    total = len(records)
+    progress = None if args.quiet or total < PROGRESS_FROM else Progress(total)
+    pieces = pack_chunks(kind.CODE, kind.VERSION, records,
                          None if progress is None else lambda done, _: progress(done, "packing"))
     size = 0
 
@@ -249,7 +242,7 @@ def run_show(args) -> int:
 def _show_shipped(args, card_id) -> int:
     deck = load_deck([str(langs.shipped(args.kind, args.lang))], args.kind)
     kind = deck.kind
-    if _report(deck.problems) or kind is None:
+    if report(deck.problems) or kind is None:
         return 1
     for card in deck.cards:
         if card_id is None:
@@ -264,20 +257,3 @@ def _show_shipped(args, card_id) -> int:
     print("the shipped %s deck has no card with id %s" % (args.lang, _safe(repr(card_id))),
           file=sys.stderr)
     return 1
-
-
-class _Progress:
-    """Progress on stderr in 10 % steps (a line each, so logs stay readable)."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.next = total // 10
-
-    def __call__(self, done: int, what: str) -> None:
-        if done >= self.next:
-            print("  %s %d/%d cards (%d%%)" % (what, done, self.total, 100 * done // self.total),
-                  file=sys.stderr)
-            self.next = done + max(1, self.total // 10)
-
-    def done(self) -> None:
-        print("  written", file=sys.stderr)

@@ -7,6 +7,9 @@ Task cards (Finger weg!):
   - the task is worded as the game words it: "Keep your fingers off ..." /
     "Finger weg von ..." (when the deck's language is known);
   - every card names a source and an as-of date (YYYY, YYYY-MM or YYYY-MM-DD);
+  - every card has a solution note (`notes`, one line, shown after the round);
+  - in a German deck, numbers in task, statements, source and note are in
+    German formats (propctl.cards.numbers_de: 7,26 kg, 40.075 km, 1914–1918);
   - the seven statements without the bolt are in no obvious order: not
     sorted by their numbers, not alphabetical, not in the order of a known
     sequence (planets, months, SI base units, decathlon ...). "In order"
@@ -18,14 +21,19 @@ Questions (Pi mal Daumen):
   - the exact answer sits where the rulebook puts it: it is a value of the
     scale with a 6-point range on each side (12 |3| 120 |6| 175 |6| 240),
     and the points fall away from it on both sides;
-  - at most one question in six asks "in which year".
+  - at most one question in six asks "in which year";
+  - topics, small answers, tuned windows, topic mix and family share
+    (propctl.cards.question_mix);
+  - in a German deck, numbers in German formats (propctl.cards.numbers_de).
 Across all decks checked together (same language):
   - no statement twice on two task cards, no question text twice;
-  - no task-card statement that gives away a question (all its words in the
-    question: "Sinking of the Titanic" / "In which year did the Titanic sink?").
+  - no task-card statement that gives away a question (all its two or more
+    subject words in the question: "Sinking of the Titanic" / "In which year
+    did the Titanic sink?"; a lone name such as "Albatross" is no give-away).
 """
 import re
 
+from propctl.cards import numbers_de, question_mix
 from propctl.cards.load import Problem
 from rules.pimaldaumen import TOP, exact
 
@@ -92,7 +100,7 @@ def check(decks, lang=None) -> list:
         if deck.kind.NAME == "taskcards":
             problems.extend(_taskcards(deck, lang))
         elif deck.kind.NAME == "questions":
-            problems.extend(_questions(deck))
+            problems.extend(_questions(deck, lang))
     problems.extend(_duplicates(decks))
     return problems
 
@@ -115,6 +123,16 @@ def _taskcards(deck, lang) -> list:
                                             "keep your fingers off, as the game words it"
                            % (card.text[:40], opening.strip())))
         out.extend(_sourced(deck, i, card, ""))
+        if not getattr(card, "note", ""):
+            out.append(_at(deck, i, "notes", "is missing; allowed: one line that settles what will be argued "
+                                             "at the table, shown after the round (why the bolt is the bolt, "
+                                             "why the tempting decoy is not)"))
+        if lang == "de":
+            for name, value in [("text", card.text), ("source", getattr(card, "source", "")),
+                                ("notes", getattr(card, "note", ""))] + \
+                    [("s%d" % (w + 1), text) for w, text in enumerate(card.statements)]:
+                for message in numbers_de.problems(value):
+                    out.append(_at(deck, i, name, message))
         others = [s for w, s in enumerate(card.statements) if w != card.bolt]
         order = obvious_order(others)
         if order:
@@ -270,7 +288,7 @@ def _bolt_balance(deck) -> list:
 
 # -- questions ----------------------------------------------------------------------
 
-def _questions(deck) -> list:
+def _questions(deck, lang) -> list:
     from propctl.cards.questions import SLOTS
     out = []
     years = 0
@@ -281,12 +299,19 @@ def _questions(deck) -> list:
             message = scale_rule(question.scale, question.answer)
             if message:
                 out.append(_at(deck, i, prefix + "scale", message))
+            for field, message in question_mix.question_problems(question, prefix):
+                out.append(_at(deck, i, field, message))
+            if lang == "de":
+                for name in ("text", "unit", "source"):
+                    for message in numbers_de.problems(getattr(question, name)):
+                        out.append(_at(deck, i, prefix + name, message))
             years += bool(YEAR_QUESTION.match(question.text))
     total = len(deck.cards) * len(SLOTS)
     if years > total // 6:
         out.append(Problem(deck.where[0][0], None, "text", "%d of %d questions ask for a year; allowed: at "
                            "most one in six (%d): ask for amounts, lengths, counts instead"
                            % (years, total, total // 6)))
+    out.extend(question_mix.deck_problems(deck, SLOTS))
     return out
 
 
@@ -386,7 +411,9 @@ def _duplicates(decks) -> list:
         for i, card in enumerate(deck.cards):
             for w, statement in enumerate(card.statements):
                 words = _words(statement)
-                for qdeck, j, field, text, qwords in asked if words else ():
+                # A lone name ("Albatross", "French") gives no number away; a statement of
+                # two or more subject words all in one question does ("Sinking of the Titanic").
+                for qdeck, j, field, text, qwords in asked if len(words) >= 2 else ():
                     if words <= qwords:
                         out.append(_at(deck, i, "s%d" % (w + 1), "%r gives away the question %s %s (%r); "
                                        "allowed: a fact in one deck only"

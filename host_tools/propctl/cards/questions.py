@@ -8,7 +8,8 @@ CSV: one row per card (like the printed card), columns
 
     id, then for FRAME in white, violet and COLOUR in yellow, green, salmon:
     FRAME_COLOUR_text, FRAME_COLOUR_unit, FRAME_COLOUR_scale,
-    FRAME_COLOUR_answer, FRAME_COLOUR_source, FRAME_COLOUR_as_of; and notes (optional)
+    FRAME_COLOUR_answer, FRAME_COLOUR_source, FRAME_COLOUR_as_of, FRAME_COLOUR_topic;
+    and family, notes (optional)
 
 with the scale written as on the card, values and points alternating:
 "12 | 3 | 120 | 6 | 175 | 6 | 240". Units and notes are optional.
@@ -17,10 +18,14 @@ JSON: {"kind": "questions", "cards": [{"id": "PMD-001",
   "white": {"yellow": QUESTION, "green": QUESTION, "salmon": QUESTION},
   "violet": {...}, "notes": "..."}]}
 with QUESTION = {"text": ..., "unit": ..., "scale": [12, 3, 120, 6, 175],
-"answer": 175, "source": ..., "as_of": "2024"}.
+"answer": 175, "source": ..., "as_of": "2024", "topic": "animals"}
+and "family": true on a card every question of which a child of ten can
+reason about.
 
-`as_of` (the date the fact holds for) is not packed; `propctl cards check`
-requires it (propctl.cards.quality). Numbers are kept exact: integers, or
+`as_of` (the date the fact holds for), `topic` (what the question is about,
+one of propctl.cards.quality.TOPICS) and `family` are not packed; `propctl
+cards check` requires the first two and judges the deck's topic mix and
+family share (propctl.cards.quality). Numbers are kept exact: integers, or
 decimals written as text ("-273.15") or as JSON numbers of at most 15
 significant digits (read back by their shortest form, which is what was
 written). The decimal mark is "."; a comma is refused, because "1,050" means
@@ -44,12 +49,13 @@ from rules.pimaldaumen import COLOURS, TOP, check_scale, decimal_text, score
 NAME = "questions"
 TITLE = "Pi mal Daumen question cards"
 CODE = KIND.encode()
-QUESTION_FIELDS = ("text", "unit", "scale", "answer", "source", "as_of")
+QUESTION_FIELDS = ("text", "unit", "scale", "answer", "source", "as_of", "topic")
 SLOTS = tuple((frame, colour) for frame in FRAMES for colour in COLOURS)
 COLUMNS = ("id",) + tuple("%s_%s_%s" % (f, c, field) for f, c in SLOTS for field in QUESTION_FIELDS) \
-    + ("notes",)
-REQUIRED_COLUMNS = tuple(c for c in COLUMNS if not c.endswith(("_unit", "_as_of", "notes")))
-JSON_FIELDS = ("id",) + FRAMES + ("notes",)
+    + ("family", "notes")
+OPTIONAL_ENDINGS = ("_unit", "_as_of", "_topic", "family", "notes")
+REQUIRED_COLUMNS = tuple(c for c in COLUMNS if not c.endswith(OPTIONAL_ENDINGS))
+JSON_FIELDS = ("id",) + FRAMES + ("family", "notes")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}\Z")
 # Byte limits: six questions must fit one pack record (4 KB) for a board.
 MAX_TEXT_BYTES = 255
@@ -58,14 +64,25 @@ MAX_SOURCE_BYTES = 120
 MAX_NUMBER_CHARS = 16
 SCALE_EXAMPLE = "12 | 3 | 120 | 6 | 175 | 6 | 240"
 MAX_AS_OF_BYTES = 20
+TOPIC_PATTERN = re.compile(r"[a-z][a-z_]{1,23}\Z")
+FAMILY_WORDS = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False, "": False}
 
 
 class SourcedQuestion(Question):
-    """A question as read from a file: also the date its answer holds for (not packed)."""
+    """A question as read from a file: also the date its answer holds for and its topic (not packed)."""
 
-    def __init__(self, text, unit, scale, answer, source, as_of="") -> None:
+    def __init__(self, text, unit, scale, answer, source, as_of="", topic="") -> None:
         super().__init__(text, unit, scale, answer, source)
         self.as_of = as_of
+        self.topic = topic
+
+
+class DeckCard(QuestionCard):
+    """A card as read from a file: also whether it is a family card (age 10+; not packed)."""
+
+    def __init__(self, card_id, questions, family=False) -> None:
+        super().__init__(card_id, questions)
+        self.family = family
 
 
 def matches_columns(columns) -> bool:
@@ -103,9 +120,21 @@ def parse(fields: dict, fmt: str, report):
     notes = fields.get("notes")
     if notes is not None and not isinstance(notes, str):
         problem("notes", "must be text")
+    family = _family(fields.get("family"), problem)
     if bad[0]:
         return None
-    return QuestionCard(card_id, questions)
+    return DeckCard(card_id, questions, family)
+
+
+def _family(value, problem) -> bool:
+    """A card's family mark: JSON true/false, or in CSV yes/no (empty: no)."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in FAMILY_WORDS:
+        return FAMILY_WORDS[value.strip().lower()]
+    problem("family", "%r is not yes or no; allowed: true/false in JSON, yes/no in CSV (empty: no)"
+            % (value,))
+    return False
 
 
 def _id(value, problem):
@@ -144,6 +173,10 @@ def _question(raw, label, fmt, problem):
     unit = _text(raw.get("unit"), label + "unit", MAX_UNIT_BYTES, False, problem)
     source = _text(raw.get("source"), label + "source", MAX_SOURCE_BYTES, True, problem)
     as_of = _text(raw.get("as_of"), label + "as_of", MAX_AS_OF_BYTES, False, problem)
+    topic = _text(raw.get("topic"), label + "topic", MAX_AS_OF_BYTES, False, problem)
+    if topic is not None and not TOPIC_PATTERN.match(topic):
+        problem(label + "topic", "%r is not a topic name; allowed: 2-24 lowercase letters or '_', "
+                                 "e.g. animals" % topic)
     scale = _scale(raw.get("scale"), label + "scale", fmt, problem)
     answer = _number(raw.get("answer"), label + "answer", problem)
     if scale is not None and answer is not None:
@@ -154,7 +187,7 @@ def _question(raw, label, fmt, problem):
                     % (answer, where, TOP, TOP))
     if text is None or source is None or scale is None or answer is None:
         return None  # already reported; the card is dropped
-    return SourcedQuestion(text, unit or "", scale, answer, source, as_of or "")
+    return SourcedQuestion(text, unit or "", scale, answer, source, as_of or "", topic or "")
 
 
 def _text(value, label, limit, required, problem):
@@ -271,14 +304,21 @@ def encode(card: QuestionCard) -> bytes:
 
 
 def unpacked(card: QuestionCard) -> Tuple[str, ...]:
-    """The texts a record does not hold: each question's as-of date, in slot order."""
-    return tuple(getattr(q, "as_of", "") for q in card.questions)
+    """The texts a record does not hold: each question's as-of date and topic, in slot order,
+    then "1" for a family card ("" if not)."""
+    return (tuple(getattr(q, "as_of", "") for q in card.questions)
+            + tuple(getattr(q, "topic", "") for q in card.questions)
+            + ("1" if getattr(card, "family", False) else "",))
 
 
-def with_unpacked(card: QuestionCard, texts: Sequence[str]) -> QuestionCard:
-    """A decoded card with its as-of dates put back (see `unpacked`)."""
-    return QuestionCard(card.id, [SourcedQuestion(q.text, q.unit, q.scale, q.answer, q.source, as_of)
-                                  for q, as_of in zip(card.questions, texts)])
+def with_unpacked(card: QuestionCard, texts: Sequence[str]) -> DeckCard:
+    """A decoded card with its as-of dates, topics and family mark put back (see `unpacked`)."""
+    count = len(card.questions)
+    texts = list(texts) + [""] * (2 * count + 1 - len(texts))
+    return DeckCard(card.id, [SourcedQuestion(q.text, q.unit, q.scale, q.answer, q.source, as_of, topic)
+                              for q, as_of, topic in zip(card.questions, texts[:count],
+                                                         texts[count:2 * count])],
+                    texts[2 * count] == "1")
 
 
 def describe(card: QuestionCard) -> str:
@@ -320,7 +360,11 @@ def to_json(card: QuestionCard) -> dict:
             entry["source"] = q.source
             if getattr(q, "as_of", ""):
                 entry["as_of"] = q.as_of
+            if getattr(q, "topic", ""):
+                entry["topic"] = q.topic
             out[frame][colour] = entry
+    if getattr(card, "family", False):
+        out["family"] = True
     return out
 
 
@@ -335,6 +379,8 @@ def to_csv_row(card: QuestionCard) -> dict:
         row[prefix + "answer"] = q.answer
         row[prefix + "source"] = q.source
         row[prefix + "as_of"] = getattr(q, "as_of", "")
+        row[prefix + "topic"] = getattr(q, "topic", "")
+    row["family"] = "yes" if getattr(card, "family", False) else ""
     return row
 
 

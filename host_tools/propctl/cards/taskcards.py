@@ -1,6 +1,8 @@
 """Card kind "taskcards": Finger weg! task cards (pack kind code TASK).
 
-CSV columns (one row per card; `source`, `as_of` and `notes` are not packed):
+CSV columns (one row per card; `source`, `as_of` and `notes` are not packed:
+they stay on the desktop, where the sims and game masters show them after a
+round, and a board's heap never holds them):
 
     id, category, text, s1, s2, s3, s4, s5, s6, s7, s8, bolt, source, as_of, notes
 
@@ -9,8 +11,10 @@ JSON: {"kind": "taskcards", "cards": [{"id": ..., "category": ..., "text": ...,
 
 The category is the deck's own word for it (any text up to 40 bytes), so a
 German deck says "Geografie" and a new deck may bring new categories.
-`source` and `as_of` may be empty for reading; `propctl cards check` requires
-them (propctl.cards.quality).
+`notes` is the card's solution: one line for what will be argued at the table
+("Korsika gehört seit 1768 zu Frankreich; ..."), shown after the round.
+`source`, `as_of` and `notes` may be empty for reading; `propctl cards check`
+requires them (propctl.cards.quality).
 
 In the files the bolt is the window number 1..8 as people count the windows
 (s1 is the top window); the pack and cardpack.taskcard count windows 0..7.
@@ -39,12 +43,14 @@ MAX_CATEGORY_BYTES = 40
 
 
 class SourcedTaskCard(TaskCard):
-    """A task card as read from a file: also where its facts come from (not packed)."""
+    """A task card as read from a file: also where its facts come from and its
+    solution note (not packed)."""
 
-    def __init__(self, card_id, category, text, statements, bolt, source="", as_of="") -> None:
+    def __init__(self, card_id, category, text, statements, bolt, source="", as_of="", note="") -> None:
         super().__init__(card_id, category, text, statements, bolt)
         self.source = source
         self.as_of = as_of
+        self.note = note
 
 
 def matches_columns(columns) -> bool:
@@ -82,9 +88,10 @@ def parse(fields: dict, fmt: str, report):
     bolt = _bolt(fields, problem)
     source = _optional_text(fields, "source", problem)
     as_of = _optional_text(fields, "as_of", problem)
+    note = _optional_text(fields, "notes", problem)
     if bad[0]:
         return None
-    return SourcedTaskCard(card_id, category, text, statements, bolt, source, as_of)
+    return SourcedTaskCard(card_id, category, text, statements, bolt, source, as_of, note)
 
 
 def _optional_text(fields, name, problem):
@@ -204,15 +211,16 @@ def decode(data: bytes) -> TaskCard:
     return TaskCard(card.id, card.category, card.text, card.statements, card.bolt)
 
 
-def unpacked(card: TaskCard) -> Tuple[str, str]:
-    """The texts a record does not hold: (source, as_of)."""
-    return getattr(card, "source", ""), getattr(card, "as_of", "")
+def unpacked(card: TaskCard) -> Tuple[str, str, str]:
+    """The texts a record does not hold: (source, as_of, note)."""
+    return getattr(card, "source", ""), getattr(card, "as_of", ""), getattr(card, "note", "")
 
 
 def with_unpacked(card: TaskCard, texts: Sequence[str]) -> SourcedTaskCard:
-    """A decoded card with its source and as-of date put back (see `unpacked`)."""
-    source, as_of = texts
-    return SourcedTaskCard(card.id, card.category, card.text, card.statements, card.bolt, source, as_of)
+    """A decoded card with its source, as-of date and note put back (see `unpacked`)."""
+    source, as_of, note = (list(texts) + ["", "", ""])[:3]
+    return SourcedTaskCard(card.id, card.category, card.text, card.statements, card.bolt, source, as_of,
+                           note)
 
 
 def describe(card: TaskCard) -> str:
@@ -221,6 +229,8 @@ def describe(card: TaskCard) -> str:
     for i, statement in enumerate(card.statements):
         mark = "  <-- BOLT" if i == card.bolt else ""
         lines.append("  %d. %s%s" % (i + 1, statement, mark))
+    if getattr(card, "note", ""):  # a card read from a file; a pack does not hold the note
+        lines.append("solution: %s" % card.note)
     return "\n".join(lines)
 
 
@@ -228,9 +238,9 @@ def to_json(card: TaskCard) -> dict:
     """The card in the JSON file format (bolt counted 1..8)."""
     out = {"id": card.id, "category": card.category, "text": card.text,
            "statements": list(card.statements), "bolt": card.bolt + 1}
-    for name in ("source", "as_of"):
+    for name, key in (("source", "source"), ("as_of", "as_of"), ("note", "notes")):
         if getattr(card, name, ""):
-            out[name] = getattr(card, name)
+            out[key] = getattr(card, name)
     return out
 
 

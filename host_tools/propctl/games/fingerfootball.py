@@ -17,6 +17,7 @@ from propctl.games.table import (
     random_seed,
     refuse_unsavable,
 )
+from propctl.termtext import ask_wrapped, say_wrapped
 from rules import fingerfootball_field as field
 from rules.fingerfootball import FingerFootball, make_settings
 
@@ -121,7 +122,7 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def run(args, ask=input, say=print) -> int:
+def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
     """Entry point for `propctl play fingerfootball`; ask/say are injectable for tests."""
     if args.resume:
         try:
@@ -215,17 +216,25 @@ class Referee(Table):
         # A lone choice (goal, announced play) is answered directly, without its action name.
         lone = actions[0] if len(actions) == 1 and actions[0][1] == "pick" else None
         if lone is None:
-            self.say("%s: %s" % (who, " | ".join("%d) %s" % (i + 1, a[0]) for i, a in enumerate(actions))))
+            self.say("%s: %s" % (who, " | ".join("%d) %s" % (i + 1, spoken(a[0]))
+                                                 for i, a in enumerate(actions))))
         elif len(lone[2]) <= 8:
-            self.say("%s, %s: %s" % (who, lone[0], " | ".join(
+            self.say("%s, %s: %s" % (who, spoken(lone[0]), " | ".join(
                 "%d) %s" % (i + 1, o) for i, o in enumerate(lone[2]))))
         else:
-            self.say("%s, %s: %s" % (who, lone[0], describe_targets(lone[2])))
+            self.say("%s, announce the play: %s (e.g. opp2 pass left)" % (who, plays_text(lone[2])))
         text = self.ask("%s> " % who)
         if not text:
             return
         if lone is not None and text.split()[0].lower() != lone[0]:
             text = lone[0] + " " + text
+        chosen = chosen_by_number(text, actions)
+        if chosen is not None and chosen[1] in ("yards", "pick"):
+            # the menu's number chose an action that takes a value: ask for it
+            value = self.ask("%s: %s (Enter: back)> " % (spoken(chosen[0]), value_wanted(chosen)))
+            if not value:
+                return
+            text = "%s %s" % (chosen[0], value)
         try:
             name, arg = parse_entry(text, actions, game)
             snapshot = game.snapshot()
@@ -315,6 +324,51 @@ def board_lines(game) -> list:
     return lines
 
 
+def spoken(name: str) -> str:
+    """An action as the table says it: in_field -> in field (typed either way)."""
+    return name.replace("_", " ")
+
+
+def chosen_by_number(text: str, actions):
+    """The action a lone menu number chooses (its value still to come), else None."""
+    words = text.split()
+    if len(words) == 1 and words[0].isdigit() and words[0].isascii() and 1 <= int(words[0]) <= len(actions):
+        return actions[int(words[0]) - 1]
+    return None
+
+
+def value_wanted(action) -> str:
+    """What to type for an action's value, e.g. "the yard line 1..99 (own 1 to opp 1), e.g. 35"."""
+    name, kind, options = action
+    if kind == "yards":
+        lo, hi = options
+        return "the yard line %d..%d (%s to %s), e.g. %d or opp 45" % (
+            lo, hi, field.yard_text(lo), field.yard_text(hi), max(lo, min(hi, 35)))
+    if len(options) <= 8:
+        return "one of %s" % ", ".join("%d) %s" % (i + 1, o) for i, o in enumerate(options))
+    return "a play: %s" % plays_text(options)
+
+
+def plays_text(options) -> str:
+    """The plays that may be announced, grouped by zone: "opp1 run or pass, left, middle or right;
+    opp2 run left, ...; touchdown"."""
+    zones: dict = {}
+    for option in options:
+        parts = option.split(" ")
+        if len(parts) > 1:
+            zones.setdefault(parts[0], []).append(" ".join(parts[1:]))
+    every = ["%s %s" % (kind, lane) for kind in ("run", "pass") for lane in ("left", "middle", "right")]
+    groups = []
+    for zone, plays in zones.items():
+        if sorted(plays) == sorted(every):
+            groups.append("%s run or pass, left, middle or right" % zone)
+        else:
+            groups.append(", ".join("%s %s" % (zone, play) for play in plays))
+    if field.TOUCHDOWN in options:
+        groups.append(field.TOUCHDOWN)
+    return "; ".join(groups)
+
+
 def target_text(game, target: str) -> str:
     """A target as words, with the yard line it leads to."""
     if target == field.TOUCHDOWN:
@@ -323,22 +377,18 @@ def target_text(game, target: str) -> str:
     return "%s, to the %s" % (target, field.yard_text(spot))
 
 
-def describe_targets(options) -> str:
-    """The announced-play choices, compactly when there are many."""
-    if len(options) <= 4:
-        return "choose: " + ", ".join(options)
-    zones = []
-    for option in options:
-        zone = option.split(" ")[0]
-        if zone != field.TOUCHDOWN and zone not in zones:
-            zones.append(zone)
-    return ("choose a zone (%s), run or pass, left/middle/right - e.g. target %s pass left - "
-            "or target touchdown" % (", ".join(zones), zones[-1] if zones else "opp3"))
+MULTI_WORD = ("go_for_td", "out_of_bounds", "in_field", "end_zone", "no_good", "field_goal",
+              "extra_point", "two_point")  # typed with spaces too: in field 35, no good
 
 
 def parse_entry(text: str, actions, game):
     """(action name, engine argument) from a typed line; ValueError explains a mistake."""
     words = text.split()
+    for name in MULTI_WORD:
+        size = name.count("_") + 1
+        if len(words) > size - 1 and "_".join(words[:size]).lower() == name:
+            words = [name] + words[size:]
+            break
     head = words[0].lower()
     rest = words[1:]
     if head.isdigit():
@@ -411,8 +461,9 @@ def parse_pick(words, options, name) -> str:
     if len(matches) == 1:
         return matches[0]
     if len(options) <= 6:
-        raise ValueError("'%s' needs one of: %s" % (name, ", ".join(options)))
-    raise ValueError("'%s' needs one of the plays listed, e.g. %s" % (name, options[0]))
+        raise ValueError("'%s' needs one of: %s" % (spoken(name), ", ".join(options)))
+    raise ValueError("%s is not a play that can be announced now; the plays: %s"
+                     % (repr(text) if text else "nothing", plays_text(options)))
 
 
 def parse_team(words, game) -> int:

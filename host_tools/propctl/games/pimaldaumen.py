@@ -17,6 +17,7 @@ from cardpack.question import FRAMES, QuestionCard
 from cardpack.question import check_version as check_pack_version
 from cardpack.question import decode as decode_card
 from propctl.cards import lang as langs
+from propctl.cards.history import DeckHistory, History
 from propctl.cards.load import load_deck
 from propctl.games.table import (
     SaveFile,
@@ -27,6 +28,7 @@ from propctl.games.table import (
     random_seed,
     refuse_unsavable,
 )
+from propctl.termtext import ask_wrapped, say_wrapped
 from rules.pimaldaumen import (
     BONUS_GUESS,
     BONUS_QUESTION,
@@ -46,6 +48,8 @@ from rules.rng import Rng
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_BOARD = DATA / "pimaldaumen_board.json"
 DEFAULT_SAVE = "pimaldaumen-save.json"
+AUTO = "auto"  # --frame: white questions first, violet ones once the white are played (the rulebook)
+SHIPPED_DECK = "pimaldaumen/shipped"  # history name: the shipped decks share card ids across languages
 SAVE_FILE = SaveFile("propctl pimaldaumen save", 1, "Pi mal Daumen")
 
 EPILOG = """\
@@ -61,6 +65,14 @@ how a game goes:
   colour has been read. Points move the pieces; the track, bonus questions,
   minus fields and the winner are shown.
 
+across games:
+  The game master remembers which questions this household has heard (a
+  play history in ~/.local/share/propctl, or $XDG_DATA_HOME/propctl) and
+  reads those not heard before: the white frame first, then the violet one,
+  as the rulebook says. When every question of a colour has been heard, it
+  says so and repeats the one heard longest ago. --fresh forgets the
+  history of the deck; --family plays only the family cards (age 10+).
+
 at any prompt:
   help    these commands          track   the track and every piece
   save    save the game now       quit    stop (asks whether to save)
@@ -70,6 +82,7 @@ at any prompt:
 examples:
   propctl play pimaldaumen --players Peter,Wolfgang,Baerbel,Gaby --lang de
   propctl play pimaldaumen --players Ann,Bo --deck deck.bin --frame violet
+  propctl play pimaldaumen --players Mia,Leo,Mum --family --lang de
   propctl play pimaldaumen --players Ann,Bo --save ann-bo.json
   propctl play pimaldaumen --resume ann-bo.json
 
@@ -100,9 +113,13 @@ def register(subparsers) -> None:
                         help="question cards: CSV or JSON files, or a .bin pack "
                              "(default: the deck shipped in --lang)")
     parser.add_argument("--first", metavar="NAME", help="who asks first (default: the first name)")
-    parser.add_argument("--frame", choices=FRAMES, default="white",
-                        help="which side's questions to read: white (first play-through, default) "
-                             "or violet (for groups that know the white ones)")
+    parser.add_argument("--frame", choices=FRAMES + (AUTO,), default=AUTO,
+                        help="which side's questions to read: auto (default: white ones not heard "
+                             "before, then violet ones), white, or violet")
+    parser.add_argument("--family", action="store_true",
+                        help="only the family cards (questions a child of ten can reason about)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="forget which questions earlier games read (the play history of the deck)")
     parser.add_argument("--board", metavar="FILE", default=str(DEFAULT_BOARD),
                         help="board layout as JSON (default: the stand-in board shipped with propctl)")
     langs.add_argument(parser, "the shipped questions")
@@ -110,7 +127,7 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def run(args, ask=input, say=print) -> int:
+def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
     """Entry point for `propctl play pimaldaumen`; ask/say are injectable for tests."""
     try:
         if args.resume:
@@ -163,10 +180,16 @@ def check_names(names: list) -> list:
     return names
 
 
-def load_cards(paths) -> list:
-    """Question cards from CSV/JSON files or one .bin pack; SetupError listing every problem."""
+def load_cards(paths, family=False) -> list:
+    """Question cards from CSV/JSON files or one .bin pack; SetupError listing every problem.
+
+    `family`: only the cards marked family (a pack does not keep the mark).
+    """
     paths = [str(p) for p in paths]
     if len(paths) == 1 and _is_pack(paths[0]):
+        if family:
+            raise SetupError("--family needs the deck as CSV or JSON: a pack (%s) does not keep which "
+                             "cards are family cards" % paths[0], 2)
         try:
             with open(paths[0], "rb") as stream:
                 pack = Pack(io.BytesIO(stream.read()), kind="QUES")
@@ -180,7 +203,26 @@ def load_cards(paths) -> list:
         lines = [str(p) for p in deck.problems]
         raise SetupError("the deck has %d problem%s (see `propctl cards check`):\n  %s"
                          % (len(lines), "" if len(lines) == 1 else "s", "\n  ".join(lines)))
-    return deck.cards
+    if not family:
+        return deck.cards
+    cards = [card for card in deck.cards if getattr(card, "family", False)]
+    if not cards:
+        raise SetupError("--family: the deck has no family cards (\"family\": true)")
+    return cards
+
+
+def history_name(deck_paths: List[str]) -> str:
+    """The play history's name for a deck: one for the shipped decks (their card ids are the same
+    questions in every language), else the files themselves."""
+    shipped = set(str(langs.shipped("questions", lang).resolve()) for lang in langs.LANGS)
+    if all(str(Path(p).resolve()) in shipped for p in deck_paths):
+        return SHIPPED_DECK
+    return "pimaldaumen/" + ",".join(str(Path(p).resolve()) for p in deck_paths)
+
+
+def question_key(card_id: str, frame: str, colour: str) -> str:
+    """A question's key in the play history."""
+    return "%s/%s/%s" % (card_id, frame, colour)
 
 
 def _is_pack(path: str) -> bool:
@@ -209,77 +251,92 @@ def load_board(path) -> dict:
     return data
 
 
-def checked_read(read, order: List[str]) -> Set[Tuple[str, str]]:
-    """A save's questions read, [[card id, colour], ...], as a set; Unusable if it is damaged."""
+def checked_read(read, order: List[str], frame: str) -> Set[Tuple[str, str, str]]:
+    """A save's questions read, [[card id, frame, colour], ...], as a set; Unusable if damaged.
+
+    Saves from before the frame was kept per question list [card id, colour]: their frame.
+    """
     if not isinstance(read, list):
         raise Unusable("its list of questions read is damaged")
     known = set(order)
-    pairs = set()
-    for pair in read:
-        if (not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str)
-                or pair[0] not in known or pair[1] not in COLOURS):
-            raise Unusable("its list of questions read is damaged (%s)" % json.dumps(pair)[:60])
-        pairs.add((pair[0], pair[1]))
-    return pairs
+    items = set()
+    for item in read:
+        if isinstance(item, list) and len(item) == 2 and frame in FRAMES:
+            item = [item[0], frame, item[1]]
+        if (not isinstance(item, list) or len(item) != 3 or not isinstance(item[0], str)
+                or item[0] not in known or item[1] not in FRAMES or item[2] not in COLOURS):
+            raise Unusable("its list of questions read is damaged (%s)" % json.dumps(item)[:60])
+        items.add((item[0], item[1], item[2]))
+    return items
 
 
 @dataclass
 class Pile:
-    """The question cards in play: their shuffled order, how many are used, the card being read."""
+    """The question cards in play: their shuffled order, the questions read, the one being read."""
 
     cards: Dict[str, QuestionCard]  # by id
-    frame: str                      # white or violet: which side's questions are read
+    frame: str                      # white, violet, or auto (white first, then violet)
     order: List[str]                # card ids in draw order
-    seed: int                       # the shuffle's seed (advanced at each reshuffle)
-    drawn: int = 0                  # how many of `order` are used
+    seed: int                       # the shuffle's seed
     current: Optional[str] = None   # id of the card being read, or None
     colour: Optional[str] = None    # its colour, fixed when it was drawn
-    # (card id, colour) of every question read this game
-    read: Set[Tuple[str, str]] = field(default_factory=set)
+    current_frame: Optional[str] = None  # its frame, fixed when it was drawn
+    # (card id, frame, colour) of every question read this game
+    read: Set[Tuple[str, str, str]] = field(default_factory=set)
+    history: Optional[DeckHistory] = None  # what earlier games read (None: no memory)
+
+    def frames(self) -> Tuple[str, ...]:
+        return FRAMES if self.frame == AUTO else (self.frame,)
 
     def draw(self, colour: str) -> List[str]:
-        """Take the next card whose question in `colour` nobody has heard yet; what to tell the table.
+        """Take the question in `colour` heard longest ago; what to tell the table.
 
-        A card read for one colour still has its other two questions, so it
-        goes on being drawn for them; an empty deck is shuffled again. Only
-        when every question of a colour has been read do they repeat.
+        Never heard (in this game or, with a history, in earlier ones) comes
+        first, white before violet in auto mode, then the shuffled order. A
+        question read in this game comes back only when every question of its
+        colour has been read in it.
         """
         notes = []
-        found = self._unread(colour)
-        if found is None:
-            notes.append("(All cards are used: the deck is shuffled again.)")
-            self.seed = (self.seed * 1103515245 + 12345) & 0xFFFFFFFF
-            Rng(self.seed).shuffle(self.order)
-            self.drawn = 0
-            found = self._unread(colour)
-        if found is None:
-            notes.append("(Every %s question of this frame has been read: they repeat from now on.)" % colour)
-            self.read = set(item for item in self.read if item[1] != colour)
-            found = self.drawn
-        order = self.order
-        order[self.drawn], order[found] = order[found], order[self.drawn]
-        self.current = order[self.drawn]
-        self.colour = colour
-        self.drawn += 1
-        self.read.add((self.current, colour))
+        best = self._freshest(colour)
+        if best is None:
+            notes.append("(Every %s question has been read in this game: they repeat from now on.)" % colour)
+            self.read = set(item for item in self.read if item[2] != colour)
+            best = self._freshest(colour)
+        assert best is not None  # a deck has at least one card
+        (heard, game, _, _), card_id, frame = best
+        if heard and self.history is not None:
+            notes.append("(Every %s question of this deck was heard in earlier games, so one repeats: "
+                         "the one heard longest ago, in game %d of %d. --fresh forgets the earlier games.)"
+                         % (colour, game, self.history.games))
+        self.current, self.colour, self.current_frame = card_id, colour, frame
+        self.read.add((card_id, frame, colour))
+        if self.history is not None:
+            self.history.mark(question_key(card_id, frame, colour))
         return notes
 
-    def _unread(self, colour: str) -> Optional[int]:
-        for k in range(self.drawn, len(self.order)):
-            if (self.order[k], colour) not in self.read:
-                return k
-        return None
+    def _freshest(self, colour: str):
+        best = None
+        for rank, frame in enumerate(self.frames()):
+            for index, card_id in enumerate(self.order):
+                if (card_id, frame, colour) in self.read:
+                    continue
+                last = self.history.last_played(question_key(card_id, frame, colour)) \
+                    if self.history is not None else None
+                sort = (last is not None, last or 0, rank, index)
+                if best is None or sort < best[0]:
+                    best = (sort, card_id, frame)
+        return best
 
     def question(self):
-        """The question in play (card and colour fixed when it was drawn)."""
+        """The question in play (card, frame and colour fixed when it was drawn)."""
         assert self.current is not None and self.colour is not None
-        return self.cards[self.current].question(self.frame, self.colour)
+        return self.cards[self.current].question(self.current_frame or self.frames()[0], self.colour)
 
     def state(self) -> dict:
         """The pile's part of a save."""
-        return {"frame": self.frame, "order": self.order, "drawn": self.drawn, "current": self.current,
-                "current_colour": self.colour, "seed": self.seed,
-                "read": sorted([card, colour] for card, colour in self.read)}
+        return {"frame": self.frame, "order": self.order, "current": self.current,
+                "current_colour": self.colour, "current_frame": self.current_frame, "seed": self.seed,
+                "read": sorted([card, frame, colour] for card, frame, colour in self.read)}
 
 
 class Session(Table):
@@ -297,6 +354,8 @@ class Session(Table):
         self.pile = pile
         self.board_data = board_data
         self.deck_paths = deck_paths
+        self.history: Optional[History] = None  # the play history file (set by new and from_save)
+        self.history_trouble = False  # the last history save failed (said once, not at every question)
 
     # -- starting ---------------------------------------------------------
 
@@ -311,15 +370,24 @@ class Session(Table):
                                  % (args.first, ", ".join(names)), 2)
             first = matches[0]
         deck = args.deck or [str(langs.shipped("questions", langs.chosen(args)))]
-        cards = load_cards(deck)
+        cards = load_cards(deck, getattr(args, "family", False))
         board_data = load_board(args.board)
         seed = random_seed(args.seed)
         order = [card.id for card in cards]
         Rng(seed).shuffle(order)
         game = Game(Board(board_data), len(names), first)
         deck_paths = [str(Path(p).resolve()) for p in deck]
-        pile = Pile({card.id: card for card in cards}, args.frame, order, seed)
-        return cls(game, names, pile, board_data, deck_paths, args.save or DEFAULT_SAVE, ask, say)
+        history = History.load(warn=say)
+        memory = history.deck(history_name(deck_paths))
+        if getattr(args, "fresh", False):
+            memory.forget()
+            say("The play history of this deck is forgotten (--fresh): every question counts as new.")
+        memory.begin_game()
+        pile = Pile({card.id: card for card in cards}, getattr(args, "frame", AUTO), order, seed,
+                    history=memory)
+        session = cls(game, names, pile, board_data, deck_paths, args.save or DEFAULT_SAVE, ask, say)
+        session.history = history
+        return session
 
     @classmethod
     def resume(cls, path, save_path, ask, say) -> "Session":
@@ -346,8 +414,9 @@ class Session(Table):
         except SetupError as exc:
             raise Unusable("its players: %s" % str(exc).replace("--players: ", "")) from None
         frame = data.get("frame")
-        if frame not in FRAMES:
-            raise Unusable("its frame is %s, not one of %s" % (json.dumps(frame), ", ".join(FRAMES)))
+        if frame not in FRAMES + (AUTO,):
+            raise Unusable("its frame is %s, not one of %s"
+                           % (json.dumps(frame), ", ".join(FRAMES + (AUTO,))))
         try:
             board = Board(data.get("board"))
         except ValueError as exc:
@@ -372,14 +441,21 @@ class Session(Table):
         missing = [i for i in order if i not in known]
         if missing:
             raise Unusable("the deck no longer has the cards %s" % ", ".join(missing[:5]))
-        drawn = item("drawn", int, "count of cards drawn")
-        if not 0 <= drawn <= len(order):
-            raise Unusable("it has drawn %d of %d cards" % (drawn, len(order)))
+        if "drawn" in data:  # saves from before the play history counted the cards drawn
+            drawn = item("drawn", int, "count of cards drawn")
+            if not 0 <= drawn <= len(order):
+                raise Unusable("it has drawn %d of %d cards" % (drawn, len(order)))
         seed = item("seed", int, "seed")
         current, colour = data.get("current"), data.get("current_colour")
-        read = checked_read(data.get("read", []), order)  # saves from before "read" remember none
-        pile = Pile({card.id: card for card in cards}, frame, order, seed, drawn, current, colour, read)
+        current_frame = data.get("current_frame", frame if frame in FRAMES else None)
+        if current is not None and current_frame not in FRAMES:
+            raise Unusable("the card in play has no frame")
+        read = checked_read(data.get("read", []), order, frame)  # saves from before "read" remember none
+        history = History.load(warn=say)
+        pile = Pile({card.id: card for card in cards}, frame, order, seed, current, colour, current_frame,
+                    read, history.deck(history_name(deck)))
         session = cls(game, names, pile, data["board"], deck, save_path, ask, say)
+        session.history = history
         session.check_card_in_play()
         return session
 
@@ -407,8 +483,10 @@ class Session(Table):
 
     def play(self) -> int:
         """Run the game to its end; returns the exit code."""
-        self.say("Pi mal Daumen: %s. %s frame questions. Type `help` at any prompt."
-                 % (", ".join(self.names), self.pile.frame.capitalize()))
+        frames = {AUTO: "Questions not heard before, white frame first, then violet.",
+                  "white": "White frame questions.", "violet": "Violet frame questions."}
+        self.say("Pi mal Daumen: %s. %s Type `help` at any prompt."
+                 % (", ".join(self.names), frames[self.pile.frame]))
         if stand_in(self.board_data):
             self.say("Note: the board is a STAND-IN (%s): the printed board's layout is not known, "
                      "so field colours, bonus and minus fields are our guess." % self.board_data.get(
@@ -448,15 +526,21 @@ class Session(Table):
             self.take_choice()
 
     def draw(self):
-        """The next question in the current colour nobody has heard yet (see Pile.draw)."""
+        """The next question in the current colour nobody has heard yet (see Pile.draw);
+        the play history is saved at once, so a game cut short still counts."""
         for note in self.pile.draw(self.game.question_colour):
             self.say(note)
+        if self.history is not None:
+            problem = self.history.save()
+            if problem and not self.history_trouble:
+                self.say("Note: %s; the game goes on without it." % problem)
+            self.history_trouble = bool(problem)
         return self.pile.question()
 
     def read_out(self, reader: int, question) -> None:
         unit = " (%s)" % question.unit if question.unit else ""
         self.say("%s reads card %s, %s frame, %s question:"
-                 % (self.names[reader], self.pile.current, self.pile.frame, self.pile.colour))
+                 % (self.names[reader], self.pile.current, self.pile.current_frame, self.pile.colour))
         self.say("    %s%s" % (question.text, unit))
 
     def repeat_question(self) -> None:
@@ -559,7 +643,7 @@ class Session(Table):
         name = self.names[event["seat"]]
         said = "%s says %s" % (name, event["value"])
         if not event["score"]:
-            return "%s: außerhalb (outside the scale), 0 points." % said
+            return "%s: outside the scale, 0 points." % said
         if event["bonus"]:
             return "%s: %d points, doubled to %d fields." % (said, event["score"], 2 * event["score"])
         if not event["points"]:

@@ -173,7 +173,7 @@ class Table:
             self.say("Input ended.")
             return 0 if self.save(last=True) else 1
         self.finish()
-        return 0 if self.save(last=True) else 1
+        return 0 if self.save(last=True, finished=True) else 1
 
     def ask(self, prompt: str) -> str:
         """One line from the table; answers help, save, quit and the game's own commands."""
@@ -209,8 +209,9 @@ class Table:
         self.say("Not saved.")
         return 0
 
-    def save(self, quiet: bool = False, last: bool = False) -> bool:
-        """Save now; a failed save is said (and, unless it is the `last`, the game goes on)."""
+    def save(self, quiet: bool = False, last: bool = False, finished: bool = False) -> bool:
+        """Save now; a failed save is said (and, unless it is the `last`, the game goes on).
+        A `finished` game is kept for the record: there is nothing to continue."""
         try:
             self.save_file.write(self.save_path, self.save_body())
         except OSError as exc:
@@ -218,7 +219,9 @@ class Table:
                 self.save_path, exc.strerror or exc,
                 "- the game is NOT saved" if last else "(the game goes on)"))
             return False
-        if not quiet:
+        if finished:
+            self.say("The finished game is saved in %s." % self.save_path)
+        elif not quiet:
             self.say("Saved to %s; continue with: propctl play %s --resume %s"
                      % (self.save_path, self.game_name, self.save_path))
         return True

@@ -9,16 +9,17 @@ import argparse
 import math
 import os
 import select
-import shutil
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import Optional
 
 from propctl import sound
 from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
+from propctl.keys import KeyDecoder
 from propctl.overrides import combine, parse_sets
 from propctl.sim.runner import (
     VBOARD_DIR,
@@ -31,6 +32,7 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
+from propctl.termtext import cut, terminal_size, wrap
 
 HEAP = "16M"  # the recorder keeps every output change of a round
 
@@ -102,27 +104,35 @@ def describe(record: dict, show_plan: bool = True) -> str:
     """One event as a log line: board time, the event, and the sentence `propctl monitor` prints
     for it (propctl.describe); without show_plan the round's length stays secret."""
     name = record.get("event", "?")
-    hidden = ("type", "event", "t") if show_plan else ("type", "event", "t", "segments", "duration_ms")
+    hidden: tuple = ("type", "event", "t") if show_plan else ("type", "event", "t", "segments", "duration_ms")
+    if name == "reverse":
+        hidden += ("at_ms",)  # the time into the round: a second clock on a line that has one
     fields = {key: value for key, value in record.items() if key not in hidden}
-    return "%7.2f s  %-7s %s" % (record.get("t", 0) / 1000, name, describe_event("clock", name, fields))
+    return "%7.2f s  %-7s %s" % (record.get("t", 0) / 1000, str(name).replace("_", " "),
+                                 describe_event("clock", name, fields))
+
+
+SIDE_LOG = 46  # columns the log takes beside the face (most events fit in one line)
 
 
 def face_radius(rows: int, cols: int) -> int:
-    """The largest face that leaves room for the heading, status and 3 event lines."""
-    radius = min((rows - 9 - 3) // 2, (cols - 6) // 4)
+    """The largest face that fits `rows` lines and `cols` columns (at least 2, at most 10)."""
+    radius = min((rows - 3) // 2, (cols - 5) // 4)
     return max(2, min(radius, 10))
 
 
 class Screen:
     """The face, a status line and the latest events, drawn from the top of the terminal in place:
-    never taller or wider than the terminal, so nothing scrolls."""
+    never taller or wider than the terminal (measured at every draw: a resized terminal is drawn
+    anew), so nothing scrolls. Where there is room the log stands beside the face."""
 
-    def __init__(self, out, heading: str, show_plan: bool, size=None) -> None:
+    def __init__(self, out, heading: str, show_plan: bool, size=terminal_size) -> None:
         self.out = out
         self.heading = heading
         self.show_plan = show_plan
         self.speed = 1
-        self.size = size or shutil.get_terminal_size()
+        self.size = size
+        self.drawn_size: Optional[tuple] = None
         self.events: list = []
         self.frame: dict = {"angle_mdeg": 0, "state": "idle", "direction": 0, "left_ms": 0, "round": 0,
                             "t": 0}
@@ -131,34 +141,74 @@ class Screen:
 
     def event(self, line: str) -> None:
         self.events.append(line)
+        del self.events[:-200]
         self.draw()
 
     def update(self, frame: dict) -> None:
         self.frame = frame
         self.draw()
 
-    def lines(self) -> list:
-        cols, rows = self.size.columns, self.size.lines
+    def lines(self, cols: int, rows: int) -> list:
+        width = max(1, cols - 1)  # the last column stays empty: some terminals wrap there
         f = self.frame
         turning = {1: "turning clockwise", -1: "turning anticlockwise"}.get(f["direction"], "standing")
-        lines = [self.heading]
-        lines += clock_face(f["angle_mdeg"] / 1000, face_radius(rows, cols))
         left = "   time left %4.1f s" % (f["left_ms"] / 1000) if self.show_plan else ""
-        lines.append("  %s, round %d, %s%s   board time %.1f s   speed x%d" % (
-            f["state"], f["round"], turning, left, f["t"] / 1000, self.speed))
-        lines.append("  " + self.note)
-        room = rows - 1 - len(lines)  # the last row stays empty: writing there could scroll
-        if room > 0:
-            lines += (self.events[-room:] + [""] * room)[:room]
-        return [line[:cols - 1] for line in lines[:rows - 1]]
+        status = wrap("  %s, round %d, %s%s   board time %.1f s   speed x%d" % (
+            f["state"], f["round"], turning, left, f["t"] / 1000, self.speed), width, "    ")
+        status += wrap("  " + self.note, width, "    ")
+        usable = rows - 1  # the last row stays empty: writing there could scroll
+        top = [cut(self.heading, width)]
+        room = usable - 1 - len(status)  # rows for the face (and the log, below or beside it)
+        radius = min(face_radius(room, width), (width - 2 - SIDE_LOG - 5) // 4)
+        beside = radius >= 5  # a face this big with the log beside it, else the log goes below
+        if not beside:
+            radius = face_radius(room - 3, width)  # at least 3 lines of log below
+        face = clock_face(f["angle_mdeg"] / 1000, radius)
+        if beside:
+            column = face_width(radius) + 2
+            log = self.log_lines(width - column, len(face))
+            log = [""] * (len(face) - len(log)) + log
+            body = [(line.ljust(column) + entry).rstrip() for line, entry in zip(face, log)]
+            lines = top + body + status
+        else:
+            lines = top + face + status
+            room = usable - len(lines)
+            lines += self.log_lines(width, room)
+        lines = lines[:usable]
+        return [cut(line, width) for line in lines] + [""] * (usable - len(lines))
+
+    def log_lines(self, width: int, room: int) -> list:
+        """The latest events that fit in `room` lines of `width`, a long one wrapped under its text."""
+        out: list = []
+        for entry in reversed(self.events):
+            pieces = wrap(entry, width, " " * min(LOG_INDENT, width // 3))
+            if len(out) + len(pieces) > room:
+                if not out:
+                    out = pieces[-room:] if room > 0 else []
+                break
+            out[:0] = pieces
+        return out
 
     def draw(self) -> None:
-        self.out.write("\x1b[H" + "".join(line + "\x1b[K\r\n" for line in self.lines()))
+        size = self.size()
+        cols, rows = size.columns, size.lines
+        if (cols, rows) != self.drawn_size:  # a new size: what was drawn may lie outside the new layout
+            self.drawn_size = (cols, rows)
+            self.out.write("\x1b[2J")
+        self.out.write("\x1b[H" + "\r\n".join(line + "\x1b[K" for line in self.lines(cols, rows)))
         self.out.flush()
 
     def close(self) -> None:
-        self.out.write("\x1b[?25h")
+        self.out.write("\x1b[?25h\r\n")
         self.out.flush()
+
+
+def face_width(radius: int) -> int:
+    """The columns clock_face(angle, radius) takes."""
+    return radius * 4 + 5
+
+
+LOG_INDENT = len("%7.2f s  " % 0)  # a wrapped event goes on after the time column (describe)
 
 
 def info_lines(record: dict, args) -> list:
@@ -189,32 +239,38 @@ class KeyReader(threading.Thread):
 
     def run(self) -> None:
         fd = sys.stdin.fileno()
+        decoder = KeyDecoder()  # escape sequences and bytes that are not UTF-8 press nothing
         last_space = None
         repeating = False
         while not self.stopped.is_set():
             ready, _, _ = select.select([fd], [], [], 0.05)
             now = time.monotonic()
             if not ready:
+                decoder.flush(now)
                 if last_space is not None and now - last_space > (
                         self.NEXT_REPEAT_S if repeating else self.FIRST_REPEAT_S):
                     self.send("up")
                     last_space, repeating = None, False
                 continue
-            key = os.read(fd, 1).decode("latin-1")
-            if key == " ":
-                if last_space is None:
-                    self.send("down")
-                else:
-                    self.send("hold")
-                    repeating = True
-                last_space = now
-            elif key in "+=-":
-                self.speed = min(64, self.speed * 2) if key in "+=" else max(1, self.speed // 2)
-                self.send("speed %d" % self.speed)
-                self.on_speed(self.speed)
-            elif key in "qQ\x03\x04":
+            data = os.read(fd, 64)
+            if not data:  # the terminal is gone
                 self.send("quit")
                 return
+            for key in decoder.feed(data, now):
+                if key == " ":
+                    if last_space is None:
+                        self.send("down")
+                    else:
+                        self.send("hold")
+                        repeating = True
+                    last_space = now
+                elif key in ("+", "=", "-"):
+                    self.speed = min(64, self.speed * 2) if key in "+=" else max(1, self.speed // 2)
+                    self.send("speed %d" % self.speed)
+                    self.on_speed(self.speed)
+                elif key in ("q", "Q", "\x03", "\x04"):  # Ctrl-C is a key here (Run.cbreak)
+                    self.send("quit")
+                    return
 
 
 def run(args) -> int:
@@ -224,7 +280,7 @@ def run(args) -> int:
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "clock")
         config = load_config(args.config)
         sets = parse_sets(args.set)
-        check_settings(sets, config, micropython, firmware_lib, args.config)
+        check_settings(sets, config, firmware_lib, args.config)
     except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim clock: %s" % exc, file=sys.stderr)
         return getattr(exc, "code", 2)

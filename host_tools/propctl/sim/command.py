@@ -6,6 +6,7 @@ from propctl.board import serve
 from propctl.build import PROPS
 from propctl.sim import clock, football, fusebox
 from propctl.sim.runner import interactive_default
+from propctl.venue import netsim
 
 
 def non_negative(text: str) -> int:
@@ -40,9 +41,12 @@ def _common(parser, seed_help=None, speed=False, config=True) -> None:
     parser.add_argument("--firmware", help="firmware/lib folder (default: the one in this clone)")
 
 
-def _runs(module):
-    """func for a prop's sub-command: settle interactive mode once, then run the prop."""
+def _runs(module, prop: str):
+    """func for a prop's sub-command: settle interactive mode once, then run the prop
+    (on a broker with --broker: propctl.venue.netsim)."""
     def run(args) -> int:
+        if getattr(args, "broker", None):
+            return netsim.run(args, prop)
         args.interactive = interactive_default() if args.non_interactive is None else not args.non_interactive
         return module.run(args)
     return run
@@ -89,15 +93,17 @@ def register(subparsers) -> None:
                                 "  propctl sim clock --picture round.svg   and an SVG plot of the round")
     _common(p, seed_help="seed for the round's motion plan (default: random)", speed=True)
     clock.add_arguments(p)
-    p.set_defaults(func=_runs(clock))
+    netsim.add_arguments(p)
+    p.set_defaults(func=_runs(clock, "clock"))
 
     p = props.add_parser("fusebox", help="the fuse box: keys 1-8 open windows, or a script",
                          description="The fuse-box firmware on the virtual board, played from the "
                                      "keyboard (keys 1-8 open and close windows) or from a script.")
-    p.epilog = "\n\n".join((fusebox.HELP, fusebox.SCRIPT_HELP, fusebox.EXAMPLES))
+    p.epilog = "\n\n".join((fusebox.HELP + "\n" + fusebox.TIME_HELP, fusebox.SCRIPT_HELP, fusebox.EXAMPLES))
     _common(p)
     fusebox.add_arguments(p)
-    p.set_defaults(func=_runs(fusebox))
+    netsim.add_arguments(p)
+    p.set_defaults(func=_runs(fusebox, "fusebox"))
 
     p = props.add_parser("football", help="the Finger Football box: play it from the keyboard, or a demo",
                          description="The Finger Football box firmware on the virtual board. At a "
@@ -108,7 +114,8 @@ def register(subparsers) -> None:
     _common(p, seed_help="seed for the box's coin and dice (and the demo players; default: from the clock)",
             speed=True, config=False)
     football.add_arguments(p)
-    p.set_defaults(func=_runs(football))
+    netsim.add_arguments(p)
+    p.set_defaults(func=_runs(football, "football"))
 
     p = props.add_parser("serve", help="the virtual board on a serial port, for deploy and monitor",
                          description=(serve.__doc__ or "").split("\n\n")[0])

@@ -12,10 +12,8 @@ simulated players press the buttons instead (a fixed demo game).
 import os
 import queue
 import select
-import shutil
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 from pathlib import Path
@@ -24,6 +22,8 @@ from typing import Optional
 
 from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
+from propctl.football_reports import YARDS_WORDS, button_roles, reports
+from propctl.keys import ESC, KeyDecoder
 from propctl.overrides import parse_sets
 from propctl.sim.clock import Sound
 from propctl.sim.runner import (
@@ -36,8 +36,10 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
+from propctl.termtext import cut, terminal_size, wrap
 
 HEAP = "16M"
+DIGITS = "0123456789"
 DEFAULT_NAMES = ("Home", "Away")  # the runner's info line names the teams
 
 # The box's buttons (firmware/lib/props/football/parts.BUTTON_NAMES) on keys.
@@ -99,102 +101,7 @@ def describe(record: dict, names=DEFAULT_NAMES) -> str:
     fields = {key: value for key, value in record.items() if key not in ("type", "event", "t")}
     if name in ("score", "quarter"):
         fields["names"] = list(names)  # the board says team 0/1; the host knows their names
-    return "%7.2f s  %-7s %s" % (t, name, describe_event("football", name, fields))
-
-
-# --- what the keys do in each phase ------------------------------------------------
-
-# Actions the buttons give (props.football.app: ROLL tosses and rolls, KICK announces the kick
-# and starts the count, GOOD and MISS report made or missed); all others are link reports.
-BUTTON_ACTIONS = ("toss", "roll", "field_goal", "extra_point", "made", "touchdown", "good", "missed",
-                  "no_good")
-
-REPORT_WORDS = {
-    "kick": "kick off", "receive": "receive", "goal": "defend the %s goal",
-    "end_zone": "into the end zone (touchback)", "onside": "onside kick", "punt": "punt",
-    "go_for_td": "go for a touchdown", "touchback": "through the end zone (touchback)",
-    "fumble": "red football: turnover at a yard line", "flag": "yellow flag: penalty",
-    "accept": "accept the penalty", "refuse": "refuse the penalty", "two_point": "two-point try",
-    "target": "announce %s",
-}
-YARDS_WORDS = {"in_field": "stopped on the field at a yard line",
-               "out_of_bounds": "out of bounds at a yard line"}
-NONE_WORDS = {"out_of_bounds": "out of bounds (the receiver's 40)"}
-
-
-def button_roles(state: dict) -> dict:
-    """button -> what pressing it does now, in words ("" when the box would refuse it)."""
-    names = [action[0] for action in state["actions"]]
-    phase = state["phase"]
-    counting = state["box"] == "counting"
-    roles = {"roll": "", "kick": "", "good": "", "miss": ""}
-    if "toss" in names:
-        roles["roll"] = "toss the coin"
-    elif "roll" in names:
-        roles["roll"] = "roll the dice"
-    elif phase == "over":
-        roles["roll"] = "hold (R): a new game"
-    if counting:
-        roles["good"] = "the kick is good (before the final tone)"
-        roles["miss"] = "the kick is no good"
-        return roles
-    if "field_goal" in names:
-        roles["kick"] = "field goal: ready, go (the count)"
-    elif "extra_point" in names:
-        roles["kick"] = "extra point: ready, go (the count)"
-    elif phase in ("field_goal", "extra_point"):
-        roles["kick"] = "ready, go (the count)"
-    for name, words in (("touchdown", "touchdown"), ("made", "made it")):
-        if name in names:
-            roles["good"] = words
-    if "missed" in names:
-        roles["miss"] = "missed"
-    if phase in ("onside", "two_point"):
-        roles["good"] = "onside kick recovered" if phase == "onside" else "two-point try good"
-        roles["miss"] = "no good"
-    return roles
-
-
-def reports(state: dict, prefix=()) -> list:
-    """The link reports the game takes now, as menu entries (label, line, needs):
-    line is the runner's "report ..." line, or None with needs = ("yards", lo, hi) for a yard
-    line still to type, or ("pick", action, words) for a pick with more words to choose."""
-    if state["box"] == "counting":
-        return []  # the box takes only good or no good during the count
-    out: list = []
-    for name, kind, options in state["actions"]:
-        if name in BUTTON_ACTIONS:
-            continue
-        if kind == "none":
-            words = NONE_WORDS.get(name) or REPORT_WORDS.get(name, name.replace("_", " "))
-            out.append((words, "report " + name, None))
-        elif kind == "yards":
-            words = YARDS_WORDS.get(name) or REPORT_WORDS.get(name, name.replace("_", " "))
-            out.append(("%s (%d-%d)" % (words, options[0], options[1]), None, ("yards", name,
-                                                                              options[0], options[1])))
-        elif kind == "pick":
-            out += pick_entries(name, options, prefix)
-    return out
-
-
-def pick_entries(name: str, options: list, prefix=()) -> list:
-    """Menu entries for a pick: the options themselves when up to 9 are left, else their next
-    word (an announced play on CHOICE has up to 31: the zone first, then run or pass and lane)."""
-    words = REPORT_WORDS.get(name, name + " %s")
-    left = [o for o in options if o.split(" ")[:len(prefix)] == list(prefix)]
-    if len(left) <= 9:
-        return [(words % o, "report %s %s" % (name, o.replace(" ", "_")), None) for o in left]
-    out: list = []
-    for option in left:
-        parts = option.split(" ")
-        if len(parts) == len(prefix) + 1:  # nothing more to choose (e.g. "touchdown")
-            entry: tuple = (words % option, "report %s %s" % (name, option.replace(" ", "_")), None)
-        else:
-            chosen = tuple(parts[:len(prefix) + 1])
-            entry = (words % " ".join(chosen) + "...", None, ("pick", name, chosen))
-        if entry not in out:
-            out.append(entry)
-    return out
+    return "%7.2f s  %-7s %s" % (t, name.replace("_", " "), describe_event("football", name, fields))
 
 
 # --- the screen ------------------------------------------------------------------
@@ -234,17 +141,18 @@ class Screen:
             top += ["%-21s %s" % (p, k) if k else p for p, k in zip(panel + [""] * len(beside), beside)]
         else:
             top += panel + self.keys
-        top += [self.status, self.notice]
+        top += wrap(self.status, width, "     ")
+        top += wrap(self.notice, width, "     ") if self.notice else [""]
         room = rows - 1 - len(top)  # the last row stays empty: writing there could scroll
         log: list = []
         for line in self.log[-max(room, 0):] if room > 0 else []:
-            log += textwrap.wrap(line, width, subsequent_indent=" " * 19) or [""]
+            log += wrap(line, width, " " * 19)
         log = log[-room:] if room > 0 else []
         out = (top + log + [""] * max(room - len(log), 0))[:rows - 1]
-        return [line[:width] for line in out]
+        return [cut(line, width) for line in out]
 
     def draw(self) -> None:
-        size = shutil.get_terminal_size()
+        size = terminal_size()
         if size != self.size:  # a new size: what was drawn before may lie outside the new layout
             self.size = size
             self.out.write("\x1b[2J")
@@ -294,9 +202,10 @@ class Keys:
     def prompt(self) -> str:
         if self.typing:
             _, action, lo, hi = self.typing
-            # what to type first: a narrow terminal cuts the explanation, not the typing
-            return "%s at yard line %d-%d, then Enter: %s_   (from the goal of the team getting the ball)" % (
-                action.replace("_", " "), lo, hi, self.typed)
+            words = YARDS_WORDS.get(action) or action.replace("_", " ")
+            # the typing first: a narrow terminal wraps the explanation, the digits stay in view
+            return "yard line: %s_   (%s, %d-%d from the goal of the team getting the ball; " \
+                   "Enter, or Esc: back)" % (self.typed, words, lo, hi)
         return self.notice
 
     def tick(self, now: float) -> None:
@@ -311,10 +220,10 @@ class Keys:
         if self.typing:
             self.type_key(ch, self.typing[1])
             return
-        if ch in "qQ\x03\x04":
+        if ch in ("q", "Q", "\x03", "\x04"):
             self.quit = True
             return
-        if ch == "\x1b":
+        if ch == ESC:
             self.prefix = ()
             return
         for key, button in BUTTON_KEYS:
@@ -329,7 +238,7 @@ class Keys:
             if ch == key.upper():
                 self.send("press %s %d" % (button, self.long_press_ms + 200))
                 return
-        if ch.isdigit() and ch != "0":
+        if ch in DIGITS[1:]:  # not "2".isdigit(): that is true for "²" too
             entries = self.menu()
             index = int(ch) - 1
             if index >= len(entries):
@@ -347,13 +256,13 @@ class Keys:
 
     def type_key(self, ch: str, action: str) -> None:
         """A key while a yard line for `action` is typed."""
-        if ch == "\x1b" or ch in "\x03\x04":
+        if ch in (ESC, "\x03", "\x04") or ch in ("\r", "\n") and not self.typed:
             self.typing = None
-        elif ch.isdigit() and len(self.typed) < 3:
+        elif ch in DIGITS and len(self.typed) < 3:
             self.typed += ch
-        elif ch in "\x7f\x08":
+        elif ch in ("\x7f", "\x08"):
             self.typed = self.typed[:-1]
-        elif ch in "\r\n" and self.typed:
+        elif ch in ("\r", "\n"):
             self.send("report %s %d" % (action, int(self.typed)))
             self.typing = None
 
@@ -399,7 +308,7 @@ def run(args) -> int:
     or the demo game reached its final whistle."""
     try:
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "football")
-        check_settings(parse_sets(args.set), {}, micropython, firmware_lib)
+        check_settings(parse_sets(args.set), {}, firmware_lib)
     except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim football: %s" % exc, file=sys.stderr)
         return getattr(exc, "code", 2)
@@ -436,7 +345,7 @@ def run(args) -> int:
         names[0], score[0], names[1], score[1], end["t"] / 1000, end["steps"],
         "key presses and reports" if play else "player actions", end["lines"][0] if end["lines"] else "")
     if interactive:  # below the panel: as narrow as the panel
-        done = "\n".join(textwrap.wrap(done, 79, subsequent_indent="      "))
+        done = "\n".join(wrap(done, 79, "      "))
     print(done, flush=True)
     if play:
         return 0 if code == 0 else 1
@@ -511,6 +420,7 @@ class Session:
         self.play = play
         self.sound = sound
         self.keys = Keys(self.send, 1500)
+        self.decoder = KeyDecoder()
         self.screen: Optional[Screen] = None
         self.names = DEFAULT_NAMES
         self.end: Optional[dict] = None
@@ -528,12 +438,12 @@ class Session:
         fd = sys.stdin.fileno()
         ready = bool(select.select([fd], [], [], 0.02)[0])
         now = time.monotonic()
-        if ready:
-            for ch in os.read(fd, 64).decode("latin-1"):
-                if self.play:
-                    self.keys.key(ch, now)
-                elif ch in "qQ\x03\x04":
-                    self.keys.quit = True
+        keys = self.decoder.feed(os.read(fd, 64) or b"\x04", now) if ready else self.decoder.flush(now)
+        for ch in keys:
+            if self.play:
+                self.keys.key(ch, now)
+            elif ch in ("q", "Q", "\x03", "\x04"):
+                self.keys.quit = True
         if self.play:
             self.keys.tick(now)
         return ready

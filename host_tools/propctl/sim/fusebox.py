@@ -12,10 +12,8 @@ commands and gives the same output every time.
 import argparse
 import os
 import select
-import shutil
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import Callable, Optional
@@ -23,6 +21,7 @@ from typing import Callable, Optional
 from propctl.build import FIRMWARE_DIR
 from propctl.cards import lang as langs
 from propctl.describe import describe_event
+from propctl.keys import DONE, ESC_WAIT_S, KeyDecoder, LineEditor
 from propctl.overrides import combine, parse_sets
 from propctl.sim import clock
 from propctl.sim.runner import (
@@ -36,11 +35,13 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
+from propctl.termtext import cells, cut, tail, terminal_size, wrap
 
 KEYS = {"n": "next", "p": "prev", "b": "bolt", "w": "wait 1000", "x": "state"}
 HELP = ("keys: 1-8 open/close a window  n/p next/previous card  b bolt button  q quit\n"
-        "g new game  r report discs  s card by id  c sensor chatter  w skip 1 s ahead\n"
-        "Board time runs in real time; it stands still while g, r, s or c ask for text.")
+        "g new game  r report discs  s card by id  c sensor chatter  w skip 1 s ahead")
+TIME_HELP = ("Board time runs in real time; it stands still while g, r, s or c ask for text:\n"
+             "Enter takes it; Esc, Ctrl-C or Enter on an empty line leave the question.")
 
 SCRIPT_HELP = """script lines (--script FILE or '-', one command per line):
   open N, close N, toggle N   window N (1-8)
@@ -72,27 +73,79 @@ def add_arguments(parser) -> None:
                         help="no sound at the terminal (default: the piezo's tones are played through "
                              "aplay/paplay/afplay/ffplay, else the terminal bell; a script plays none)")
     parser.add_argument("--wav", metavar="FILE", help="write the piezo's tones of the run to a WAV file")
+    parser.add_argument("--fresh", action="store_true",
+                        help="forget which cards this household has played (at a terminal the deck "
+                             "offers cards not played before first; a script plays the deck's order)")
 
 
-def prepare_pack(choice, workdir: Path, lang=None):
-    """The pack file for the board: None for manual mode; decks are packed into workdir.
+def deck_of(choice, lang=None):
+    """(path, cards) of the deck to play: cards None for a ready pack (.bin) or manual mode.
 
     No choice: the task cards shipped in `lang` (None: the locale's language).
     """
     if choice == "none":
-        return None
+        return None, None
     path = Path(choice) if choice else langs.shipped("taskcards", lang or langs.default_lang())
-    if path.suffix.lower() in (".csv", ".json"):
+    if path.suffix.lower() not in (".csv", ".json"):
+        return path, None
+    from propctl.cards.load import load_deck
+    deck = load_deck([str(path)])
+    if deck.problems or deck.kind is None or deck.kind.NAME != "taskcards":
+        raise ValueError("%s has problems; run `propctl cards check %s`" % (path, path))
+    return path, deck.cards
+
+
+def prepare_pack(choice, workdir: Path, lang=None, cards=None):
+    """The pack file for the board: None for manual mode; decks are packed into workdir,
+    in the order of `cards` if given (else as the file has them)."""
+    path, deck_cards = deck_of(choice, lang)
+    if path is None:
+        return None
+    if deck_cards is not None:
+        from propctl.cards import taskcards
         from propctl.cards.container import build_pack
-        from propctl.cards.load import load_deck
-        deck = load_deck([str(path)])
-        kind = deck.kind
-        if deck.problems or kind is None:
-            raise ValueError("%s has problems; run `propctl cards check %s`" % (path, path))
-        data = build_pack(kind.CODE, kind.VERSION, [kind.encode(c) for c in deck.cards])
+        data = build_pack(taskcards.CODE, taskcards.VERSION,
+                          [taskcards.encode(c) for c in (cards if cards is not None else deck_cards)])
         path = workdir / "pack.bin"
         path.write_bytes(data)
     return str(path.resolve())
+
+
+class Reveal:
+    """After each round, the card's solution note; with a memory (deal.Memory) the card is
+    marked played and a new game says when it must repeat cards.
+
+    A round ends when the bolt shows (fuse_blown) or the rules end it (scored, round_over).
+    """
+
+    def __init__(self, cards=None, memory=None) -> None:
+        self.notes = dict((card.id, getattr(card, "note", "")) for card in cards or ())
+        self.memory = memory
+        self.card: Optional[str] = None
+        self.spent = False
+        self.said: list = []  # what the memory said, shown with the next lines
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def lines(self, record: dict) -> list:
+        """Lines for the log after `record` (a runner line)."""
+        event = record.get("event")
+        if event == "card":
+            self.card, self.spent = record.get("id") or None, False
+        elif record.get("type") == "reply" and record.get("cmd") == "new_game" and self.memory:
+            self.memory.begin_game(int(record["ok"]["players"]))
+        out = []
+        if (event == "fuse_blown" or (event == "scored" and record.get("round_over") is True)) \
+                and self.card and not self.spent:
+            self.spent = True
+            if self.memory:
+                self.memory.played(self.card)
+            if self.notes.get(self.card):
+                out.append("%s solution %s: %s" % (" " * (LOG_INDENT - 1), self.card, self.notes[self.card]))
+        out[:0] = ["%s%s" % (" " * LOG_INDENT, text) for text in self.said]
+        del self.said[:]
+        return out
 
 
 def overrides_from(config: dict, sets: dict, pack) -> dict:
@@ -130,7 +183,7 @@ def to_link(command: str) -> str:
         return command
     players = []
     for word in words[1].split(","):
-        if word in ("", "-"):
+        if word in ("", "-", "0"):  # 0: nobody showed the bolt
             continue
         if not word.isdigit() or int(word) < 1:
             raise ValueError("report lists the players who showed the bolt, counted from 1, e.g. report 1,3;"
@@ -158,6 +211,8 @@ def describe(record: dict) -> str:
                 scores_text(ok["scores"]), "; the round is over" if ok["round_over"] else "")
         elif record["cmd"] == "new_game":
             text = "game    %d players, %s starts" % (ok["players"], player_text(ok["starter"]))
+        elif record["cmd"] in ("select_card", "state"):
+            return ""  # the card event says it; the screen shows the state
         else:
             text = "%s done" % record["cmd"].replace("_", " ")
         return "%7.2f s  %s" % (t, text)
@@ -165,7 +220,7 @@ def describe(record: dict) -> str:
     if name == "scored":
         return ""  # the reply line says it
     fields = {key: value for key, value in record.items() if key not in ("type", "event", "t")}
-    return "%7.2f s  %-7s %s" % (t, name, describe_event("fusebox", name, fields))
+    return "%7.2f s  %-7s %s" % (t, name.replace("_", " "), describe_event("fusebox", name, fields))
 
 
 def game_text(game: dict) -> str:
@@ -184,28 +239,28 @@ def game_text(game: dict) -> str:
 def draw_box(status: dict, whole_seconds: bool = False) -> list:
     """The fuse box as text lines: card, eight windows, lights, game.
 
+    Every window shows its statement, as the printed card does through the closed slider; a
+    window shows whether the bolt is behind it only once it is open.
     whole_seconds: the board time without its hundredths (at a terminal the screen then
     changes only when the box does, or once a second)."""
     lines = []
     if status["mode"] == "pack":
         head = "card %s" % status["card"] if status["card"] else "no card chosen (n/p or s)"
+        if status.get("text"):
+            head += " [%s]: %s" % (status.get("category", ""), status["text"])
         if status["pending"]:
             head += "  (waiting: close every window)"
     else:
         head = "manual mode: the box does not know the card (b = bolt in the window just opened)"
     lines.append(head)
-    if status.get("text"):
-        lines.append("  %s [%s]" % (status["text"], status.get("category", "")))
     statements = status.get("statements") or [""] * 8
     for window in range(1, 9):  # as printed on the box
         if window in status["open"]:
-            inside = statements[window - 1] or "(open)"
-            if status.get("bolt_seen") == window:
-                inside = "/!\\ " + inside + " /!\\"
+            shown = "BOLT" if status.get("bolt_seen") == window else "open"
         else:
-            inside = "#" * 32
-        faulty = "  sensor fault" if window in status["faulty"] else ""
-        lines.append("  %d [%-32s]%s" % (window, inside[:32], faulty))
+            shown = "closed"
+        faulty = "  (sensor fault)" if window in status["faulty"] else ""
+        lines.append("  %d %-6s %s%s" % (window, shown, statements[window - 1] or "", faulty))
     lamps = "red %s  green %s  buzzer %s  relay %s" % (
         "ON " if status["red"] else "off", "ON " if status["green"] else "off",
         "ON " if status["sound"] else "off", "ON " if status["relay"] else "off")
@@ -274,7 +329,7 @@ class Runner:
         return self.proc.returncode
 
 
-def _print_lines(lines, out) -> None:
+def _print_lines(lines, out, reveal: Optional[Reveal] = None) -> None:
     for record in lines:
         if record.get("type") == "info":
             pack = "pack %s" % record["pack"] if record["pack"] else "no pack"
@@ -286,19 +341,21 @@ def _print_lines(lines, out) -> None:
         text = describe(record)
         if text:
             out.write(text + "\n")
+        for line in reveal.lines(record) if reveal else ():
+            out.write(line + "\n")
 
 
-def run_scripted(runner: Runner, commands, out) -> int:
+def run_scripted(runner: Runner, commands, out, reveal: Optional[Reveal] = None) -> int:
     """Play commands, print the event log and the final box; 0 unless the runner failed."""
     lines, status = runner.read_until_status()
-    _print_lines(lines, out)
+    _print_lines(lines, out, reveal)
     for command in commands:
         command = command.strip()
         if not command or command.startswith("#"):
             continue
         out.write("> %s\n" % command)
         lines, status_now = runner.send(command)
-        _print_lines(lines, out)
+        _print_lines(lines, out, reveal)
         if status_now is None:
             break
         status = status_now
@@ -315,10 +372,11 @@ MIN_STEP_MS = 20        # a shorter step is left for the next one (four scans at
 MIN_LOG_LINES = 4       # event lines the screen keeps room for when it can
 LOG_INDENT = len("%7.2f s  " % 0)  # a wrapped event goes on after the time column (describe)
 MAX_STEP_MS = 2000      # after a stall (Ctrl-Z, a loaded host) the board skips ahead no further
-PROMPTS = {"g": ("game ", "players (2-8): "),
-           "r": ("report ", "players who showed the bolt, e.g. 1,3 (empty: none): "),
-           "s": ("select ", "card id: "),
-           "c": ("chatter ", "window (1-8): ")}
+PROMPTS = {"g": ("game ", "players (2-8)"),
+           "r": ("report ", "who showed the bolt? e.g. 1,3 (0: nobody)"),
+           "s": ("select ", "card id"),
+           "c": ("chatter ", "window (1-8)")}
+PROMPT_HINT = "   Enter: take it, Esc: back"
 
 
 class RealTime:
@@ -341,22 +399,21 @@ class RealTime:
 
 
 def screen_lines(heading: str, status: dict, log: list, cols: int, rows: int) -> list:
-    """What the terminal shows, top down: at most rows - 2 lines of at most cols - 1 characters
+    """What the terminal shows, top down: at most rows - 2 lines of at most cols - 1 cells
     (the row below them takes the prompts; the last row stays empty, writing there could scroll)."""
     width = max(1, cols - 1)
 
     def wrapped(line, more):
         """The line in pieces of at most width, the later ones indented by `more` spaces."""
-        if width < 2 * more:  # too narrow to wrap: cut
-            return [line]
-        return textwrap.wrap(line, width, subsequent_indent=" " * more) or [""]
+        return wrap(line, width, " " * more)
 
     box: list = []
     for line in draw_box(status, whole_seconds=True):
         box += wrapped(line, len(line) - len(line.lstrip()) + 4)
     keys = HELP.splitlines()
-    # the event log goes below the keys; on a short screen the spacing, then the heading make room
-    for lines in ([heading] + box + [""] + keys + [""], [heading] + box + keys, box + keys):
+    # the event log goes below the keys; on a short screen the spacing, then the keys, then the
+    # heading make room
+    for lines in ([heading] + box + [""] + keys, [heading] + box + keys, [heading] + box, box):
         room = rows - 2 - len(lines)
         if room >= MIN_LOG_LINES:
             break
@@ -369,14 +426,14 @@ def screen_lines(heading: str, status: dict, log: list, cols: int, rows: int) ->
             break
         events[:0] = pieces
     lines += events
-    return [line[:width] for line in lines[:max(0, rows - 2)]]
+    return [cut(line, width) for line in lines[:max(0, rows - 2)]]
 
 
 class Screen:
     """The terminal, redrawn in place: only lines that changed are written, every row above the
     prompt row is written or cleared, nothing goes past the right edge or the bottom."""
 
-    def __init__(self, out, size=shutil.get_terminal_size) -> None:
+    def __init__(self, out, size=terminal_size) -> None:
         self.out = out
         self.size = size
         self.shown: Optional[list] = None   # the rows as on the terminal; None: unknown
@@ -391,14 +448,18 @@ class Screen:
         return self.cols, self.rows
 
     def forget(self) -> None:
-        """The terminal shows something else (a prompt, a new size): the next draw writes everything."""
+        """The terminal shows something else (a new size): the next draw writes everything."""
         if self.shown is not None:
             self.out.write("\x1b[2J")
         self.shown = None
 
-    def draw(self, lines: list) -> None:
-        rows = [""] * max(0, self.rows - 2)
-        rows[:len(lines)] = lines[:len(rows)]
+    def draw(self, lines: list, prompt: str = "") -> None:
+        """`lines` from the top, `prompt` on the row below them (the last row stays empty)."""
+        rows = [""] * max(0, self.rows - 1)
+        body = max(0, self.rows - 2)
+        rows[:min(len(lines), body)] = lines[:body]
+        if rows:
+            rows[-1] = tail(prompt, max(0, self.cols - 1)) if prompt else ""
         writes = []
         for i, line in enumerate(rows):
             if self.shown is None or self.shown[i] != line:
@@ -408,28 +469,27 @@ class Screen:
             self.out.flush()
         self.shown = rows
 
-    def ask(self, prompt: str) -> str:
-        """A line of text typed on the prompt row (echoed, with line editing), then cbreak again."""
-        import termios
-        import tty
-        fd = sys.stdin.fileno()
-        attrs = termios.tcgetattr(fd)
-        attrs[3] |= termios.ICANON | termios.ECHO
-        termios.tcsetattr(fd, termios.TCSADRAIN, attrs)
-        row = max(1, self.rows - 1)
-        self.out.write("\x1b[%d;1H\x1b[K\x1b[?25h%s" % (row, prompt[:max(0, self.cols - 20)]))
-        self.out.flush()
-        try:
-            return sys.stdin.readline().strip()
-        finally:
-            tty.setcbreak(fd)
-            self.out.write("\x1b[?25l")
-            self.forget()
-
     def close(self) -> None:
         """Cursor back, on the last row, below the box."""
         self.out.write("\x1b[%d;1H\x1b[K\x1b[?25h" % self.rows)
         self.out.flush()
+
+
+class Question:
+    """A prompt's question open on the prompt row (g, r, s, c): the verb its answer completes."""
+
+    def __init__(self, verb: str, question: str) -> None:
+        self.verb = verb
+        self.question = question
+        self.line = LineEditor()
+
+    def shown(self, width: int) -> str:
+        """The prompt row: the question, the text typed so far and the hint, as far as they fit
+        (the hint goes first, then the question's start: the typing stays in view)."""
+        asked = "%s: %s_" % (self.question, self.line.text)
+        if cells(asked + PROMPT_HINT) <= width:
+            return asked + PROMPT_HINT
+        return tail(asked, width)
 
 
 class Sound(clock.Sound):
@@ -452,9 +512,10 @@ def heading_of(lines: list) -> str:
     return "Finger weg! fuse box on the virtual board"
 
 
-def run_interactive(runner: Runner, out, sound: Sound, run: Run) -> int:
+def run_interactive(runner: Runner, out, sound: Sound, run: Run, reveal: Optional[Reveal] = None,
+                    first: Optional[list] = None) -> int:
     """Keys to commands, board time in real time between them; 0 when the player quits."""
-    log: list = []
+    log: list = list(first or [])
     runner.on_pwm = sound.change
     lines, status = runner.read_until_status()
     heading = heading_of(lines)
@@ -462,6 +523,8 @@ def run_interactive(runner: Runner, out, sound: Sound, run: Run) -> int:
             for message in record.get("errors", [])]
     screen = run.screen = Screen(out)
     clock_now = RealTime()
+    decoder = KeyDecoder()
+    question: Optional[Question] = None
     left = False  # the player quit (else the runner ended)
     fd = sys.stdin.fileno()
     try:
@@ -471,39 +534,57 @@ def run_interactive(runner: Runner, out, sound: Sound, run: Run) -> int:
                 text = describe(record) if record.get("type") != "info" else ""
                 if text:
                     log.append(text)
+                log.extend(reveal.lines(record) if reveal else ())
             del log[:-100]
+            lines = []
             sound.at(status["t"])
             cols, rows = screen.measure()
-            screen.draw(screen_lines(heading, status, log, cols, rows))
-            ready, _, _ = select.select([fd], [], [], FRAME_S)
-            if not ready:
-                owed = clock_now.owed_ms()
-                if owed < MIN_STEP_MS:
-                    lines = []
-                    continue
-                before = status["t"]
-                lines, status = runner.send("wait %d" % owed)
-                if status is not None:
-                    clock_now.paid(status["t"] - before)
-                continue
-            key = os.read(fd, 1).decode("latin-1")
-            if key in ("q", "Q", "\x04", ""):
-                left = True
-                break
-            if key in "12345678":
-                command = "toggle " + key
-            elif key in PROMPTS:
-                verb, prompt = PROMPTS[key]
-                command = verb + screen.ask(prompt)
-            elif key in KEYS:
-                command = KEYS[key]
+            screen.draw(screen_lines(heading, status, log, cols, rows),
+                        question.shown(cols - 1) if question else "")
+            ready, _, _ = select.select([fd], [], [], ESC_WAIT_S if decoder.waiting() else FRAME_S)
+            now = time.monotonic()
+            if ready:
+                data = os.read(fd, 64)
+                if not data:  # the terminal is gone
+                    left = True
+                    break
+                keys = decoder.feed(data, now)
             else:
-                lines = []
+                keys = decoder.flush(now)
+            if not keys and question is None:
+                owed = clock_now.owed_ms()
+                if owed >= MIN_STEP_MS:
+                    before = status["t"]
+                    lines, status = runner.send("wait %d" % owed)
+                    if status is not None:
+                        clock_now.paid(status["t"] - before)
                 continue
-            lines, status = runner.send(command)
-            clock_now.restart()
-    except KeyboardInterrupt:  # Ctrl-C: the player leaves as with q (the runner got it too)
-        left = True
+            for key in keys:
+                command = None
+                if question is not None:
+                    result = question.line.key(key)
+                    if result == DONE:
+                        command = question.verb + question.line.text.strip()
+                    if result is not None:
+                        question = None
+                        clock_now.restart()
+                elif key in ("q", "Q", "\x03", "\x04"):
+                    left = True
+                    break
+                elif key in "12345678" and len(key) == 1:
+                    command = "toggle " + key
+                elif key in PROMPTS:
+                    question = Question(*PROMPTS[key])
+                elif key in KEYS:
+                    command = KEYS[key]
+                if command is not None:
+                    more, status = runner.send(command)
+                    lines += more
+                    clock_now.restart()
+                    if status is None:
+                        break
+            if left:
+                break
     finally:
         run.restore_terminal()
     runner.close()
@@ -525,13 +606,15 @@ def run(args) -> int:
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "fusebox")
         config = load_config(args.config)
         sets = parse_sets(args.set)
-        check_settings(sets, config, micropython, firmware_lib, args.config)
+        check_settings(sets, config, firmware_lib, args.config)
     except (SimError, ValueError) as exc:  # ValueError: a malformed --set
         print("propctl sim fusebox: %s" % exc, file=sys.stderr)
         return getattr(exc, "code", 2)
     with Run() as run:
         try:
-            pack = prepare_pack(args.pack, run.folder, getattr(args, "lang", None))
+            reveal, first = _memory(args, interactive)
+            order = reveal.memory.order() if reveal and reveal.memory else None
+            pack = prepare_pack(args.pack, run.folder, getattr(args, "lang", None), order)
             overrides = overrides_from(config, sets, pack)
             runner = Runner(overrides, micropython, firmware_lib, run.folder)
         except (ValueError, OSError) as exc:
@@ -542,10 +625,10 @@ def run(args) -> int:
         sound = run.sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
                                   bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()))
         if interactive:
-            code = run_interactive(runner, sys.stdout, sound, run)
+            code = run_interactive(runner, sys.stdout, sound, run, reveal, first)
         else:
             runner.on_pwm = sound.change
-            code = play_script(runner, script)
+            code = play_script(runner, script, reveal)
         if code == 1:
             err = runner.proc.stderr.read() if runner.proc.stderr else ""
             if err:
@@ -553,7 +636,25 @@ def run(args) -> int:
         return code
 
 
-def play_script(runner: Runner, script) -> int:
+def _memory(args, interactive: bool):
+    """(Reveal or None, first log lines): the solution notes of a deck file, and at a terminal the
+    household's memory of played cards (a script keeps the deck's order, the same every time)."""
+    path, cards = deck_of(args.pack, getattr(args, "lang", None))
+    if cards is None:
+        return None, []
+    if not interactive:
+        return Reveal(cards), []
+    from propctl.cards.deal import Memory, deck_name
+    first: list = []
+    memory = Memory(cards, deck_name(path), first.append, fresh=getattr(args, "fresh", False))
+    reveal = Reveal(cards, memory)
+    memory.say = reveal.say  # from now on the memory speaks in the event log
+    first.append("%d of %d cards not played before come first (n); --fresh forgets them"
+                  % (memory.unplayed(), len(cards)))
+    return reveal, first
+
+
+def play_script(runner: Runner, script, reveal: Optional[Reveal] = None) -> int:
     """--script FILE, or the commands on stdin: the event log and the final box."""
     if script and script != "-":
         try:
@@ -565,4 +666,4 @@ def play_script(runner: Runner, script) -> int:
             return 1
     else:
         commands = sys.stdin.read().splitlines() if not sys.stdin.isatty() else []
-    return run_scripted(runner, commands, sys.stdout)
+    return run_scripted(runner, commands, sys.stdout, reveal)

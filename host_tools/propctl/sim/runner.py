@@ -5,10 +5,10 @@ Each prop's firmware runs inside the MicroPython unix port on the fake
 `machine` of propctl/vboard and talks JSON lines on stdout. This module finds
 the interpreter and the firmware, builds the environment, reads the lines,
 checks `--set` keys (parsed by propctl.overrides) against the firmware's own
-settings, redraws a block of text in place, and (`Run`) lets go of what a run
-holds when it ends, also on SIGTERM or SIGHUP. It is a leaf: it imports
-nothing of propctl, so the prop modules and propctl.board.serve can all use it
-without importing each other.
+settings (propctl.settings, the reader deploy uses too), and (`Run`) lets go of
+what a run holds when it ends, also on SIGTERM or SIGHUP. It imports only
+leaves of propctl (inputfile, keys, settings), so the prop modules and
+propctl.board.serve can all use it without importing each other.
 """
 import json
 import os
@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, List, Optional, TextIO
+from typing import Any, Callable, Iterable, Iterator, List, Optional
 
 PROPCTL_DIR = Path(__file__).resolve().parents[1]
 VBOARD_DIR = PROPCTL_DIR / "vboard"
@@ -65,12 +65,10 @@ class Run:
         self._handlers: dict = {}
 
     def cbreak(self) -> None:
-        """Keys one at a time, not echoed, until the run ends (the terminal's mode is saved)."""
-        import termios
-        import tty
-        fd = sys.stdin.fileno()
-        self._tty = termios.tcgetattr(fd)
-        tty.setcbreak(fd)
+        """Keys one at a time, not echoed, Ctrl-C a key like any other (propctl.keys.keys_mode),
+        until the run ends (the terminal's mode is saved)."""
+        from propctl.keys import keys_mode  # a leaf as well
+        self._tty = keys_mode(sys.stdin.fileno())
 
     def restore_terminal(self) -> None:
         """The terminal as the run found it, the screen closed (again: nothing happens)."""
@@ -165,48 +163,15 @@ def records(lines: Iterable[str], junk: Callable[[str], None]) -> Iterator[dict]
 
 # --- settings ----------------------------------------------------------------
 
-def firmware_defaults(micropython: str, firmware_lib: Path) -> dict:
-    """settings.DEFAULTS of the firmware that will run, read by MicroPython from that firmware."""
-    # A script file, not `-c`: the wasm32 port's runner (tools/wasm/run.mjs) takes scripts only.
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "print_defaults.py"
-        script.write_text("import json, settings\nprint(json.dumps(settings.DEFAULTS))\n")
-        try:
-            done = subprocess.run([micropython, str(script)], env=runner_env(firmware_lib),
-                                  capture_output=True, text=True, timeout=60)
-        except OSError as exc:
-            raise SimError("cannot run %s: %s" % (micropython, exc.strerror or exc)) from None
-    if done.returncode != 0:
-        raise SimError("cannot read the firmware's settings: %s" % done.stderr.strip())
-    return json.loads(done.stdout)
-
-
-def unknown_keys(overrides: dict, defaults: dict) -> list:
-    """Why keys of `overrides` are not settings of the firmware: one sentence per bad key."""
-    problems = []
-    for key in sorted(overrides):
-        value = overrides[key]
-        if key not in defaults:
-            problems.append("%r is not a setting (the settings are: %s)"
-                            % (key, ", ".join(sorted(defaults))))
-        elif isinstance(defaults[key], dict):
-            section = sorted(defaults[key])
-            if not isinstance(value, dict):
-                problems.append("%s is a section, not a value: set one of its keys, e.g. %s.%s=VALUE"
-                                % (key, key, section[0]))
-                continue
-            for sub in sorted(value):
-                if sub not in defaults[key]:
-                    problems.append("%s.%s is not a setting (the %s settings are: %s)"
-                                    % (key, sub, key, ", ".join(section)))
-    return problems
-
-
-def check_settings(sets: dict, config: dict, micropython: str, firmware_lib: Path,
-                   config_path: Optional[str] = None) -> None:
+def check_settings(sets: dict, config: dict, firmware_lib: Path, config_path: Optional[str] = None) -> None:
     """SimError (exit 2) naming every --set key the firmware does not know, and any section of
-    --config that is not an object (unknown keys in the file only warn, as on a board)."""
-    defaults = firmware_defaults(micropython, firmware_lib)
+    --config that is not an object (unknown keys in the file only warn, as on a board). A value
+    the firmware refuses is left to the board, which reports it and goes on with the default."""
+    from propctl.settings import SettingsUnreadable, firmware_settings, unknown_keys  # a leaf as well
+    try:
+        defaults = firmware_settings(firmware_lib).DEFAULTS
+    except SettingsUnreadable as exc:
+        raise SimError(str(exc)) from None
     problems = unknown_keys(sets, defaults)
     if problems:
         raise SimError("--set: " + "; ".join(problems), 2)
@@ -242,20 +207,3 @@ def load_config(path: Optional[str]) -> dict:
     if not isinstance(data, dict):
         raise SimError("--config %s must hold a JSON object {...}" % path)
     return data
-
-
-# --- drawing -------------------------------------------------------------------
-
-class InPlace:
-    """A block of lines redrawn where it was drawn last (ANSI cursor-up), for a terminal."""
-
-    def __init__(self, out: TextIO) -> None:
-        self.out = out
-        self.drawn = 0
-
-    def show(self, lines: list) -> None:
-        text = "\x1b[%dA" % self.drawn if self.drawn else ""
-        text += "".join("\r\x1b[2K" + line + "\n" for line in lines)
-        self.out.write(text)
-        self.out.flush()
-        self.drawn = len(lines)

@@ -85,9 +85,10 @@ class ClockBench:
         self.board.press(self.button, at_ms, hold_ms)
 
     def set_battery_mv(self, mv: int) -> None:
-        """Put `mv` on the battery pack (the ADC pin sees it through the divider)."""
-        divider = self.settings["clock"]["battery_divider_permille"]
-        self.board.set_adc_mv(self.pins["battery_adc"], mv * 1000 // divider)
+        """Put `mv` on the battery pack: the motor's supply, and the ADC pin sees it through the
+        divider the settings name (the builder wired what the config says)."""
+        self.board.battery_divider_permille = self.settings["clock"]["battery_divider_permille"]
+        self.board.set_battery_mv(mv)
 
     def run(self, ms: int, until=None, each=None) -> int:
         """Runtime passes for ms of virtual time or until until() (see vboard.Board.run)."""
@@ -95,8 +96,8 @@ class ClockBench:
 
     def run_round(self, limit_ms: int = 200000, settle_ms: int = 500, each=None) -> int:
         """Press the button if idle, run until idle again plus settle_ms (motor release)."""
-        from props import clock as clock_prop
-        if self.app.state == clock_prop.IDLE:
+        from props.clock import app as clock_app
+        if self.app.state == clock_app.IDLE:
             self.press()
         before = self.idles
 
@@ -106,3 +107,65 @@ class ClockBench:
         self.run(limit_ms, until, each)
         self.run(settle_ms, None, each)
         return self.board.clock.elapsed
+
+
+class _DischargeRound:
+    """One round of discharge(): steps the pack down with round time, sums the hand's travel."""
+
+    def __init__(self, bench, from_mv: int, to_mv: int, k: int, rounds: int, round_ms: int) -> None:
+        from props.clock import app as clock_app
+        self._running = clock_app.RUNNING
+        self.bench = bench
+        self.first_mv = from_mv - (from_mv - to_mv) * k // rounds
+        self._from_mv = from_mv
+        self._drop = from_mv - to_mv
+        self._k = k
+        self._rounds = rounds
+        self._round_ms = round_ms
+        self._start = -1
+        self._angle = 0
+        self._step = -1
+        self.travel = 0
+
+    def each(self) -> None:
+        bench = self.bench
+        if bench.app.state != self._running:
+            return
+        hand = bench.hand
+        t = bench.board.clock.elapsed
+        if self._start < 0:
+            self._start = t
+            self._angle = hand.angle_mdeg()
+        step = (t - self._start) // 100
+        if step != self._step and step * 100 <= self._round_ms:
+            self._step = step
+            drop = self._drop * self._k + self._drop * step * 100 // self._round_ms
+            bench.set_battery_mv(self._from_mv - drop // self._rounds)
+        angle = hand.angle_mdeg()
+        self.travel += abs(angle - self._angle)
+        self._angle = angle
+
+
+def discharge(overrides, from_mv: int, to_mv: int, rounds: int) -> list:
+    """The same round `rounds` times while the pack runs down linearly from from_mv to to_mv.
+
+    overrides must fix the seed (clock.seed), so every round has the same plan. The pack
+    falls with round time: round k runs from k/rounds to (k+1)/rounds of the way down,
+    stepped every 100 ms. Per round: [pack_mv at its start, hand travel in millidegrees
+    (both ways counted), the highest average motor voltage of the round (mV)].
+    """
+    from rules.geisteruhr import plan_length_ms
+    bench = ClockBench(overrides, capacity=1)  # the log is not needed: the hand watches live
+    seed = bench.settings["clock"]["seed"]
+    if seed is None:
+        raise ValueError("discharge needs a fixed clock.seed: the same plan every round")
+    round_ms = plan_length_ms(bench.app._planner(seed, bench.app.limits))
+    out = []
+    for k in range(rounds):
+        one = _DischargeRound(bench, from_mv, to_mv, k, rounds, round_ms)
+        bench.set_battery_mv(one.first_mv)
+        bench.hand.peak_mv = 0
+        bench.run_round(each=one.each)
+        bench.hand.settle()
+        out.append([one.first_mv, one.travel, bench.hand.peak_mv])
+    return out

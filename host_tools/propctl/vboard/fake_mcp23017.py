@@ -4,6 +4,9 @@
     board.i2c_devices[0x20] = chip
     chip.drive(3, 0)        # something pulls GPA3 low (a closed switch to GND)
     chip.release(3)         # let it float: it reads its pull-up if GPPU enables one, else 0
+    chip.power_off()        # it stops answering (every access raises OSError, as a NACK does)
+    chip.power_on()         # back, with every register at its power-on value (set-up lost)
+    chip.power_cycle()      # a brown-out between two accesses: registers reset, no bus error
 
 Registers as after power-on with IOCON.BANK = 0 (A/B pairs side by side);
 a multi-byte access moves on to the next register, as the chip's address
@@ -28,11 +31,34 @@ class FakeMcp23017:
 
     def __init__(self) -> None:
         self.regs = bytearray(0x16)
-        self.regs[IODIRA] = 0xFF  # every pin an input at power-on
-        self.regs[IODIRA + 1] = 0xFF
+        self.powered = True
+        self.power_on()
         self.driven = 0           # pins something outside drives
         self.levels = 0           # their levels
         self.reads = 0            # GPIO reads (one per scan)
+
+    def power_on(self) -> None:
+        """Power returns: every register at its power-on value, answering again."""
+        regs = self.regs
+        i = 0
+        while i < len(regs):
+            regs[i] = 0
+            i += 1
+        regs[IODIRA] = 0xFF  # every pin an input, no pull-ups
+        regs[IODIRA + 1] = 0xFF
+        self.powered = True
+
+    def power_off(self) -> None:
+        """Power lost: the chip answers nothing until power_on()."""
+        self.powered = False
+
+    def power_cycle(self) -> None:
+        """A brown-out too short for any bus access to fail: only the registers tell."""
+        self.power_on()
+
+    def _answer(self) -> None:
+        if not self.powered:
+            raise OSError(19)  # ENODEV: no ACK, as machine.I2C reports it
 
     def _pair(self, reg: int) -> int:
         return self.regs[reg] | (self.regs[reg + 1] << 8)
@@ -65,7 +91,8 @@ class FakeMcp23017:
         return self.regs[reg] if reg < len(self.regs) else 0
 
     def readfrom_mem_into(self, reg: int, buf) -> None:
-        if reg == GPIOA:
+        self._answer()
+        if reg <= GPIOA < reg + len(buf):
             self.reads += 1
         i = 0
         while i < len(buf):
@@ -73,6 +100,7 @@ class FakeMcp23017:
             i += 1
 
     def writeto_mem(self, reg: int, data) -> None:
+        self._answer()
         i = 0
         while i < len(data):
             if reg + i < len(self.regs) and reg + i != GPIOA and reg + i != GPIOA + 1:

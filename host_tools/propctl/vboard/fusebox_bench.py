@@ -72,7 +72,11 @@ class FuseBoxBench:
 
     def _set_raw(self, window: int, level: int) -> None:
         if self.chip is not None:
-            self.chip.drive(self._chip_pins[window], level)
+            # a switch to GND: closed pulls the pin low, open leaves it to the chip's pull-up
+            if level:
+                self.chip.release(self._chip_pins[window])
+            else:
+                self.chip.drive(self._chip_pins[window], 0)
         else:
             self.board.set_input(self._window_pins[window], level)
 

@@ -141,7 +141,7 @@ class ADC:
     """An ADC pin: read_u16 scales the board's millivolts for that pin by board.adc_full_mv.
 
     A pin without millivolts of its own (board.adc_mv) reads the battery pack
-    through the divider: board.battery_mv // board.battery_divider.
+    through the divider: board.battery_mv * 1000 // board.battery_divider_permille.
     """
 
     ATTN_0DB = 0
@@ -156,7 +156,7 @@ class ADC:
     def _mv(self) -> int:
         board = self._board
         mv = board.adc_mv.get(self.id)
-        return mv if mv is not None else board.battery_mv // board.battery_divider
+        return mv if mv is not None else board.battery_mv * 1000 // board.battery_divider_permille
 
     def read_u16(self) -> int:
         mv = self._mv()
@@ -227,7 +227,10 @@ class WDT:
 
 
 def unique_id() -> bytes:
-    return b"vboard01"
+    """b"vboard01", or $VBOARD_UID (a board of its own for each virtual prop on one broker)."""
+    from time import host_env
+    uid = host_env("VBOARD_UID")
+    return uid.encode() if uid else b"vboard01"
 
 
 def reset() -> None:

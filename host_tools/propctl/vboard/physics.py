@@ -3,7 +3,7 @@
 Both models watch the board's signal changes (no polling, no allocation per
 change) and also check the driving rules as they go:
 
-    hand = HBridgeHand(board, "drv8833", in1=16, in2=17, deg_per_s=120, dwell_ms=150)
+    hand = HBridgeHand(board, "drv8833", in1=16, in2=17, deg_per_s=120, rated_mv=3000, dwell_ms=150)
     hand = StepperHand(board, (2, 3, 4, 5), dwell_ms=150)
     hand.angle_mdeg()      # hand angle in millidegrees, forward = clockwise, unbounded
     hand.direction         # 1, -1, 0 (standing)
@@ -12,6 +12,15 @@ change) and also check the driving rules as they go:
     hand.min_reverse_gap   # shortest standing time seen between opposite drives (ms, -1: none)
     hand.settle()          # count the drive going on now before reading those figures
     hand.energised         # any motor output on
+    hand.motor_mv          # H-bridge: average voltage on the motor now (duty x the pack's voltage)
+    hand.peak_mv           # H-bridge: the highest average motor voltage of a drive that lasted
+                           # (not the 0 ms between two pin writes; settle() counts the one now)
+
+A DC gear motor's speed follows its average voltage: the H-bridge hand turns at
+deg_per_s when the motor sees rated_mv (duty x board.battery_mv, the virtual
+pack: signal "battery_mv" moves it at its millisecond), proportionally slower
+or faster otherwise. So an old firmware's full duty on a fresh pack shows up as
+a hand too fast and a motor over its rating, and a sagging pack as a slower hand.
 
 H-bridge decoding: DRV8833 (IN1, IN2 as PWM duties): (0,0) coast, (full,full)
 brake, (d,0) forward, (0,d) reverse, anything else forbidden (both sides at
@@ -100,14 +109,22 @@ class HBridgeHand(_Hand):
     """A DC gear motor on a DRV8833 or TB6612 channel turning the hand."""
 
     def __init__(self, board, mode: str, in1, in2, pwm=None, stby=None,
-                 deg_per_s: int = 120, dwell_ms: int = 150) -> None:
+                 deg_per_s: int = 120, dwell_ms: int = 150, rated_mv: int = 3000) -> None:
         super().__init__(board, dwell_ms)
         if mode not in ("drv8833", "tb6612"):
             raise ValueError("unknown bridge %r" % mode)
         self.mode = mode
         if not 0 < deg_per_s < 2000:
             raise ValueError("deg_per_s is 1..1999, got %r" % (deg_per_s,))
-        self.top = deg_per_s * 1000
+        if not 0 < rated_mv <= 12000:
+            raise ValueError("rated_mv is 1..12000, got %r" % (rated_mv,))
+        self.deg_per_s = deg_per_s
+        self.rated_mv = rated_mv
+        self.supply_mv = board.battery_mv
+        self.motor_mv = 0
+        self.peak_mv = 0
+        self._mv_since = 0
+        self._supply = board.signal("battery_mv")
         if mode == "drv8833":
             self._a = board.signal(str(in1) + ".duty")
             self._b = board.signal(str(in2) + ".duty")
@@ -136,34 +153,61 @@ class HBridgeHand(_Hand):
             self.duty = value
         elif sig == self._stby:
             self.stby = value
+        elif sig == self._supply:
+            self.supply_mv = value
         else:
             return
         self._decode(t)
+
+    def _motor_mv(self, mv: int, t: int) -> None:
+        """The average motor voltage is `mv` from t on; the one before counts if it lasted."""
+        if t > self._mv_since and self.motor_mv > self.peak_mv:
+            self.peak_mv = self.motor_mv
+        if mv != self.motor_mv:
+            self.motor_mv = mv
+            self._mv_since = t
+
+    def settle(self) -> None:
+        """Count the drive going on now (reversal figures, peak_mv)."""
+        super().settle()
+        self._motor_mv(self.motor_mv, self.board.clock.elapsed)
+
+    def _run(self, direction: int, duty: int, t: int) -> None:
+        """Drive at `duty` (0..FULL of the pack): the average motor voltage sets the speed."""
+        mv = _scale(self.supply_mv, duty)
+        self._motor_mv(mv, t)
+        # deg_per_s x mv x 1000 // rated_mv in mdeg/s, split so no product reaches 2^30
+        x = self.deg_per_s * mv
+        self._drive(direction, x // self.rated_mv * 1000 + x % self.rated_mv * 1000 // self.rated_mv, t)
+
+    def _stand(self, t: int) -> None:
+        self._motor_mv(0, t)
+        self._drive(0, 0, t)
 
     def _decode(self, t: int) -> None:
         a = self.a
         b = self.b
         if not self.stby:  # TB6612 STBY / DRV8833 nSLEEP low: outputs off
             self.energised = False
-            self._drive(0, 0, t)
+            self._stand(t)
             return
         if self.mode == "drv8833":
             self.energised = a > 0 or b > 0
             if a == 0 and b == 0 or a == FULL and b == FULL:
-                self._drive(0, 0, t)
+                self._stand(t)
             elif b == 0:
-                self._drive(1, _scale(self.top, a), t)
+                self._run(1, a, t)
             elif a == 0:
-                self._drive(-1, _scale(self.top, b), t)
+                self._run(-1, b, t)
             else:
                 self._forbid(t)
-                self._drive(0, 0, t)
+                self._stand(t)
             return
         self.energised = a != b or (a == 1 and b == 1)
         if a != b and self.duty > 0:
-            self._drive(1 if a else -1, _scale(self.top, self.duty), t)
+            self._run(1 if a else -1, self.duty, t)
         else:
-            self._drive(0, 0, t)
+            self._stand(t)
 
 
 # 28BYJ-48 half-steps per output turn: 64 per motor turn x the gear train

@@ -49,7 +49,6 @@ from football_bench import FootballBench
 from runtime import Runtime, watchdog
 from vboard import StdinLines, emit, read_overrides
 
-from rules.fingerfootball import phase_hint
 from rules.rng import Rng
 
 BUTTONS = ("roll", "kick", "good", "miss")
@@ -289,7 +288,7 @@ def game_state(bench) -> dict:
     game = app.game
     s = game.state
     return {"type": "state", "t": bench.board.clock.elapsed, "phase": s["phase"],
-            "hint": phase_hint(s["phase"]), "actor": game.actor(), "offense": s["offense"],
+            "hint": game.waiting_for()[0], "actor": game.actor(), "offense": s["offense"],
             "actions": game.actions(), "box": app.state, "score": s["score"],
             "message": s["message"]}
 

@@ -135,15 +135,16 @@ class Session:
             elif verb == "game":
                 self.link("new_game", whole_number("the number of players", arg))
             elif verb == "report":
-                seats = [whole_number("a seat", s) for s in arg.split(",") if s not in ("", "-")]
+                seats = [whole_number("a player", s) for s in arg.split(",") if s not in ("", "-")]
                 self.link("report_choices", seats)
             elif verb == "chatter":
                 window = self._window_number(arg)
                 now = bench.board.clock.elapsed
-                level = bench.level_for(True)
-                for i in range(215):
-                    bench.raw(window, level if i % 2 == 0 else 1 - level, now + 7 * i)
-                bench.run(7 * 215 + SETTLE_MS)
+                # the window stays where it is: the sensor flickers and settles at its level again
+                level = bench.level_for(window + 1 in self.app.snapshot()["open"])
+                for i in range(1, 217):  # odd: the other level; the last (even) settles
+                    bench.raw(window, 1 - level if i % 2 else level, now + 7 * i)
+                bench.run(7 * 216 + SETTLE_MS)
             elif verb == "wait":
                 bench.run(whole_number("the time to wait (ms)", arg))
             elif verb == "state":
@@ -173,8 +174,8 @@ class Session:
         snap["text"] = None
         snap["statements"] = None
         snap["bolt_seen"] = None
-        if app.pack is not None and snap["index"] >= 0:
-            card = taskcard.decode(app.pack.record(snap["index"]))
+        if app.slot.pack is not None and snap["index"] >= 0:
+            card = taskcard.decode(app.slot.pack.record(snap["index"]))
             snap["text"] = card.text
             snap["category"] = card.category
             snap["statements"] = list(card.statements)

@@ -11,9 +11,10 @@ make a fresh one with `vboard.new_board(...)` before building any firmware.
     board.set_input(14, 0)             # force an input pin (0 = pressed, to GND); clear_input(14)
     board.press(14, at_ms=500, hold_ms=100)   # scheduled; applied by apply_inputs() / pass_ms()
     board.set_adc_mv(26, 2000)         # millivolts on an ADC pin (board.adc_full_mv = 65535)
-    board.battery_mv = 3000            # the pack; an ADC pin with no mV of its own reads it
-                                       # through board.battery_divider (default: fresh 3 x AA, or
-                                       # $VBOARD_BATTERY_MV)
+    board.set_battery_mv(3000)         # the pack (default: fresh 3 x AA, or $VBOARD_BATTERY_MV):
+                                       # it feeds the motor (physics.py watches signal
+                                       # "battery_mv"), and an ADC pin with no mV of its own reads
+                                       # it through board.battery_divider_permille (2000)
     board.i2c_devices[0x20] = device   # anything with readfrom_mem_into(reg, buf)/writeto_mem(reg, data)
     board.watch(callback)              # callback(signal_index, value, elapsed_ms) on every change
     rt = board.runtime(app, wdt=None)  # the firmware's runtime.Runtime, waits move board time
@@ -115,10 +116,10 @@ class Board:
         self.inputs = {}       # pin id -> level forced from outside
         self.adc_mv = {}       # pin id -> millivolts at the pin
         self.adc_full_mv = 3300  # millivolts that read as 65535
-        # The battery pack: what an ADC pin without adc_mv of its own sees through the
-        # divider (the battery is the props' only analogue input).
+        # The battery pack: the motor's supply, and what an ADC pin without adc_mv of its own
+        # sees through the divider (the battery is the props' only analogue input).
         self.battery_mv = _battery_mv_from_env()
-        self.battery_divider = 2
+        self.battery_divider_permille = 2000
         self.i2c_devices = {}
         self.watchers = []
         self.wdt_timeout = 0
@@ -144,11 +145,14 @@ class Board:
         return index
 
     def record(self, sig: int, value: int) -> None:
-        """Store one change at the current elapsed time and tell the watchers."""
+        """Store one change of a firmware output at the current elapsed time and tell the watchers."""
         if self.tripped is not None:
             exc = self.tripped
             self.tripped = None
             raise exc
+        self._store(sig, value)
+
+    def _store(self, sig: int, value: int) -> None:
         self.clock.now()
         t = self.clock.elapsed
         n = self.count
@@ -187,6 +191,12 @@ class Board:
     def set_adc_mv(self, pin, mv: int) -> None:
         """Millivolts on an ADC pin."""
         self.adc_mv[pin] = mv
+
+    def set_battery_mv(self, mv: int) -> None:
+        """The pack's voltage from now on: recorded as signal "battery_mv", so a motor model
+        (physics.py) takes the new supply at this millisecond (a discharge, a switched-off pack)."""
+        self.battery_mv = mv
+        self._store(self.signal("battery_mv"), mv)
 
     def schedule_input(self, at_ms: int, pin, level) -> None:
         """At elapsed time at_ms, force input `pin` to `level` (None: back to its pull)."""

@@ -5,11 +5,14 @@ vboard.current() attaches a World to the board. It is the prop's hardware
 as built, wires and all, so a wiring fault can be put in on purpose:
 
     vboard_world.json   {"wires": {"window3": "window4", "window4": "window3", "window5": null,
-                                   "motor_in1": "motor_in2", "motor_in2": "motor_in1"}}
+                                   "motor_in1": "motor_in2", "motor_in2": "motor_in1"},
+                         "battery_mv": 0}
         each part (named by its profile signal) is wired to the pin of the signal
         given (null: to nothing, a dead sensor or a broken wire); parts not listed
         are wired as the profile says. Here: windows 3 and 4 swapped at the board,
-        window 5's sensor dead, the motor's leads reversed.
+        window 5's sensor dead, the motor's leads reversed. "battery_mv": the pack's
+        voltage (0: switched off while USB feeds the board): the motor turns with it
+        (vboard.physics) and the solenoid strikes only with a pack (above 1 V).
     vboard_hands.json   written by whoever plays the person: {"seq": N, "acted": ["window3"]}
         the parts acted on now: a button held down, a window slid open (every
         other window is closed: its reed is held shut by the magnet).
@@ -33,6 +36,7 @@ CONFIG = "vboard_world.json"
 HANDS = "vboard_hands.json"
 SEEN = "vboard_seen.json"
 POLL_MS = 20
+PACK_OFF_MV = 1000  # below this the pack is off: what it powers does nothing
 HAND_DEG_PER_S = 120
 
 # Inputs and how they read: a button reads active (low) while pressed; a window's reed
@@ -86,6 +90,8 @@ class World:
             for suffix in ("", ".duty"):
                 self._watched[board.signal(str(self.pin_of[part]) + suffix)] = part
         board.clock.run_real(1)
+        if config.get("battery_mv") is not None:
+            board.set_battery_mv(config["battery_mv"])
         self.hand = None
         if self.prop == "clock":
             c = cfg["clock"]
@@ -106,6 +112,8 @@ class World:
         if part is None:
             return
         lit = 1 if value > 0 else 0
+        if part == "solenoid" and self.board.battery_mv < PACK_OFF_MV:
+            lit = 0  # the solenoid runs from the pack: no pack, no strike
         if lit and not self.on[part]:
             self.edges[part] += 1
         self.on[part] = lit

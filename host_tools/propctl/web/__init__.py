@@ -4,7 +4,8 @@ A small local server (127.0.0.1 only, standard library http.server) hands the
 browser three things: the page (static/), the pinned MicroPython WebAssembly
 port from tools/wasm/node_modules (so it works offline), and /files.json: every
 file of firmware/lib and of the virtual board (host_tools/propctl/vboard), the
-event describer (propctl/describe.py) and the fuse box's card pack, which the
+event describer (propctl/describe.py), the football box's words for its buttons
+and reports (propctl/football_reports.py) and the fuse box's card pack, which the
 page writes into the port's filesystem before it imports vboard/web_bridge.py.
 Everything else runs in the browser.
 """
@@ -32,6 +33,8 @@ FS_VBOARD = "/vboard"
 FS_HOST = "/host"
 FS_PACK = "/pack.bin"
 DESCRIBE = Path(__file__).resolve().parents[1] / "describe.py"
+# The host modules the page runs on MicroPython too: the same sentences and words as the terminal.
+HOST_MODULES = (DESCRIBE, DESCRIBE.parent / "football_reports.py")
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".wasm": "application/wasm", ".json": "application/json", ".png": "image/png"}
@@ -50,8 +53,9 @@ def files_manifest(pack_path) -> dict:
     """What the page writes into the port's FS: {"text": {path: str}, "binary": {path: base64}, ...}."""
     text = _python_files(FIRMWARE_LIB, FS_LIB)
     text.update(_python_files(VBOARD_DIR, FS_VBOARD))
-    # the event log's sentences: the same describer as `propctl monitor` (it runs on MicroPython too)
-    text[FS_HOST + "/describe.py"] = DESCRIBE.read_text(encoding="utf-8")
+    # the event log's sentences (the same describer as `propctl monitor`) and football's words
+    for module in HOST_MODULES:
+        text[FS_HOST + "/" + module.name] = module.read_text(encoding="utf-8")
     binary = {}
     if pack_path is not None:
         binary[FS_PACK] = base64.b64encode(Path(pack_path).read_bytes()).decode("ascii")
@@ -137,7 +141,8 @@ def register(subparsers) -> None:
                "  propctl web                      # prints http://127.0.0.1:PORT/ to open\n"
                "  propctl web --port 8000 --lang de\n"
                "Page options, added to the URL: ?prop=clock|fusebox|football  &speed=N\n"
-               "  &seed=N  &show_plan=1 (the event log shows the round's planned length)",
+               "  &seed=N (the prop's seed: the clock plays `propctl plan --seed N`'s round)\n"
+               "  &show_plan=1 (the event log shows the round's planned length)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=0, help="port to listen on (default: a free one)")
     langs.add_argument(parser, "the fuse box's shipped task cards")

@@ -6,6 +6,7 @@ the motor's safety rules (props.clock's docstring) live here.
 """
 from time import ticks_add, ticks_diff
 
+from drivers.battery import OFF_MV, motor_supply_mv
 from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, RELEASED, event_index, event_kind
 from micropython import const
@@ -13,10 +14,12 @@ from micropython import const
 from props.clock.game import ClockCommands
 from rules.geisteruhr import DEFAULT_LIMITS, plan_length_ms, plan_motion, validate_limits
 
-STATE_FILE = "clock_state.json"  # the game (props.clock.game), saved on the board's flash
 HARD_MAX_RUN_MS = const(120000)  # no plan, setting or board limit can run the motor longer
 _CHIME_AFTER_MS = const(100)     # the bell sounds once the braked hand stands
 _SCAN_MS = const(10)             # the longest control tick: the button scan needs it
+# How often a running round reads the pack for the motor's voltage compensation: a pack sags
+# over minutes, and each reading costs a few ADC conversions in a tick with no deadline.
+SUPPLY_EVERY_MS = const(2000)
 
 IDLE = "idle"
 RUNNING = "running"
@@ -71,6 +74,10 @@ class ClockApp:
         self.max_run_ms = cap
         self.fixed_seed = cfg["seed"]
         self.battery_min_mv = cfg["battery_min_mv"]
+        self.supply_mv = cfg["supply_mv"]  # the motor supply when the pack cannot be read
+        self._supply_at = 0                # when the pack was last read for the motor
+        self.pack_mv = 0                   # the last reading of the pack (0: not read yet)
+        self._deadline_tick = False        # this tick changed segment: no pack reading in it
         # the motor's control tick, at most _SCAN_MS: a slow stepper's tick (500 ms at 2
         # steps/s) would scan the button too rarely to see a press
         tick = getattr(motor, "tick_ms", _SCAN_MS)
@@ -119,9 +126,14 @@ class ClockApp:
             mv = self._battery.read_mv()
             if mv < self.battery_min_mv:
                 self._refuse_low_battery(mv)
+                if mv < OFF_MV:
+                    raise ValueError("the battery reads %d.%02d V: the motor supply is off; switch the "
+                                     "battery pack on (or check the divider's wires)"
+                                     % (mv // 1000, mv % 1000 // 10))
                 raise ValueError("battery low: %d.%02d V, the clock needs %d.%02d V; change the batteries"
                                  % (mv // 1000, mv % 1000 // 10,
                                     self.battery_min_mv // 1000, self.battery_min_mv % 1000 // 10))
+            self._use_supply(mv, self._now)
         if seed is None:
             seed = self.fixed_seed
         if seed is None:
@@ -182,6 +194,8 @@ class ClockApp:
             "elapsed_ms": elapsed,
             "time_left_ms": left if left > 0 else 0,
             "max_run_ms": self.max_run_ms,
+            # the pack as last read (at a start, every 2 s while running); null: no divider
+            "pack_mv": self.pack_mv if self._battery is not None else None,
         }
 
     def commands(self) -> dict:
@@ -201,37 +215,41 @@ class ClockApp:
     def tick(self, now: int) -> None:
         """Do everything due at time `now` (ms ticks). Allocates nothing in steady running.
 
-        Any exception releases the motor, silences the chime, emits "fault"
-        and is re-raised.
+        An exception goes to runtime.Runtime's fault contract: shutdown()
+        (motor released, chime silent), then fault(exc).
         """
-        try:
-            self._now = now
-            self._ticked = True
-            switches = self._switches
-            switches.update(now)
-            while switches.pending():
-                self._on_switch(switches.pop(), now)
-            state = self.state
-            if state == RUNNING:
-                self._advance(now)
-            elif state == CHIMING:
-                if not self._chimed:
-                    if ticks_diff(now, self._chime_at) >= 0:
-                        self._chimed = True
-                        self._chime.start(now)
-                        f = self._f_chime
-                        f["round"] = self.round
-                        self._emit("chime", f)
-                elif not self._chime.busy:
-                    self.completed += 1
-                    self._to_idle()
-            self._motor.update(now)
-            self._chime.update(now)
-            if self._indicator is not None:
-                self._indicator.update(now)
-        except Exception as exc:
-            self._fail(exc)
-            raise
+        self._now = now
+        self._ticked = True
+        self._deadline_tick = False
+        switches = self._switches
+        switches.update(now)
+        while switches.pending():
+            self._on_switch(switches.pop(), now)
+        state = self.state
+        if state == RUNNING:
+            self._advance(now)
+        elif state == CHIMING:
+            if not self._chimed:
+                if ticks_diff(now, self._chime_at) >= 0:
+                    self._chimed = True
+                    self._chime.start(now)
+                    f = self._f_chime
+                    f["round"] = self.round
+                    self._emit("chime", f)
+            elif not self._chime.busy:
+                self.completed += 1
+                self._to_idle()
+        self._motor.update(now)
+        self._chime.update(now)
+        if self._indicator is not None:
+            self._indicator.update(now)
+        if (self.state == RUNNING and self._battery is not None and not self._deadline_tick
+                and ticks_diff(now, self._supply_at) >= SUPPLY_EVERY_MS
+                and self.wait_ms(now) >= self.tick_ms):
+            # only in a tick that had no segment change and with no stop or segment end
+            # due within the next tick, after the outputs: the reading never delays a
+            # deadline (the new duty applies from the next motor update)
+            self._use_supply(self._battery.read_mv(), now)
 
     def wait_ms(self, now: int) -> int:
         """Milliseconds from `now` until the next planned event (stop, segment, chime); the
@@ -268,6 +286,7 @@ class ClockApp:
             self._seg += 1
             self._seg_end = ticks_add(self._seg_end, plan[self._seg][0])  # type: ignore[type-var]
             self._apply(plan[self._seg][1], now)
+            self._deadline_tick = True
 
     def _apply(self, speed: int, now: int) -> None:
         self._motor.set_speed(speed)
@@ -281,6 +300,12 @@ class ClockApp:
                 f["at_ms"] = ticks_diff(now, self._t0)
                 self._emit("reverse", f)
             self._last_dir = direction
+
+    def _use_supply(self, mv: int, now: int) -> None:
+        """Tell the motor the pack's voltage (a reading of mv; drivers.battery.motor_supply_mv)."""
+        self._supply_at = now
+        self.pack_mv = mv
+        self._motor.set_supply_mv(motor_supply_mv(mv, self.supply_mv))
 
     def _stop(self, now: int) -> None:
         self._motor.stop()
@@ -339,17 +364,14 @@ class ClockApp:
             from drivers.chime import ALARM
             self._chime.start(self._now, ALARM)
 
-    def _fail(self, exc) -> None:
-        self._motor.release()
-        self._chime.silence()
+    def fault(self, exc) -> None:
+        """A tick raised (runtime.Runtime's fault contract: the motor is already released):
+        state FAULT and the "fault" event with the state it was in."""
         f = self._f_fault
         f["state"] = self.state
         f["error"] = repr(exc)
         self.state = FAULT
-        try:
-            self._emit("fault", f)
-        except Exception:  # the sink itself may be what failed; the motor is off either way
-            pass
+        self._emit("fault", f)
 
     def _emit(self, name: str, fields: dict) -> None:
         self.on_event(name, fields)

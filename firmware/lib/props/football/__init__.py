@@ -27,69 +27,32 @@ score, quarter, possession, refused, fault. kick_count's fields dict is
 allocated once and reused (the count runs with no allocation); copy it to
 keep it.
 """
-# The box's parts and its logic live in props.football.parts and props.football.app;
-# their names stay importable from here (the prop contract is this module).
-from props.football.app import FootballApp
-from props.football.parts import (  # noqa: F401
-    BEAT_MS,
-    BEAT_TONE,
-    BUTTON_NAMES,
-    COUNTING,
-    DEFAULTS,
-    END_TONE,
-    FAULT,
-    GO_TONE,
-    GOOD,
-    IDLE,
-    KICK,
-    MISS,
-    REFUSED_TONE,
-    ROLL,
-    SAVE_VERSION,
-    STATE_FILE,
-    box_settings,
-)
+# The prop contract is this module: STATE_FILE and build(). Nothing heavy is imported at the
+# top, so a module of the package (props.football.parts, .wiring) can be imported on its own;
+# the box's logic is props.football.app, its parts .parts, its wiring .wiring.
+from props.football.parts import STATE_FILE  # noqa: F401
 
 
-def build(settings, on_event=None, store=None, **app_options) -> FootballApp:
+def build(settings, on_event=None, store=None, **app_options):
     """A FootballApp with drivers on the pins of settings["board"]'s football profile (the prop contract).
 
     store: a store.Store for the game (None: nothing saved). A missing OLED (no
     answer on I2C) falls back to the LEDs, with a config error.
     """
-    import boards
-    import machine as m
-    from drivers.chime import PiezoChime
-    from drivers.display import SSD1306
-    from drivers.indicator import Indicator
-    from drivers.switches import PinSource, Switches
+    import machine
+    from drivers.switches import Switches
 
-    from props.football.scoreboard import LedDisplay, OledDisplay
-    cfg, _ = box_settings(settings)
-    pins = boards.profile(settings["board"], "football")
+    from props.football.app import FootballApp
+    from props.football.parts import BUTTON_NAMES
+    from props.football.wiring import FootballWiring
+    wiring = FootballWiring(machine, settings)
+    cfg = wiring.cfg
     errors: list = []
-
-    def out(name):
-        pin = pins.get(name)
-        return None if pin is None else m.Pin(pin, m.Pin.OUT, value=0)
-
-    buttons = [m.Pin(pins["btn_" + name], m.Pin.IN, m.Pin.PULL_UP) for name in BUTTON_NAMES]
-    switches = Switches(PinSource(buttons, active_low=True), len(buttons),
-                        debounce_ms=cfg["debounce_ms"], long_press_ms=cfg["long_press_ms"])
-    chime = PiezoChime(m.PWM(m.Pin(pins["piezo"], m.Pin.OUT, value=0), freq=1000, duty_u16=0))
-    display: object = None
-    if cfg["display"] == "oled":
-        try:
-            i2c = m.I2C(0, scl=m.Pin(pins["oled_scl"]), sda=m.Pin(pins["oled_sda"]), freq=400000)
-            display = OledDisplay(SSD1306(i2c, 128, cfg["oled_height"], cfg["oled_address"]))
-        except (OSError, ValueError) as exc:
-            errors.append("football.display: no OLED (%s); using the LEDs" % (exc,))
-    elif cfg["display"] != "leds":
-        errors.append("football.display: %r is not oled or leds; using the LEDs" % (cfg["display"],))
-    if display is None:
-        display = LedDisplay(out("led_home"), out("led_away"), out("led_kick"),
-                             [out("led_down%d" % i) for i in (1, 2, 3, 4)])
-    indicator = Indicator(out("led")) if pins.get("led") is not None else None
+    switches = Switches(wiring.buttons(), len(BUTTON_NAMES), debounce_ms=cfg["debounce_ms"],
+                        long_press_ms=cfg["long_press_ms"])
+    chime = wiring.pins.piezo()
+    display = wiring.display(errors)
+    indicator = wiring.pins.led("led")
     if "clock" not in app_options:
         from time import ticks_ms
         app_options["clock"] = ticks_ms

@@ -221,24 +221,21 @@ class FootballApp:
     # --- the tick ------------------------------------------------------------
     def tick(self, now: int) -> None:
         """Do everything due at `now` (ms ticks). The count allocates nothing; button
-        actions (the referee) do. An exception silences the box, emits "fault", re-raises.
+        actions (the referee) do. An exception goes to runtime.Runtime's fault contract:
+        shutdown() (the box quiet), then fault(exc).
         """
-        try:
-            self._now = now
-            if self._expired:
-                self._settle_kick(False)
-            switches = self._switches
-            switches.update(now)
-            while switches.pending():
-                self._on_switch(switches.pop())
-            if self.state == COUNTING:
-                self._count(now)
-            self._chime.update(now)
-            if self._indicator is not None:
-                self._indicator.update(now)
-        except Exception as exc:
-            self._fail(exc)
-            raise
+        self._now = now
+        if self._expired:
+            self._settle_kick(False)
+        switches = self._switches
+        switches.update(now)
+        while switches.pending():
+            self._on_switch(switches.pop())
+        if self.state == COUNTING:
+            self._count(now)
+        self._chime.update(now)
+        if self._indicator is not None:
+            self._indicator.update(now)
 
     def _count(self, now: int) -> None:
         elapsed = ticks_diff(now, self._go_at)
@@ -348,14 +345,12 @@ class FootballApp:
     def _refresh(self) -> None:
         self._display.render(game_view(self.game, self.state == COUNTING))
 
-    def _fail(self, exc) -> None:
-        self._chime.silence()
+    def fault(self, exc) -> None:
+        """A tick raised (runtime.Runtime's fault contract: the box is already quiet):
+        state FAULT and the "fault" event with the state it was in."""
         was = self.state
         self.state = FAULT
-        try:
-            self._emit("fault", {"state": was, "error": repr(exc)})
-        except Exception:  # the sink itself may have failed; the box is quiet either way
-            pass
+        self._emit("fault", {"state": was, "error": repr(exc)})
 
     def _emit(self, name: str, fields: dict) -> None:
         self._on_event(name, fields)

@@ -16,7 +16,6 @@ then lives on the host.
 """
 from micropython import const
 
-from rules.fingerfootball import phase_status
 from rules.fingerfootball_field import yard_text
 
 _STATUS_ROWS = const(4)  # score, plays, down, status/dice; more rows show the message
@@ -27,7 +26,7 @@ def game_view(game, counting: bool) -> dict:
     s = game.state
     settings = game.settings
     playing = s["phase"] not in ("toss", "toss_choice", "goal_choice", "over")
-    status = "KICK!" if counting else phase_status(s["phase"])
+    status = "KICK!" if counting else game.waiting_for()[1]
     if s["phase"] == "over" and s["winner"] is not None:
         status = "FINAL %s WINS" % game.name(s["winner"])[:4].upper()
     return {

@@ -35,77 +35,48 @@ yet reported and returns the rules core's result. Game and selected card are
 saved with store.Store after every change (a round cut short by a power cut
 is dropped; its points already reported stay).
 """
-# The box's parts, card slot and logic live in props.fusebox.parts, props.fusebox.cards
-# and props.fusebox.app; their names stay importable from here (the prop contract is this module).
-from drivers.indicator import Indicator
-
-from props.fusebox.app import FuseBoxApp
-from props.fusebox.cards import open_pack
-from props.fusebox.parts import (  # noqa: F401
-    ACCEPT_BLINK,
-    ALL_WINDOWS,
-    BLOWN,
-    BLOWN_SOUND,
-    BUTTON_BOLT,
-    BUTTON_NEXT,
-    BUTTON_PREV,
-    CLICK,
-    IDLE,
-    MANUAL,
-    PACK,
-    ROUND,
-    SAFE_FLASH,
-    STATE_FILE,
-    WRONG,
-    blinks,
-    print_event,
-)
-from rules.fingerweg import WINDOWS
+# The prop contract is this module: STATE_FILE and build(). Nothing heavy is imported at the
+# top, so a module of the package (props.fusebox.cards, .wiring) can be imported on its own;
+# the box's logic is props.fusebox.app, its card slot .cards, its wiring .wiring.
+from props.fusebox.parts import STATE_FILE  # noqa: F401
 
 
-def build(settings, on_event=None, store=None, pack_stream=None) -> FuseBoxApp:
+def build(settings, on_event=None, store=None, pack_stream=None):
     """A FuseBoxApp on the pins of settings["board"]'s fusebox profile, with its pack (the prop contract).
 
     store: a store.Store for the game and card (None: nothing saved);
     `pack_stream` replaces the pack file. Raises OSError when the configured
     MCP23017 does not answer.
     """
-    import boards
-    import machine as m
-    from drivers.chime import PiezoChime
+    import machine
     from drivers.sensorwatch import SensorWatch
-    from drivers.switches import Mcp23017Source, PinSource, Switches
+    from drivers.switches import Switches
+
+    from props.fusebox.app import FuseBoxApp
+    from props.fusebox.cards import open_pack
+    from props.fusebox.parts import ALL_WINDOWS, BLOWN_SOUND
+    from props.fusebox.wiring import FuseBoxWiring
+    from rules.fingerweg import WINDOWS
     cfg = settings["fusebox"]
-    pins = boards.profile(settings["board"], "fusebox")
-
-    def out(name):
-        return m.Pin(pins[name], m.Pin.OUT, value=0)
-
-    source: object
-    if cfg["inputs"] == "mcp23017":
-        i2c = m.I2C(0, sda=m.Pin(pins["i2c_sda"]), scl=m.Pin(pins["i2c_scl"]))
-        source = Mcp23017Source(i2c, cfg["mcp_address"], WINDOWS, active_low=True)
+    wiring = FuseBoxWiring(machine, settings)
+    pins = wiring.pins
+    source = wiring.windows()
+    if wiring.on_expander():
         try:
             source.enable_pullups()
         except OSError:
             raise OSError("no MCP23017 answers at I2C address 0x%02x: check SDA, SCL, power and A0-A2"
                           % cfg["mcp_address"]) from None
-    else:
-        source = PinSource([m.Pin(pins["window%d" % (i + 1)], m.Pin.IN, m.Pin.PULL_UP)
-                            for i in range(WINDOWS)], active_low=True)
     debounce = cfg["debounce_ms"]
     watch = SensorWatch(source, WINDOWS, debounce, cfg["flicker_ms"], cfg["stuck_open_ms"],
                         open_bits=ALL_WINDOWS if cfg["open_when_active"] else 0)
     windows = Switches(watch, WINDOWS, debounce_ms=debounce, long_press_ms=0)
-    buttons = Switches(PinSource([m.Pin(pins[name], m.Pin.IN, m.Pin.PULL_UP)
-                                  for name in ("btn_next", "btn_prev", "btn_bolt")], active_low=True),
-                       3, debounce_ms=debounce, long_press_ms=0)
-    chime = PiezoChime(m.PWM(m.Pin(pins["piezo"], m.Pin.OUT, value=0), freq=1000, duty_u16=0),
-                       melody=BLOWN_SOUND)
-    relay = Indicator(out("relay")) if cfg["relay"] else None
+    buttons = Switches(wiring.buttons(), 3, debounce_ms=debounce, long_press_ms=0)
+    chime = pins.piezo(BLOWN_SOUND)
+    relay = wiring.relay()
     from cardpack.taskcard import PACK_PATH
     pack_path = cfg["pack"] if cfg["pack"] is not None else PACK_PATH  # null: where deploy puts it
     pack, error = open_pack(pack_path, pack_stream)
-    return FuseBoxApp(windows, chime, Indicator(out("led_red")), Indicator(out("led_green")), relay,
+    return FuseBoxApp(windows, chime, pins.led("led_red"), pins.led("led_green"), relay,
                       watch=watch, buttons=buttons, settings=settings, on_event=on_event, pack=pack,
                       pack_error=error, pack_path=pack_path, store=store)

@@ -2,7 +2,8 @@
 
 The window scan and its state machine (idle, round, blown), the buttons, sound,
 lights and relay in `tick(now_ms)`, persistence, the game table and the link's
-commands; the card slot is props.fusebox.cards.CardSlot.
+commands. The card in the box is a collaborator, props.fusebox.cards.CardSlot
+(`self.slot`): the box asks it which card and where its bolt is, and reacts.
 """
 from drivers.indicator import Indicator
 from drivers.sensorwatch import KIND_NAMES as FAULT_NAMES
@@ -31,7 +32,7 @@ from props.fusebox.parts import (
 from rules.fingerweg import WINDOWS, Game
 
 
-class FuseBoxApp(CardSlot):
+class FuseBoxApp:
     """The fuse box's control logic (see the module docstring).
 
     windows: drivers.switches.Switches over the 8 window sensors (bit i =
@@ -39,7 +40,8 @@ class FuseBoxApp(CardSlot):
     None); buttons: Switches over next, prev, bolt (or None); chime: a
     PiezoChime; red, green, relay: drivers.indicator.Indicator (relay may be
     None); pack: a verified cardpack.Pack of task cards or None, with
-    pack_error saying why not; store: store.Store or None.
+    pack_error saying why not (they go into the CardSlot `slot`); store:
+    store.Store or None.
     """
 
     def __init__(self, windows, chime, red, green, relay=None, watch=None, buttons=None,
@@ -61,10 +63,7 @@ class FuseBoxApp(CardSlot):
         self._closed_level = 0 if cfg["open_when_active"] else ALL_WINDOWS
         self.tick_ms = cfg["scan_ms"] if cfg["scan_ms"] > 0 else 5
         self.config_errors: list = []
-        self.pack = pack
-        self.pack_path = pack_path
-        self.pack_error = pack_error
-        self.mode = PACK if pack is not None else MANUAL
+        self.slot = CardSlot(pack, pack_path, pack_error)
         self.state = IDLE
         self.table = GameTable()
         self.store = store
@@ -77,10 +76,6 @@ class FuseBoxApp(CardSlot):
         self._opened = 0          # how many
         self._last_opened = -1
         self._blown_window = -1
-        self._card_index = -1
-        self._card_id: str | None = None
-        self._bolt = -1           # bolt window of the card in the box; -1: unknown (manual)
-        self._pending = False     # a card is chosen but not accepted yet
         self._f_window = {"window": 0, "open": False, "opened": 0}
         self._f_safe = {"window": 0, "opened": 0}
         self._f_blown = {"window": 0, "opened": 0}
@@ -100,11 +95,11 @@ class FuseBoxApp(CardSlot):
         except (ValueError, TypeError, AttributeError):
             self.config_errors.append("the saved game could not be read; starting without one")
         card = saved.get("card") if type(saved) is dict else None
-        if card and self.pack is not None:
+        if card and self.slot.pack is not None:
             try:
-                index = self._find(card)
+                index = self.slot.find(card)
                 if index >= 0:
-                    self._choose(index)
+                    self.slot.choose(index)
             except ValueError:  # PackError: the boot's check passed, so only a failing flash gets here
                 self.config_errors.append("the saved card %s could not be read from the pack" % card)
 
@@ -112,7 +107,7 @@ class FuseBoxApp(CardSlot):
         if self.store is None:
             return
         game = self.table.game.state() if self.table.game is not None else None
-        self.store.save({"game": game, "card": self._card_id})
+        self.store.save({"game": game, "card": self.slot.card_id})
 
     def _end_round(self) -> None:
         if self.state == BLOWN:
@@ -123,11 +118,11 @@ class FuseBoxApp(CardSlot):
         windows = [w for w in range(WINDOWS) if self._open & (1 << w)]
         self._red.start(self._now, self._blink_patterns[windows[0]])
         self._chime.start(self._now, WRONG)
-        self._emit("windows_not_closed", {"windows": as_numbers(windows), "card": self._card_id})
+        self._emit("windows_not_closed", {"windows": as_numbers(windows), "card": self.slot.card_id})
 
     def _accept(self, now: int) -> None:
         """All windows are shut: the chosen card (or, in manual mode, a fresh round) is in play."""
-        self._pending = False
+        self.slot.accepted()
         self.state = ROUND
         self._round_bits = 0
         self._opened = 0
@@ -135,16 +130,61 @@ class FuseBoxApp(CardSlot):
         self._blown_window = -1
         self._red.off()
         self._green.start(now, ACCEPT_BLINK)
-        dropped = self.table.card_accepted(self._bolt)
+        dropped = self.table.card_accepted(self.slot.bolt)
         self._save()
-        self._emit("card", {"id": self._card_id, "index": self._card_index,
-                            "bolt_known": self._bolt >= 0, "mode": self.mode,
+        self._emit("card", {"id": self.slot.card_id, "index": self.slot.index,
+                            "bolt_known": self.slot.bolt >= 0, "mode": self.slot.mode,
                             "dropped_round": dropped})
 
     # --- commands -------------------------------------------------------------
+    def select_card(self, card: str) -> dict:
+        """Put the card with id `card` into the box (accepted once every window is shut)."""
+        from cardpack import PackError
+        slot = self.slot
+        try:
+            index = slot.find(card)
+        except PackError as exc:
+            self._pack_failed(exc)
+            raise ValueError(slot.pack_error) from None
+        if index < 0:
+            raise ValueError("there is no card %s in the pack (%d cards)" % (card, slot.count()))
+        return self._select(index)
+
+    def next_card(self) -> dict:
+        """The next card of the pack (the first after the last)."""
+        return self._select(self.slot.step(1))
+
+    def prev_card(self) -> dict:
+        """The previous card of the pack (the last before the first)."""
+        return self._select(self.slot.step(-1))
+
+    def _select(self, index: int) -> dict:
+        """Card `index` into the box: accepted at once if every window is shut, else signalled."""
+        from cardpack import PackError
+        try:
+            self.slot.choose(index)
+        except PackError as exc:
+            self._pack_failed(exc)
+            raise ValueError(self.slot.pack_error) from None
+        self._end_round()
+        if self._open == 0:
+            self._accept(self._now)
+        else:
+            self._signal_open()
+        return self.snapshot()
+
+    def _pack_failed(self, exc) -> None:
+        """The pack failed mid-game (the flash): manual mode, said on the link, a manual round."""
+        error = self.slot.fail(exc)
+        self._emit("pack_error", {"error": error, "path": self.slot.pack_path})
+        self._emit("mode", {"mode": MANUAL, "cards": 0, "why": error})
+        self._end_round()
+        if self._open == 0:
+            self._accept(self._now)
+
     def bolt(self) -> dict:
         """Manual mode: the bolt is behind the window opened last; the fuse blows."""
-        if self.mode != MANUAL:
+        if self.slot.mode != MANUAL:
             raise ValueError("the box knows where this card's bolt is: the bolt button is for manual mode")
         if self.state != ROUND or self._last_opened < 0:
             raise ValueError("open a window first: the bolt button marks the window just opened")
@@ -154,7 +194,7 @@ class FuseBoxApp(CardSlot):
     def new_game(self, players: int) -> dict:
         """Forget the old game; start one for `players` (2-8), player 1 holding the start card."""
         fresh_card = self.state == ROUND and self._round_bits == 0
-        self.table.new_game(players, (self._bolt if self._bolt >= 0 else 0) if fresh_card else None)
+        self.table.new_game(players, (self.slot.bolt if self.slot.bolt >= 0 else 0) if fresh_card else None)
         self._save()
         return self.table.summary()
 
@@ -164,7 +204,7 @@ class FuseBoxApp(CardSlot):
         Returns the rules core's result (rules.fingerweg.Opening.as_dict) and
         the scores, with windows 1-8 and players 1-n (the core counts from 0).
         """
-        result = self.table.report(away, self._bolt >= 0, self._blown_window)
+        result = self.table.report(away, self.slot.bolt >= 0, self._blown_window)
         self._save()
         self._emit("scored", result)
         return result
@@ -174,12 +214,12 @@ class FuseBoxApp(CardSlot):
         reports = self.table.pending()
         faulty = self._watch.faulty if self._watch is not None else 0
         return {
-            "mode": self.mode, "state": self.state, "card": self._card_id,
-            "index": self._card_index, "cards": len(self.pack) if self.pack is not None else 0,
-            "pending": self._pending, "open": [w + 1 for w in range(WINDOWS) if self._open & (1 << w)],
+            "mode": self.slot.mode, "state": self.state, "card": self.slot.card_id,
+            "index": self.slot.index, "cards": self.slot.count(),
+            "pending": self.slot.pending, "open": [w + 1 for w in range(WINDOWS) if self._open & (1 << w)],
             "opened": self._opened, "to_report": as_numbers(reports),
             "faulty": [w + 1 for w in range(WINDOWS) if faulty & (1 << w)],
-            "pack_error": self.pack_error,
+            "pack_error": self.slot.pack_error,
         }
 
     def state_command(self) -> dict:
@@ -271,19 +311,19 @@ class FuseBoxApp(CardSlot):
 
     def _boot(self, now: int) -> None:
         self._started = True
+        slot = self.slot
         self._open = self._windows.state ^ self._closed_level
-        if self.mode == PACK:
-            assert self.pack is not None
-            self._emit("mode", {"mode": PACK, "cards": len(self.pack), "why": ""})
+        if slot.mode == PACK:
+            self._emit("mode", {"mode": PACK, "cards": slot.count(), "why": ""})
         else:
-            if self.pack_error:
-                self._emit("pack_error", {"error": self.pack_error, "path": self.pack_path})
-            self._emit("mode", {"mode": MANUAL, "cards": 0,
-                                "why": self.pack_error or "no card pack (%s)" % (self.pack_path or "none")})
+            if slot.pack_error:
+                self._emit("pack_error", {"error": slot.pack_error, "path": slot.pack_path})
+            why = slot.pack_error or "no card pack (%s)" % (slot.pack_path or "none")
+            self._emit("mode", {"mode": MANUAL, "cards": 0, "why": why})
         if self._open == 0:
-            if self.mode == MANUAL or self._pending:
+            if slot.mode == MANUAL or slot.pending:
                 self._accept(now)
-        elif self._pending:
+        elif slot.pending:
             self._signal_open()
 
     def _on_window(self, index: int, is_open: bool, now: int) -> None:
@@ -305,9 +345,9 @@ class FuseBoxApp(CardSlot):
         f["opened"] = self._opened
         self._emit("window", f)
         if fresh:
-            if self.mode == MANUAL:
+            if self.slot.mode == MANUAL:
                 self._chime.start(now, CLICK)  # bolt unknown: the players look and press the bolt button
-            elif index == self._bolt:
+            elif index == self.slot.bolt:
                 self._blow(index, now)
             else:
                 self._chime.start(now, CLICK)
@@ -319,7 +359,7 @@ class FuseBoxApp(CardSlot):
         elif not is_open and self._open == 0:
             if self.state == BLOWN:
                 self._end_round()
-            if self._pending or (self.mode == MANUAL and self.state == IDLE):
+            if self.slot.pending or (self.slot.mode == MANUAL and self.state == IDLE):
                 self._accept(now)
 
     def _blow(self, window: int, now: int) -> None:
@@ -346,10 +386,10 @@ class FuseBoxApp(CardSlot):
     def _on_button(self, index: int) -> None:
         try:
             if index == BUTTON_BOLT:
-                if self.mode == MANUAL:
+                if self.slot.mode == MANUAL:
                     self.bolt()
-            elif self.mode == PACK:
-                self._step(1 if index == BUTTON_NEXT else -1)
+            elif self.slot.mode == PACK:
+                self._select(self.slot.step(1 if index == BUTTON_NEXT else -1))
         except ValueError:
             pass  # refused: a button has no one to tell but the lights (pack_error already sent)
 

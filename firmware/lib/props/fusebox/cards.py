@@ -1,16 +1,19 @@
-"""The fuse box's card slot: the task-card pack, and choosing the card in the box.
+"""The fuse box's card slot: the task-card pack, and which card is in the box.
 
-open_pack() loads and verifies the pack; CardSlot is the part of FuseBoxApp
-(props.fusebox.app) that finds, chooses and steps through cards, and falls
-back to manual mode when the pack fails. It works on FuseBoxApp's attributes
-(pack, mode, state, _open, _now, _card_index, ...) and calls its _end_round,
-_accept, _signal_open, _emit and snapshot.
+    pack, error = open_pack(path)            # verified, or (None, why)
+    slot = CardSlot(pack, path, error)       # PACK mode with a pack, else MANUAL
+    index = slot.find("GEO-01")              # -1: no such card (PackError: the flash failed)
+    slot.choose(index)                       # the card in the box, pending until accepted
+    slot.accepted()                          # the box accepted it (all windows shut)
+    slot.fail(exc)                           # the pack failed while playing: MANUAL from now on
+
+The slot knows nothing of windows, sounds or events: FuseBoxApp
+(props.fusebox.app) asks it which card is in the box and where its bolt is,
+tells it what happened, and does the reacting itself.
 """
 from props.fusebox.parts import MANUAL, PACK
 
-TYPE_CHECKING = False  # mypy reads the import below; the boards never run it
-if TYPE_CHECKING:
-    from cardpack import Pack
+NO_PACK = "no card pack loaded: the box runs in manual mode (use the bolt button)"
 
 
 def open_pack(path: str, stream=None) -> tuple:
@@ -37,114 +40,65 @@ def open_pack(path: str, stream=None) -> tuple:
 
 
 class CardSlot:
-    """Card choosing for FuseBoxApp (see the module docstring).
+    """The pack and the card in the box (see the module docstring).
 
-    The annotations and the methods that raise NotImplementedError are what
-    FuseBoxApp provides (its __init__ sets the attributes).
+    mode: PACK or MANUAL; index, card_id: the chosen card (-1 / None: none);
+    bolt: its bolt window 0-7 (-1: unknown, as in manual mode); pending: chosen
+    but not accepted yet; pack_error: why there is no pack (None: no error).
     """
 
-    pack: "Pack | None"
-    pack_path: str
-    pack_error: "str | None"
-    mode: str
-    state: str
-    _open: int
-    _now: int
-    _card_index: int
-    _card_id: "str | None"
-    _bolt: int
-    _pending: bool
+    def __init__(self, pack=None, pack_path: str = "", pack_error=None) -> None:
+        self.pack = pack
+        self.pack_path = pack_path
+        self.pack_error = pack_error
+        self.mode = PACK if pack is not None else MANUAL
+        self.index = -1
+        self.card_id: "str | None" = None
+        self.bolt = -1
+        self.pending = False
 
-    def _emit(self, name: str, fields: dict) -> None:
-        raise NotImplementedError
+    def count(self) -> int:
+        return len(self.pack) if self.pack is not None else 0
 
-    def _end_round(self) -> None:
-        raise NotImplementedError
+    def require_pack(self) -> None:
+        """ValueError in manual mode: a card cannot be chosen without a pack."""
+        if self.mode != PACK or self.pack is None:
+            raise ValueError(NO_PACK)
 
-    def _accept(self, now: int) -> None:
-        raise NotImplementedError
-
-    def _signal_open(self) -> None:
-        raise NotImplementedError
-
-    def snapshot(self) -> dict:
-        raise NotImplementedError
-
-    def _find(self, card_id: str) -> int:
+    def find(self, card_id: str) -> int:
+        """The index of card `card_id` in the pack, -1 if none (PackError: the pack failed)."""
         from cardpack import taskcard
-        assert self.pack is not None
+        self.require_pack()
         return taskcard.find(self.pack, card_id)
 
-    def _choose(self, index: int) -> None:
-        """Make card `index` the one in the box (not yet accepted)."""
+    def choose(self, index: int) -> None:
+        """Make card `index` the one in the box, not yet accepted (PackError: the pack failed)."""
         from cardpack import taskcard
-        pack = self.pack
-        assert pack is not None
-        card = taskcard.decode(pack.record(index))
-        self._card_index = index
-        self._card_id = card.id
-        self._bolt = card.bolt
-        self._pending = True
+        self.require_pack()
+        card = taskcard.decode(self.pack.record(index))  # type: ignore[union-attr]
+        self.index = index
+        self.card_id = card.id
+        self.bolt = card.bolt
+        self.pending = True
 
-    def _pack_failed(self, exc) -> None:
+    def step(self, delta: int) -> int:
+        """The index `delta` cards on from the chosen one, round the pack (from either end if none)."""
+        self.require_pack()
+        count = self.count()
+        if self.index < 0:
+            return 0 if delta > 0 else count - 1
+        return (self.index + delta) % count
+
+    def accepted(self) -> None:
+        self.pending = False
+
+    def fail(self, exc) -> str:
+        """The pack failed while playing: forget it and the card, manual mode; the error text."""
         self.pack = None
         self.pack_error = "card pack %s failed: %s" % (self.pack_path or "stream", exc)
         self.mode = MANUAL
-        self._card_index = -1
-        self._card_id = None
-        self._bolt = -1
-        self._pending = False
-        self._emit("pack_error", {"error": self.pack_error, "path": self.pack_path})
-        self._emit("mode", {"mode": MANUAL, "cards": 0, "why": self.pack_error})
-        self._end_round()
-        if self._open == 0:
-            self._accept(self._now)
-
-    def _select(self, index: int) -> dict:
-        from cardpack import PackError
-        if self.mode != PACK:
-            raise ValueError("no card pack loaded: the box runs in manual mode (use the bolt button)")
-        try:
-            self._choose(index)
-        except PackError as exc:
-            self._pack_failed(exc)
-            raise ValueError(self.pack_error) from None
-        self._end_round()
-        if self._open == 0:
-            self._accept(self._now)
-        else:
-            self._signal_open()
-        return self.snapshot()
-
-    def select_card(self, card: str) -> dict:
-        """Put the card with id `card` into the box (accepted once every window is shut)."""
-        if self.mode != PACK:
-            raise ValueError("no card pack loaded: the box runs in manual mode (use the bolt button)")
-        from cardpack import PackError
-        try:
-            index = self._find(card)
-        except PackError as exc:
-            self._pack_failed(exc)
-            raise ValueError(self.pack_error) from None
-        if index < 0:
-            cards = len(self.pack) if self.pack is not None else 0  # _find asserted it is there
-            raise ValueError("there is no card %s in the pack (%d cards)" % (card, cards))
-        return self._select(index)
-
-    def next_card(self) -> dict:
-        """The next card of the pack (the first after the last)."""
-        return self._step(1)
-
-    def prev_card(self) -> dict:
-        """The previous card of the pack (the last before the first)."""
-        return self._step(-1)
-
-    def _step(self, delta: int) -> dict:
-        if self.mode != PACK or self.pack is None:
-            raise ValueError("no card pack loaded: the box runs in manual mode (use the bolt button)")
-        count = len(self.pack)
-        if self._card_index < 0:
-            index = 0 if delta > 0 else count - 1
-        else:
-            index = (self._card_index + delta) % count
-        return self._select(index)
+        self.index = -1
+        self.card_id = None
+        self.bolt = -1
+        self.pending = False
+        return self.pack_error

@@ -1,37 +1,57 @@
 // The page: loads the pinned MicroPython WebAssembly port, writes firmware/lib and the virtual
 // board into its filesystem, builds one prop (vboard/web_bridge.py) and runs it each animation
 // frame; draws what the board's outputs show and plays the piezo's tones through Web Audio.
+// Every word the page shows about the game comes from the bridge (propctl/describe.py's sentences,
+// propctl/football_reports.py's buttons and reports): the same as at the terminal.
 import { loadMicroPython } from "/mp/micropython.mjs";
 
 const params = new URLSearchParams(location.search);
 const PROP = ["clock", "fusebox", "football"].includes(params.get("prop")) ? params.get("prop") : "clock";
+const PROP_NAMES = { clock: "ghost clock", fusebox: "fuse box", football: "Finger Football box" };
 const SHOW_PLAN = params.get("show_plan") === "1";
+const SEED_MAX = 4294967295;  // the seed setting's range, as `propctl plan --seed N` takes it
 const LONGEST_FRAME_MS = 100;  // a tab in the background: do not jump minutes of board time at once
 const $ = (id) => document.getElementById(id);
 
-let speed = Math.max(1, parseInt(params.get("speed") || "1", 10));
+let speed = Math.max(1, parseInt(params.get("speed") || "1", 10) || 1);
 let prop = null;
 let boardMs = 0;
 
+// &seed=N: a whole number 0..4294967295 (the prop's seed setting), else null
+function fixedSeed() {
+  if (!params.has("seed")) return null;
+  const text = params.get("seed").trim();
+  if (!/^[0-9]{1,10}$/.test(text) || Number(text) > SEED_MAX) {
+    throw new Error("&seed=" + text + " is not a seed: a whole number 0.." + SEED_MAX);
+  }
+  return text;
+}
+
 // --- the event log (window.propEvents: the same records, for tests and curious people) ---
 window.propEvents = [];
+const QUIET = { football: ["button"] };  // the buttons' own presses: the screen shows what they did
 function logEvent(e) {
   window.propEvents.push(e);
-  // the round's planned length would spoil the game at the table: shown only with ?show_plan=1
-  const hidden = SHOW_PLAN ? ["event", "t"] : ["event", "t", "duration_ms"];
-  const fields = Object.keys(e).filter((k) => !hidden.includes(k) && k !== "text").map((k) => {
-    const v = e[k];  // the firmware's link fields already count windows and players from 1
-    return k + "=" + (typeof v === "object" ? JSON.stringify(v) : v);
-  });
+  if ((QUIET[PROP] || []).includes(e.event)) return;
   const li = document.createElement("li");
   li.dataset.event = e.event;
-  li.title = e.event + " " + fields.join(" ");  // the raw fields on hover
-  // the describer's sentence, unless it would tell the hidden plan
-  const spoils = !SHOW_PLAN && hidden.some((k) => k in e && k !== "event" && k !== "t");
-  const text = e.text && !spoils ? e.text : e.event + "  " + fields.join(" ");
-  li.textContent = (e.t / 1000).toFixed(2).padStart(7) + " s  " + text;
+  // the raw fields on hover, for the curious
+  li.title = e.event + " " + Object.keys(e).filter((k) => !["event", "t", "text"].includes(k))
+    .map((k) => k + "=" + (typeof e[k] === "object" ? JSON.stringify(e[k]) : e[k])).join(" ");
+  const t = document.createElement("span");
+  t.className = "t";
+  t.textContent = (e.t / 1000).toFixed(1) + " s";
+  li.append(t, " ", e.text);
   $("log").appendChild(li);
-  li.scrollIntoView({ block: "nearest" });
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+// A command over the link (football's reports, the fuse box's game); a refusal goes to the log.
+function command(name, args) {
+  startAudio();
+  const answer = JSON.parse(prop.command(name, JSON.stringify(args)));
+  if (answer.error) logEvent({ event: "refused", t: boardMs, command: name, error: answer.error, text: answer.text });
+  return answer;
 }
 
 // --- sound: the piezo's PWM as a square wave (frequency from .freq, on while duty > 0) ---
@@ -77,16 +97,31 @@ function drawClock(r) {
   setLight("clock-piezo", r.outputs["piezo.duty"] > 0);
 }
 
+// --- the fuse box and the Finger weg! game (players and windows from 1, as on the box) ---
+const fb = { chosen: null, away: new Set(), awaiting: null, box: null };
+
+function playersText(list) {
+  if (list.length === 1) return "player " + list[0];
+  return "players " + list.slice(0, -1).join(", ") + " and " + list[list.length - 1];
+}
+
 function drawFusebox(r) {
+  const box = r.box;
+  fb.box = box;
   if (r.card) {
     $("card-id").textContent = r.card.id;
     $("card-category").textContent = r.card.category;
     $("card-text").textContent = r.card.text;
   }
   document.querySelectorAll("#windows button").forEach((b, i) => {
-    b.classList.toggle("open", r.open.includes(i + 1));
+    const open = r.open.includes(i + 1);
+    const bolt = open && r.card && r.card.bolt === i + 1;
+    b.classList.toggle("open", open);
+    b.classList.toggle("bolt", !!bolt);
+    b.classList.toggle("chosen", fb.chosen === i + 1);
     const statement = r.card ? r.card.statements[i] : "";
-    b.textContent = (i + 1) + (statement ? "\n" + statement : "");
+    const text = (i + 1) + (statement ? "\n" + statement : "") + (bolt ? "\n⚡ the bolt" : "");
+    if (b.textContent !== text) b.textContent = text;
   });
   for (const name of ["led_red", "led_green", "relay"]) setLight("fb-" + name, r.outputs[name]);
   setLight("fb-piezo", r.outputs["piezo.duty"] > 0);
@@ -95,55 +130,174 @@ function drawFusebox(r) {
     if (e.event === "card") $("fuse").classList.remove("blown");
     $("fuse").textContent = $("fuse").classList.contains("blown") ? "fuse BLOWN" : "fuse intact";
   }
+  $("bolt-button").hidden = box.mode !== "manual";
+  // the discs of a window just opened go to the box once it has seen the window open
+  if (fb.awaiting && box.to_report.includes(fb.awaiting.window)) {
+    const away = fb.awaiting.away;
+    fb.awaiting = null;
+    command("report_choices", { away });
+  }
+  drawGame(box);
 }
 
-// The referee's questions as buttons: one per legal action (a pick per option, yards from a box).
-let shownActions = "";
-function drawActions(actions) {
-  const key = JSON.stringify(actions);
-  if (key === shownActions) return;
-  shownActions = key;
-  const box = $("actions");
-  box.replaceChildren();
-  for (const [name, kind, options] of actions) {
-    if (kind === "team" || kind === "dice") {  // the coin and the dice: the ROLL button
-      box.append(name + ": press ROLL ");
-      continue;
-    }
-    const picks = kind === "pick" ? options : [null];
-    for (const pick of picks) {
+function drawGame(box) {
+  const game = box.game;
+  const key = JSON.stringify([game, box.pending, box.open, box.card, fb.chosen, [...fb.away], !!fb.awaiting]);
+  if (key === drawGame.shown) return;
+  drawGame.shown = key;
+  if (fb.chosen !== null && !(game && game.round_active && game.chooser)) fb.chosen = null;
+  const scores = $("scores");
+  scores.replaceChildren();
+  if (game) {
+    game.scores.forEach((points, i) => {
+      const n = i + 1;
+      const li = document.createElement("li");
+      const notes = [];
+      if (game.starter === n) notes.push("start card");
+      if (game.chooser === n) notes.push("chooses");
+      if (game.round_active && !game.in_round.includes(n)) notes.push("out this round");
+      li.id = "score" + n;
+      li.className = game.over && game.winners.includes(n) ? "winner"
+        : game.chooser === n ? "chooser" : notes.includes("out this round") ? "out" : "";
+      li.textContent = "Player " + n + ": " + points + (points === 1 ? " point" : " points") +
+        (notes.length ? " (" + notes.join(", ") + ")" : "");
+      scores.appendChild(li);
+    });
+  }
+  $("turn").textContent = turnText(box);
+  const discs = $("discs");
+  discs.hidden = fb.chosen === null;
+  if (fb.chosen !== null) {
+    $("discs-title").textContent = "Window " + fb.chosen + ": each player lays a disc. Tap those " +
+      "who take their fingers away (bolt side up); player " + game.chooser + " chose it and leaves them on.";
+    const buttons = $("disc-buttons");
+    buttons.replaceChildren();
+    for (const n of game.in_round.filter((p) => p !== game.chooser)) {
       const b = document.createElement("button");
-      b.dataset.action = name;
-      b.textContent = name + (pick ? " " + pick : "");
-      let yards = null;
-      if (kind === "yards") {
-        yards = document.createElement("input");
-        Object.assign(yards, { type: "number", min: options[0], max: options[1], value: options[0] });
-        yards.style.width = "4em";
-        b.textContent += " (yards)";
-      }
+      b.id = "disc" + n;
+      const away = fb.away.has(n);
+      b.classList.toggle("away", away);
+      b.setAttribute("aria-pressed", String(away));
+      b.textContent = "Player " + n + (away ? ": fingers away ⚡" : ": fingers on");
       b.addEventListener("click", () => {
-        const args = { action: name };
-        if (pick) args.pick = pick;
-        if (yards) args.yards = parseInt(yards.value, 10);
-        report(args);
+        if (fb.away.has(n)) fb.away.delete(n); else fb.away.add(n);
+        drawGame.shown = null;
       });
-      box.append(b);
-      if (yards) box.append(yards);
-      box.append(" ");
+      buttons.appendChild(b);
     }
+    $("open-window").textContent = "Open window " + fb.chosen;
   }
 }
 
-function report(args) {
-  startAudio();
-  const answer = JSON.parse(prop.command("report", JSON.stringify(args)));
-  if (answer.error) logEvent({ event: "refused", t: boardMs, report: args.action, error: answer.error });
+function turnText(box) {
+  const game = box.game;
+  if (!game) return "Choose how many play and press New game; or just open windows.";
+  if (game.over) {
+    const best = Math.max(...game.scores);
+    return "GAME OVER: " + playersText(game.winners) + (game.winners.length > 1 ? " win" : " wins") +
+      " with " + best + " points. New game to play again.";
+  }
+  if (fb.awaiting) return "Window " + fb.awaiting.window + " opens…";
+  if (game.round_active) {
+    if (fb.chosen !== null) return "Player " + game.chooser + " chose window " + fb.chosen + ".";
+    return "Player " + game.chooser + " chooses a statement: tap its window.";
+  }
+  if (box.pending) return "Close every window: the card goes into the box once all are shut.";
+  return "Player " + game.starter + " holds the start card: close every window, then NEXT card.";
+}
+
+function windowTapped(i) {
+  const box = fb.box;
+  const game = box && box.game;
+  if (game && game.round_active && !fb.awaiting) {
+    // a round of the game: the chooser names a closed window; it opens after the discs
+    if (box.open.includes(i)) return;
+    fb.chosen = fb.chosen === i ? null : i;
+    fb.away.clear();
+    drawGame.shown = null;
+    return;
+  }
+  input("window", i);
+}
+
+function openChosen() {
+  if (fb.chosen === null) return;
+  fb.awaiting = { window: fb.chosen, away: [...fb.away].sort((a, b) => a - b) };
+  input("window", fb.chosen);
+  fb.chosen = null;
+  fb.away.clear();
+  drawGame.shown = null;
+}
+
+// --- the football box: its buttons say what they do now; the reports as pickers ---
+let shownReports = "";
+let pickPrefix = [];   // words of an announced play chosen so far
+
+function drawReports(entries) {
+  const key = JSON.stringify(entries);
+  if (key === shownReports) return;
+  shownReports = key;
+  const box = $("actions");
+  box.replaceChildren();
+  $("reports").hidden = entries.length === 0;
+  entries.forEach((entry, index) => {
+    if (entry.needs && entry.needs[0] === "yards") {
+      const [, action, lo, hi] = entry.needs;
+      const row = document.createElement("div");
+      row.className = "yards";
+      const label = document.createElement("label");
+      const yards = document.createElement("input");
+      Object.assign(yards, { type: "number", min: lo, max: hi, value: Math.min(hi, Math.max(lo, 35)),
+        inputMode: "numeric", id: "yards-" + action });
+      label.append(entry.label + " ", yards);
+      const b = document.createElement("button");
+      b.dataset.report = action;
+      b.textContent = "Report";
+      b.addEventListener("click", () => {
+        const value = parseInt(yards.value, 10);
+        if (!(value >= lo && value <= hi)) {
+          logEvent({ event: "refused", t: boardMs, text: "the yard line is a whole number " + lo + " to " + hi });
+          return;
+        }
+        command("report", { action, yards: value });
+      });
+      row.append(label, b);
+      box.append(row);
+      return;
+    }
+    const b = document.createElement("button");
+    b.textContent = entry.label;
+    b.dataset.index = index;
+    if (entry.report) {
+      b.dataset.report = entry.report.action;
+      if (entry.report.pick) b.dataset.pick = entry.report.pick;
+      b.addEventListener("click", () => { pickPrefix = []; command("report", entry.report); });
+    } else {  // more words to choose (an announced play: its zone first)
+      b.dataset.pick = entry.needs[2].join(" ") + "...";
+      b.addEventListener("click", () => { pickPrefix = entry.needs[2]; shownReports = ""; });
+    }
+    box.append(b);
+  });
+  if (pickPrefix.length) {
+    const back = document.createElement("button");
+    back.textContent = "Back";
+    back.id = "pick-back";
+    back.addEventListener("click", () => { pickPrefix = []; shownReports = ""; });
+    box.append(back);
+  }
 }
 
 function drawFootball(r) {
   $("oled").textContent = r.screen.join("\n");
-  drawActions(r.actions);
+  $("referee").textContent = r.message;
+  document.querySelectorAll("#football [data-input]").forEach((b) => {
+    const role = r.roles[b.dataset.input];
+    b.disabled = !role && !b.classList.contains("held");
+    b.querySelector("small").textContent = role || "not now";
+  });
+  const entries = pickPrefix.length ? JSON.parse(prop.reports(JSON.stringify(pickPrefix))) : r.reports;
+  if (pickPrefix.length && !entries.length) pickPrefix = [];
+  drawReports(entries);
   const leds = $("football-leds");
   for (const name of Object.keys(r.outputs).filter((n) => n.startsWith("led"))) {
     let el = $("ff-" + name);
@@ -151,7 +305,7 @@ function drawFootball(r) {
       el = document.createElement("span");
       el.id = "ff-" + name;
       el.className = "light";
-      el.textContent = name.slice(4) || name;
+      el.textContent = name === "led" ? "board light" : name.slice(4).replace(/(\d)/, " $1");
       leds.appendChild(el);
     }
     el.classList.toggle("on", !!r.outputs[name]);
@@ -174,6 +328,20 @@ function input(what, value) {
   prop.input(what, value);
 }
 
+// A button held down as long as the finger or mouse is on it (the clock's START, football's).
+function holdable(button, what) {
+  let held = false;
+  const down = (ev) => {
+    ev.preventDefault();
+    if (!held && !button.disabled) { held = true; button.classList.add("held"); input(what, 1); }
+  };
+  const up = () => { if (held) { held = false; button.classList.remove("held"); input(what, 0); } };
+  button.addEventListener("pointerdown", down);
+  button.addEventListener("pointerup", up);
+  button.addEventListener("pointerleave", up);
+  button.addEventListener("pointercancel", up);
+}
+
 function buildControls() {
   if (PROP === "clock") {
     const svg = $("numerals");
@@ -186,13 +354,7 @@ function buildControls() {
       t.textContent = h;
       svg.appendChild(t);
     }
-    const start = $("start");
-    let held = false;
-    const down = (ev) => { ev.preventDefault(); if (!held) { held = true; start.classList.add("held"); input("button", 1); } };
-    const up = () => { if (held) { held = false; start.classList.remove("held"); input("button", 0); } };
-    start.addEventListener("pointerdown", down);
-    start.addEventListener("pointerup", up);
-    start.addEventListener("pointerleave", up);
+    holdable($("start"), "button");
   }
   if (PROP === "fusebox") {
     const box = $("windows");
@@ -200,22 +362,40 @@ function buildControls() {
       const b = document.createElement("button");
       b.id = "window" + i;
       b.textContent = String(i);
-      b.addEventListener("click", () => input("window", i));
+      b.addEventListener("click", () => windowTapped(i));
       box.appendChild(b);
     }
+    const players = $("players");
+    for (let n = 2; n <= 8; n++) players.add(new Option(String(n)));
+    players.value = "4";
+    $("new-game").addEventListener("click", () => {
+      fb.chosen = null;
+      fb.awaiting = null;
+      fb.away.clear();
+      drawGame.shown = null;
+      command("new_game", { players: parseInt(players.value, 10) });
+    });
+    $("open-window").addEventListener("click", openChosen);
+    $("cancel-window").addEventListener("click", () => { fb.chosen = null; fb.away.clear(); drawGame.shown = null; });
+    $("close-windows").addEventListener("click", () => input("close_windows", 0));
+    document.querySelectorAll("#fusebox button[data-input]").forEach((b) => {
+      b.addEventListener("click", () => input(b.dataset.input, 1));
+    });
   }
-  document.querySelectorAll("#" + PROP + " button[data-input]").forEach((b) => {
-    b.addEventListener("click", () => input(b.dataset.input, 1));
-  });
+  if (PROP === "football") {
+    document.querySelectorAll("#football button[data-input]").forEach((b) => holdable(b, b.dataset.input));
+  }
 }
 
 async function main() {
   $("nav-" + PROP).classList.add("current");
   $(PROP).hidden = false;
+  document.title = PROP_NAMES[PROP] + " on a virtual board";
   const sel = $("speed");
   if (![...sel.options].some((o) => o.value === String(speed))) sel.add(new Option(String(speed)));
   sel.value = String(speed);
   sel.addEventListener("change", () => { speed = parseInt(sel.value, 10); });
+  const seed = fixedSeed();
 
   const files = await (await fetch("/files.json")).json();
   const mp = await loadMicroPython({ url: "/mp/micropython.wasm",
@@ -229,12 +409,12 @@ async function main() {
   }
   mp.runPython("import sys\nsys.path.clear()\nsys.path.extend(" + JSON.stringify(files.path) + ")");
   const bridge = mp.pyimport("web_bridge");
-  // no os.urandom in the WebAssembly port: the rounds' seeds come from the browser's
-  const seed = params.has("seed") ? parseInt(params.get("seed"), 10) : crypto.getRandomValues(new Uint32Array(1))[0] >>> 2;
-  prop = bridge.Prop(PROP, files.pack, seed);
+  // no os.urandom in the WebAssembly port: without &seed the rounds' seeds come from the browser's
+  const entropy = crypto.getRandomValues(new Uint32Array(1))[0] >>> 2;
+  prop = bridge.Prop(PROP, files.pack, entropy, seed === null ? -1 : seed, SHOW_PLAN);
   buildControls();
-  $("status").textContent = "running the " + PROP + " firmware (MicroPython " +
-    bridge.version() + ", WebAssembly)";
+  $("status").textContent = "the " + PROP_NAMES[PROP] + "'s firmware runs here (MicroPython " +
+    bridge.version() + ", WebAssembly)" + (seed === null ? "" : ", seed " + seed);
   window.propReady = true;
 
   let last = performance.now();
@@ -254,6 +434,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  $("status").textContent = "could not start: " + err;
+  $("status").textContent = "could not start: " + err.message;
   window.propError = String(err);
 });

@@ -1,0 +1,8 @@
+"""Venue mode: the prop on an MQTT broker (docs/venue.md). Imported only when net.broker is set.
+
+    venue      the net layer: topics, the serial link's commands, retained state, NetPort
+    mqtt       a small non-blocking MQTT 3.1.1 client (why not umqtt.simple: see there)
+    wifi       joining Wi-Fi without waiting
+    backoff    doubling waits with jitter
+    discovery  Home Assistant's MQTT discovery documents (net.discovery)
+"""

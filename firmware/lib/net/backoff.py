@@ -1,0 +1,37 @@
+"""When to try again: doubling waits with jitter, so twenty props that lost one broker
+do not all knock again on the same millisecond.
+
+    backoff = Backoff(Rng(seed))
+    delay = backoff.next(now)      # 1 s, 2 s, 4 s ... up to 60 s, each +-25 %
+    backoff.retry_at               # ticks_ms value of the next try
+    backoff.reset()                # after a success
+"""
+from time import ticks_add
+
+from micropython import const
+
+FIRST_MS = const(1000)
+MAX_MS = const(60000)
+
+
+class Backoff:
+    def __init__(self, rng, first_ms: int = FIRST_MS, max_ms: int = MAX_MS) -> None:
+        self._rng = rng
+        self._first = first_ms
+        self._max = max_ms
+        self._base = first_ms
+        self.retry_at = 0
+        self.tries = 0
+
+    def reset(self) -> None:
+        self._base = self._first
+        self.tries = 0
+
+    def next(self, now: int, at_least: int = 0) -> int:
+        """The wait before the next try (and retry_at); the one after it doubles."""
+        base = self._base if self._base > at_least else at_least
+        delay = base * 3 // 4 + self._rng.below(base // 2 + 1)
+        self._base = base * 2 if base * 2 < self._max else self._max
+        self.tries += 1
+        self.retry_at = ticks_add(now, delay)  # type: ignore[type-var]
+        return delay

@@ -1,0 +1,120 @@
+"""`propctl sim PROP --broker URL --id ID`: a virtual prop on a broker, until it is stopped.
+
+The prop's real firmware runs from main.py on the virtual board (netprop.NetProp),
+joined to the broker as a board in the venue would be; it takes its commands
+from the broker (propctl venue --send, Home Assistant, another script). Its
+serial link's event lines are printed, one per line, prefixed with its id.
+It needs no terminal: stdin is never read, so it runs under nohup, systemd or
+in the background, until Ctrl-C, SIGTERM or SIGHUP.
+"""
+import json
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from propctl.overrides import parse_sets
+from propctl.sim.runner import load_config
+from propctl.venue.broker import BrokerError, parse_url, read_password
+from propctl.venue.netprop import DEFAULT_HEAP, NetProp
+
+HEAP = DEFAULT_HEAP  # a served board with --broker: the net layer needs its room too
+
+
+def run(args, prop: str) -> int:
+    """Entry for a prop's sim sub-command given --broker."""
+    try:
+        broker = parse_url(args.broker)
+        password = read_password(getattr(args, "password_file", None))
+        settings = load_config(getattr(args, "config", None))
+        for key, value in parse_sets(getattr(args, "set", None)).items():
+            if isinstance(value, dict) and isinstance(settings.get(key), dict):
+                settings[key] = dict(settings[key], **value)
+            else:
+                settings[key] = value
+    except (BrokerError, ValueError) as exc:
+        print("propctl sim: %s" % exc, file=sys.stderr)
+        return 2
+    except Exception as exc:  # SimError from load_config: its message is for a person
+        print("propctl sim: %s" % exc, file=sys.stderr)
+        return 2
+    net = settings.pop("net", None)
+    if net is not None:
+        print("propctl sim: net settings come from --broker and --id here", file=sys.stderr)
+        return 2
+    prop_id = args.id or prop
+    stopped = threading.Event()
+    lock = threading.Lock()
+
+    def echo(netprop, line) -> None:
+        with lock:
+            text = json.dumps(line) if isinstance(line, dict) else line
+            print("%s %s" % (netprop.prop_id, text), flush=True)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_: stopped.set())
+    board = NetProp(prop, broker.host, broker.port, prop_id, user=broker.user, password=password,
+                    settings=settings, echo=echo, uid="sim-" + prop_id)
+    board.start()
+    print("virtual %s %s on mqtt://%s:%d (topics %s/%s/...); Ctrl-C stops it"
+          % (prop, prop_id, broker.host, broker.port, "props", prop_id), file=sys.stderr, flush=True)
+    try:
+        while not stopped.wait(0.5):
+            if not board.running():
+                print("propctl sim: the virtual %s ended" % prop, file=sys.stderr)
+                return 1
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        board.stop()
+    return 0
+
+
+def add_arguments(parser) -> None:
+    """--broker, --id and --password-file for a prop's sim sub-command."""
+    parser.add_argument("--broker", metavar="URL",
+                        help="run on an MQTT broker instead of the screen: mqtt://[USER@]HOST[:PORT]; "
+                             "runs until stopped, commands come from the broker (propctl venue)")
+    parser.add_argument("--id", metavar="ID", help="the prop's id on the broker (default: its name)")
+    parser.add_argument("--password-file", metavar="FILE",
+                        help="with --broker: the broker password (else $PROPCTL_MQTT_PASSWORD)")
+
+
+def write_private(path: Path, text: str) -> None:
+    """`text` into `path`, readable by its owner only (it holds passwords), replaced whole."""
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(str(tmp), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+
+
+def prepare_flash(flash: Path, args) -> str:
+    """`propctl sim serve --broker`: the net section into the served board's config.json
+    (written 0600, other settings kept; deploy keeps it too). Returns the prop's id;
+    raises BrokerError for an unusable broker URL or password file."""
+    broker = parse_url(args.broker)
+    password = read_password(getattr(args, "password_file", None))
+    path = Path(flash) / "config.json"
+    config: dict = {}
+    if path.exists():
+        try:
+            config = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            config = {}
+        if not isinstance(config, dict):
+            config = {}
+    prop_id = args.id or config.get("prop") or "clock"
+    old = config.get("net")
+    net: dict = old if isinstance(old, dict) else {}
+    net.update({"broker": broker.host, "port": broker.port, "id": prop_id})
+    if broker.user:
+        net["user"] = broker.user
+    if password:
+        net["broker_password"] = password
+    config["net"] = net
+    write_private(path, json.dumps(config, indent=1, sort_keys=True) + "\n")
+    os.environ["VBOARD_UID"] = "serve-" + prop_id  # the board's unique id (client id on the broker)
+    return prop_id
