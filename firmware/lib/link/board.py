@@ -111,6 +111,9 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
 
     def maintenance():
         link.event("resetting", {"why": "maintenance (deploy)"})
+        app.shutdown()          # outputs safe, then the game that waits to be saved: the
+        for _ in store.steps():  # flash stalls are harmless now, a lost save is not
+            pass
         safemode.request_maintenance()
         _reset()
     link.add_commands({"maintenance": (maintenance, {}), "mem": (heap, {})})
