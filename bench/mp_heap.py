@@ -169,7 +169,7 @@ def _meter_prop(prop, meters) -> None:
     runtime.Runtime.step = meters.meter("ticks: runtime passes", runtime.Runtime.step)
     if prop == "fusebox":
         from props.fusebox.cards import CardSlot
-        CardSlot._choose = meters.meter("the card: read from the pack", CardSlot._choose)
+        CardSlot.choose = meters.meter("the card: read from the pack", CardSlot.choose)
     elif prop == "football":
         from props.football.app import FootballApp
         FootballApp._refresh = meters.meter("the scoreboard: view and render", FootballApp._refresh)
