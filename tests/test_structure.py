@@ -26,7 +26,6 @@ NOT_YET_SPLIT = {
     "host_tools/propctl/cards/quality.py": "issue 22's question checks were landing in it",
     "host_tools/propctl/games/pimaldaumen.py": "terminal game master; issue 22's decks and history",
     "firmware/lib/net/mqtt.py": "new with issue 26's venue mode",
-    "firmware/lib/link/protocol.py:_strict_json": "new with issue 27's strict JSON (landed at the end)",
 }
 
 
