@@ -24,7 +24,7 @@ PYTEST_DIST := --dist loadgroup
 MP_RUN := MICROPYPATH=firmware/lib:tests/both $(MICROPYTHON)
 
 .DEFAULT_GOAL := help
-.PHONY: help check-platform setup wasm-setup test test-fast lint typecheck pytest test-micropython test-wasm sim sim-fusebox bench clean
+.PHONY: help check-platform setup wasm-setup test test-fast lint typecheck pytest test-micropython test-wasm sim sim-fusebox docs bench clean
 
 # --- the wasm32 leg: the MicroPython WebAssembly port under node ------------------
 # Its npm manifest lives in tools/wasm (the root package.json is mip's); node_modules
@@ -35,9 +35,17 @@ WASM_STAMP := $(WASM_DIR)/node_modules/.installed
 WASM_RUN := MICROPYPATH=firmware/lib:tests/both $(WASM_DIR)/run.mjs
 WASM_SKIPPED := echo "MicroPython wasm32 leg SKIPPED: node and npm are not installed, so the 32-bit checks (31-bit small ints, as on a board) did not run. Install nodejs and npm, then make test."
 
+# `make help` at an 80-column terminal: each description wrapped between words under its column.
+HELP_WRAP = { line = sprintf("  make %-18s", $$1); n = split($$2, w, " "); \
+  for (i = 1; i <= n; i++) { \
+    if (length(line) + 1 + length(w[i]) > 80) { print line; line = sprintf("%25s", "") " " w[i] } \
+    else line = line " " w[i] } \
+  print line }
+
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
-	@echo "  variables: MICROPYTHON=/path/to/micropython  PYTHON=python3.11  MICROPYTHON_WASM=1 (sim on wasm32)  PYTEST_JOBS=3"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '$(HELP_WRAP)'
+	@echo "  variables: MICROPYTHON=/path/to/micropython  PYTHON=python3.11"
+	@echo "             MICROPYTHON_WASM=1 (sim on wasm32)  PYTEST_JOBS=3"
 
 # Before anything is installed: can this platform and $(PYTHON) run it (else say what to run)?
 # A .venv made by another Python is removed here, so the stamp below is out of date again.
@@ -114,6 +122,9 @@ sim: setup ## the ghost clock on a virtual board (SEED=n SPEED=n MUTE=1 WAV=file
 
 sim-fusebox: setup ## the fuse box on a virtual board: keys 1-8 open windows (PACK=file.bin|none, SCRIPT=file, MUTE=1, WAV=file)
 	$(BIN)/propctl sim fusebox $(if $(PACK),--pack $(PACK)) $(if $(SCRIPT),--script $(SCRIPT)) $(SIM_SOUND)
+
+docs: setup ## write docs/reference/*.md from the code (settings, link commands, pins); a test fails when they are stale
+	$(BIN)/python -m propctl.reference
 
 bench: setup ## measure card fetch, pack size, heap, timing, throughput; writes bench/REPORT.md (not part of test)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)

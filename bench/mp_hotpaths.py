@@ -103,7 +103,8 @@ def switches_step(state, i):
 
 
 def motor_setup():
-    from drivers.motor import DRV8833, HBridgeMotor
+    from drivers.bridge import DRV8833
+    from drivers.motor import HBridgeMotor
     from machine import PWM, Pin
     vboard.new_board(0, 1)
     motor = HBridgeMotor(DRV8833(PWM(Pin(16)), PWM(Pin(17)), Pin(19, Pin.OUT)))

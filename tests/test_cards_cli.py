@@ -204,6 +204,20 @@ def test_the_list_of_cards_fits_80_columns(tmp_path, capsys, kind, lang):
     assert any(line.endswith("...") for line in lines)
 
 
+def test_the_list_measures_columns_so_cjk_cards_fit_80_columns_too(tmp_path, capsys):
+    # a deck in Japanese passes check; its list line was cut at 80 characters: 145 columns
+    from propctl.termtext import cells as width
+    text = "奇数から指を離してください。" * 4
+    row = "T-1,科学と自然の不思議な世界,%s,4,12,2,8,14,6,10,15,8,arithmetic,2025,奇数です。\n" % text
+    deck = write(tmp_path, "cjk.csv", NOTED + row)
+    assert run(capsys, "cards", "check", deck)[0] == 0
+    assert run(capsys, "cards", "pack", deck, "-o", str(tmp_path / "cjk.bin"))[0] == 0
+    code, out, _ = run(capsys, "cards", "show", str(tmp_path / "cjk.bin"))
+    (line,) = out.splitlines()
+    assert code == 0 and width(line) <= 80 and line.endswith("..."), (width(line), line)
+    assert line.startswith("T-1  [科学と自然の不思議な世界]  奇数から")
+
+
 def test_failed_pack_leaves_the_old_file_and_no_half_file(tmp_path, capsys, monkeypatch):
     out_path = tmp_path / "deck.bin"
     out_path.write_bytes(b"old deck")
@@ -228,10 +242,12 @@ def test_pack_into_a_missing_folder_fails_cleanly(tmp_path, capsys):
 
 
 def test_big_decks_show_progress(tmp_path, capsys):
-    rows = "".join("B-%d,science,Keep your fingers off the odd one.,%s,%d,source,2025,note\n"
-                   % (i, ",".join(str(10000 + 8 * i + k) for k in (3, 6, 0, 5, 1, 7, 2, 4)), i % 8 + 1)
+    # every third card a family card: a big deck is held to about a third like any other
+    rows = "".join("B-%d,science,Keep your fingers off the odd one.,%s,%d,source,2025,note,%s\n"
+                   % (i, ",".join(str(10000 + 8 * i + k) for k in (3, 6, 0, 5, 1, 7, 2, 4)), i % 8 + 1,
+                      "yes" if i % 3 == 0 else "")
                    for i in range(1500))
-    path = write(tmp_path, "big.csv", NOTED + rows)
+    path = write(tmp_path, "big.csv", NOTED.replace("notes\n", "notes,family\n") + rows)
     code, _, err = run(capsys, "cards", "pack", path, "-o", str(tmp_path / "big.bin"))
     assert code == 0
     assert "packing 1500/1500 cards (100%)" in err and "packing 150/1500" in err
@@ -273,8 +289,7 @@ def test_help_teaches_with_examples(capsys):
 
 
 def test_readme_examples_are_valid_decks(tmp_path, capsys):
-    readme = (SAMPLE.parents[4] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Card decks", 1)[1]
+    section = (SAMPLE.parents[4] / "docs" / "cards.md").read_text(encoding="utf-8")
     csv_text = section.split("```csv\n", 1)[1].split("```", 1)[0]
     json_text = section.split("```json\n", 1)[1].split("```", 1)[0]
     paths = [write(tmp_path, "readme.csv", csv_text), write(tmp_path, "readme.json", json_text)]

@@ -297,6 +297,7 @@ def test_switch_scan_and_motor_update_allocate_nothing(each_vboard_process, kind
 def test_link_commands_start_refuse_snapshot_and_emergency_stop(vboard_process):
     out = vboard_process.call("scenarios.clock_vboard:link_commands", {})
     assert out["idle"]["state"] == "idle" and out["idle"]["round"] == 0
+    assert "estop" not in out["idle_stop_events"], out["idle_stop_events"]  # no stop happened
     running = out["running"]
     assert running["state"] == "running" and running["round"] == 1 and running["seed"] == 123
     assert running["direction"] in (1, -1) and running["elapsed_ms"] >= 2900

@@ -44,7 +44,7 @@ def test_esp32s3_refuses_every_other_chip():
 
 def test_a_board_of_another_kind_is_refused_with_what_to_do():
     problem, _ = board_problem("pico", "micropython", [1, 24, 0], "Generic ESP32 module with ESP32", "esp32")
-    assert "--board pico is for boards that report RP2040" in problem and "Flashing a board" in problem
+    assert "--board pico is for boards that report RP2040" in problem and "docs/flashing.md" in problem
     problem, _ = board_problem("pico", "micropython", [1, 24, 0], "Raspberry Pi Pico W with RP2040", "rp2")
     assert "--board pico_w" in problem and "GPIO 25" in problem
     problem, _ = board_problem("pico", "micropython", [1, 24, 0], "Raspberry Pi Pico2 with RP2350", "rp2")

@@ -69,10 +69,23 @@ def test_a_value_the_firmware_refuses_is_refused_with_its_range(reached, capsys)
 
 def test_good_settings_go_on_to_the_board(reached, capsys):
     code = main(BASE + ["--set", "clock.seed=7", "--set", 'clock.limits={"round_min_ms": 2000}',
-                        "--set", "board=esp32", "--no-wait"])
+                        "--set", "board=pico", "--no-wait"])  # the same board again is harmless
     assert code == 0, capsys.readouterr().err
     assert reached == ["compile", ("board", {"clock": {"seed": 7, "limits": {"round_min_ms": 2000}},
-                                            "board": "esp32"})]
+                                            "board": "pico"})]
+
+
+@pytest.mark.parametrize("sets, words", [
+    (["board=esp32"], "--set board=esp32 contradicts --board pico (name the board with --board alone)"),
+    (["prop=fusebox"], "--set prop=fusebox contradicts --prop clock (name the prop with --prop alone)"),
+    (['board={"x": 1}'], '--set board={"x": 1} contradicts --board pico'),
+])
+def test_a_set_board_or_prop_against_the_options_is_refused_before_the_board(sets, words, reached, capsys):
+    # before: --set board=esp32 with --board pico wrote {"board": "esp32"} after the chip was
+    # checked as a Pico (exit 0); --set prop=fusebox reset the board into the other prop (exit 1)
+    err = refused(capsys, *sets)
+    assert words in err and err.rstrip().endswith("Nothing was copied or removed")
+    assert reached == []
 
 
 def test_the_words_are_the_sims(reached, capsys):

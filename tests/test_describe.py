@@ -99,3 +99,12 @@ def test_the_monitor_prints_events_with_unexpected_field_types():
         printer(line)
     lines = out.getvalue().splitlines()
     assert len(lines) == 3 and "#2 hand stops at ?" in lines[1] and "#3 reverse [1, 2]" in lines[2]
+
+
+def test_venue_modes_net_events_read_as_sentences():
+    assert describe_event("clock", "net", {"state": "up", "broker": "10.0.0.5:1883", "id": "clock1"}) == (
+        "network: on the broker 10.0.0.5:1883 as clock1")
+    refused = {"state": "refused", "why": "not authorised", "retry_ms": 5210}
+    assert describe_event("fusebox", "net", refused) == "network refused: not authorised; next try in 5.2 s"
+    assert describe_event(None, "net", {"state": "wifi_lost", "why": "Wi-Fi cafe dropped"}) == (
+        "network wifi lost: Wi-Fi cafe dropped")

@@ -6,6 +6,7 @@ import pytest
 
 from propctl import cli
 from propctl.games import fingerfootball as ff
+from propctl.games import fingerfootball_words as words
 from rules.fingerfootball import FingerFootball
 from rules.rng import Rng
 
@@ -213,7 +214,7 @@ def test_quit_with_a_failed_save_says_the_game_is_not_saved(tmp_path, monkeypatc
 
 @pytest.mark.parametrize("where, why", [
     ("missing-folder/x.json", "the folder {tmp}/missing-folder does not exist"),
-    (".", "it is a directory, not a regular file"),
+    (".", "is a directory, not a regular file"),
 ])
 def test_a_save_file_that_cannot_be_written_is_refused_before_the_game(tmp_path, where, why):
     table = Table(["toss"])
@@ -239,10 +240,13 @@ def test_unusable_save_files_exit_1(tmp_path):
 
 def test_bad_settings_exit_2(tmp_path):
     for argv in (["--names", "Red"], ["--names", "Red,red"], ["--lane-die", "left,left"],
-                 ["--quarters", "3"], ["--rows", "20,x,40"], ["--plays", "0"]):
+                 ["--quarters", "3"], ["--rows", "20,x,40"]):
         table = Table([])
         assert run(argv + ["--save", str(tmp_path / "x.json")], table) == 2
         assert table.text.startswith("error:")
+    with pytest.raises(SystemExit) as exit:  # a number outside its range: argparse says so
+        run(["--plays", "0"], Table([]))
+    assert exit.value.code == 2
 
 
 def test_settings_reach_the_engine(tmp_path):
@@ -255,12 +259,12 @@ def test_settings_reach_the_engine(tmp_path):
 
 
 def test_yard_lines_as_players_say_them():
-    assert ff.parse_yards(["35"]) == 35
-    assert ff.parse_yards(["own", "35"]) == 35
-    assert ff.parse_yards(["opp", "45"]) == 55
-    assert ff.parse_yards(["50"]) == 50
+    assert words.parse_yards(["35"]) == 35
+    assert words.parse_yards(["own", "35"]) == 35
+    assert words.parse_yards(["opp", "45"]) == 55
+    assert words.parse_yards(["50"]) == 50
     with pytest.raises(ValueError):
-        ff.parse_yards(["forty"])
+        words.parse_yards(["forty"])
 
 
 def test_a_yard_line_that_is_not_one_is_answered_with_the_range(tmp_path):
@@ -274,17 +278,17 @@ def test_a_yard_line_that_is_not_one_is_answered_with_the_range(tmp_path):
     assert "Blue ball, 1st down on the own 35" in table.text
     # a narrower range gives its own ends and examples inside it
     with pytest.raises(ValueError) as refused:
-        ff.parse_yards(["own", "20"], "fumble", (40, 60))
+        words.parse_yards(["own", "20"], "fumble", (40, 60))
     assert str(refused.value) == ("'fumble' needs a yard line 40..60 (own 40 to opp 40), "
                                   "e.g. fumble 40 or fumble opp 45")
 
 
 def test_dice_as_players_type_them():
-    assert ff.parse_dice(["2-run", "left"]) == ["2-run", "left"]
-    assert ff.parse_dice(["2run", "td"]) == ["2-run", "td"]
-    assert ff.parse_dice(["3", "pass", "choice"]) == ["3-pass", "choice"]
+    assert words.parse_dice(["2-run", "left"]) == ["2-run", "left"]
+    assert words.parse_dice(["2run", "td"]) == ["2-run", "td"]
+    assert words.parse_dice(["3", "pass", "choice"]) == ["3-pass", "choice"]
     with pytest.raises(ValueError):
-        ff.parse_dice(["left"])
+        words.parse_dice(["left"])
 
 
 def _typed(action, lone, rng):

@@ -15,6 +15,7 @@ import pytest
 from test_football_box_sim import runner_lines
 from test_sim_terminal import Terminal, read_until, spawn, stop
 
+from propctl import football_reports
 from propctl.sim import football, runner
 
 BORDER = "+" + "-" * 18 + "+"
@@ -259,33 +260,34 @@ def state(phase, actions, box="idle"):
 
 def test_buttons_and_reports_follow_the_phase():
     toss = state("toss", [["toss", "team", [0, 1]]])
-    assert football.button_roles(toss)["roll"] == "toss the coin" and football.reports(toss) == []
+    assert football_reports.button_roles(toss)["roll"] == "toss the coin"
+    assert football_reports.reports(toss) == []
     kickoff = state("kickoff", [["in_field", "yards", [1, 99]], ["end_zone", "none", None],
                                 ["out_of_bounds", "none", None], ["onside", "none", None]])
-    entries = football.reports(kickoff)
+    entries = football_reports.reports(kickoff)
     assert [e[1] for e in entries] == [None, "report end_zone", "report out_of_bounds", "report onside"]
     assert entries[0][2] == ("yards", "in_field", 1, 99)
-    assert not any(football.button_roles(kickoff).values())
+    assert not any(football_reports.button_roles(kickoff).values())
     counting = state("field_goal", [["good", "none", None], ["no_good", "none", None]], box="counting")
-    roles = football.button_roles(counting)
+    roles = football_reports.button_roles(counting)
     assert roles["good"].startswith("the kick is good") and roles["kick"] == ""
-    assert football.reports(counting) == []
+    assert football_reports.reports(counting) == []
     scrimmage = state("scrimmage", [["roll", "dice", [[], []]], ["punt", "none", None],
                                     ["field_goal", "none", None]])
-    assert [e[1] for e in football.reports(scrimmage)] == ["report punt"]
-    assert football.button_roles(scrimmage)["kick"].startswith("field goal")
+    assert [e[1] for e in football_reports.reports(scrimmage)] == ["report punt"]
+    assert football_reports.button_roles(scrimmage)["kick"].startswith("field goal")
 
 
 def test_an_announced_play_on_choice_is_picked_word_by_word():
     import rules.fingerfootball_field as field
     options = field.all_choices(0)   # from the own Zone 3: every symbol ahead, or a touchdown
     choose = state("choose", [["target", "pick", options]])
-    first = football.reports(choose)
+    first = football_reports.reports(choose)
     assert len(options) == 31 and len(first) == 6
     assert first[-1][1] == "report target touchdown"
     opp2 = [e for e in first if e[0].startswith("announce opp2")][0]
     assert opp2[1] is None and opp2[2] == ("pick", "target", ("opp2",))
-    second = football.reports(choose, opp2[2][2])   # 6 plays left: listed whole
+    second = football_reports.reports(choose, opp2[2][2])   # 6 plays left: listed whole
     assert [e[1] for e in second] == ["report target opp2_%s_%s" % (kind, lane) for kind in ("run", "pass")
                                       for lane in ("left", "middle", "right")]
     assert second[0][0] == "announce opp2 run left"

@@ -4,6 +4,7 @@ key (a superscript two, an arrow key) is refused or ignored, never a traceback."
 import io
 
 from propctl.describe import describe_event
+from propctl.football_reports import button_roles
 from propctl.keys import KeyDecoder
 from propctl.sim import football
 from rules.fingerfootball import FingerFootball, make_settings
@@ -27,7 +28,7 @@ def test_no_roll_is_shown_in_the_opponents_zone_3():
     assert "ROLL" not in status and len(status) <= 16, status
     assert "Zone 3" in hint and "roll" not in hint
     state = {"phase": "scrimmage", "actions": game.actions(), "box": "idle"}
-    assert football.button_roles(state)["roll"] == ""
+    assert button_roles(state)["roll"] == ""
 
 
 def test_a_roll_says_that_the_defence_rolls():

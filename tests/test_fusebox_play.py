@@ -327,7 +327,7 @@ def test_without_a_player_the_bell_rings_when_a_melody_starts(monkeypatch):
 
 
 def test_a_busy_box_fits_the_screen_and_keeps_room_for_events():
-    from propctl.sim import fusebox
+    from propctl.sim import fusebox_terminal
     status = {"mode": "pack", "card": "GEO-01", "pending": False, "text": "a long card text " * 6,
               "category": "geography", "statements": ["statement %d" % i for i in range(8)], "open": [2],
               "bolt_seen": None, "faulty": [3], "red": 1, "green": 0, "sound": False, "relay": 0,
@@ -335,10 +335,11 @@ def test_a_busy_box_fits_the_screen_and_keeps_room_for_events():
               "game": {"scores": [0, 1, 2, 3], "over": False, "chooser": 2, "in_round": [1, 2, 3, 4]}}
     log = ["%7.2f s  event %d" % (i, i) for i in range(30)]
     for cols, rows in [(80, 24), (120, 40), (40, 12), (10, 5)]:
-        lines = fusebox.screen_lines("the heading " * 20, status, log, cols, rows)
+        lines = fusebox_terminal.screen_lines("the heading " * 20, status, log, cols, rows)
         assert len(lines) <= rows - 2 and max(len(line) for line in lines) < cols, (cols, rows)
         if rows >= 24:
-            assert lines[-1] == log[-1] and sum(line in log for line in lines) >= fusebox.MIN_LOG_LINES
+            assert lines[-1] == log[-1]
+            assert sum(line in log for line in lines) >= fusebox_terminal.MIN_LOG_LINES
             assert "board time 12 s" in "\n".join(lines) and "keys: 1-8" in "\n".join(lines)
 
 
@@ -359,13 +360,13 @@ def test_a_virtual_board_that_dies_ends_the_sim_with_a_message():
 
 
 def test_a_long_event_is_wrapped_not_cut():
-    from propctl.sim import fusebox
+    from propctl.sim import fusebox_terminal
     status = {"mode": "pack", "card": "GEO-01", "pending": False, "text": None, "statements": None,
               "open": [], "bolt_seen": None, "faulty": [], "red": 0, "green": 0, "sound": False, "relay": 0,
               "state": "round", "t": 0, "to_report": [], "game": None}
     long = ("   0.83 s  result  window 1 safe: player 2 +1, player 3 +1; scores player 1: 0, player 2: 1, "
             "player 3: 1, player 4: 0 points")
-    lines = fusebox.screen_lines("heading", status, ["   0.10 s  older", long], 80, 24)
+    lines = fusebox_terminal.screen_lines("heading", status, ["   0.10 s  older", long], 80, 24)
     tail = lines[-2:]  # the newest event, in two lines under the older one
     assert " ".join(" ".join(tail).split()) == " ".join(long.split())  # every word, in order
     assert all(len(line) < 80 for line in tail) and tail[1].startswith(" " * 11)
@@ -390,3 +391,17 @@ def test_keys_without_a_terminal_say_what_to_do():
     done = subprocess.run([sys.executable, "-m", "propctl.cli", "sim", "fusebox", "--interactive"],
                           input="3\n", capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 2 and "--script" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_cjk_card_fits_the_screen_by_columns():
+    # a card in Japanese passes `cards check`; cut by characters its lines were twice too wide
+    from propctl.sim import fusebox_terminal
+    from propctl.termtext import cells as width
+    status = {"mode": "pack", "card": "T-1", "pending": False, "text": "奇数から指を離してください。" * 4,
+              "category": "科学と自然", "statements": ["東京タワー%d" % i for i in range(8)], "open": [2],
+              "bolt_seen": None, "faulty": [], "red": 0, "green": 0, "sound": False, "relay": 0,
+              "state": "round", "t": 0, "to_report": [], "game": None}
+    log = ["   0.10 s  card    T-1 [科学と自然] " + "奇数から指を離してください。" * 4]
+    for cols, rows in [(80, 24), (40, 12)]:
+        lines = fusebox_terminal.screen_lines("heading", status, log, cols, rows)
+        assert max(width(line) for line in lines) < cols, [line for line in lines if width(line) >= cols]

@@ -42,3 +42,17 @@ def test_help_of_every_command_shows_an_example_of_itself(path, monkeypatch):
     examples = [line for line in text.splitlines()
                 if line.startswith(" ") and line.strip().startswith(command)]
     assert examples, "no indented example line starting with %r" % command
+
+
+def test_make_help_fits_80_columns_and_lists_every_target():
+    import subprocess
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    shown = subprocess.run(["make", "-s", "--no-print-directory", "help"], cwd=root,
+                           capture_output=True, text=True, timeout=30, check=True).stdout
+    wide = [line for line in shown.splitlines() if len(line) > 80]
+    assert not wide, wide
+    documented = {line.split(":")[0] for line in (root / "Makefile").read_text().splitlines()
+                  if " ## " in line and line[:1].isalpha()}
+    listed = {line.split()[1] for line in shown.splitlines() if line.startswith("  make ")}
+    assert documented and documented == listed

@@ -102,10 +102,14 @@ def test_the_sim_runner_is_a_leaf():
     assert graph["propctl.settings"] == set()
     assert graph["propctl.sim.runner"] <= {"propctl.inputfile", "propctl.settings", "propctl.keys"}  # leaves
     assert graph["propctl.invocation"] == set()
-    # venue: `sim serve --broker` writes the net section (propctl.venue.netsim, broker URLs)
+    # venue: `sim serve --broker` writes the net section (propctl.venue.netsim, broker URLs);
+    # harden: the --heap range, escaped names in messages, what a --flash is (leaves all three)
     assert graph["propctl.board.serve"] <= {"propctl.sim", "propctl.sim.runner", "propctl.board.vserial",
                                             "propctl.invocation", "propctl.venue.netsim",
-                                            "propctl.venue", "propctl.venue.broker"}
+                                            "propctl.venue", "propctl.venue.broker",
+                                            "propctl.argtypes", "propctl.display", "propctl.inputfile"}
+    assert graph["propctl.display"] == set()
+    assert graph["propctl.argtypes"] <= {"propctl.display"}
 
 
 def reach(graph: dict, start: str) -> set:

@@ -78,3 +78,34 @@ def test_ten_thousand_bad_lines_leave_the_board_running_with_bounded_memory(micr
     assert result["errors"] >= result["lines"] // 2
     assert result["answer"]["re"] == 77 and "ok" in result["answer"], result["answer"]
     assert result["growth"] <= 2048, "heap grew by %d bytes" % result["growth"]
+
+
+# Requests bent at the places where MicroPython's json module is lenient and CPython's is not:
+# a comma, colon, bracket or digit added, dropped or swapped (the trailing comma among them).
+_JSON_BITS = list(',:[]{}"0. \t\\xe') + ["01", "1.", "NaN", ",}", ",]", "true"]
+
+
+@st.composite
+def bent_requests(draw):
+    text = draw(wrong_requests | st.just('{"id": 21, "cmd": "ping"}'))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        how = draw(st.sampled_from(["insert", "delete", "replace"]))
+        bit = draw(st.sampled_from(_JSON_BITS))
+        if how == "insert":
+            text = text[:at] + bit + text[at:]
+        elif how == "delete":
+            text = text[:at] + text[at + 1:]
+        else:
+            text = text[:at] + bit + text[at + 1:]
+    return text.encode()
+
+
+@settings(max_examples=60)
+@given(lines=st.lists(bent_requests(), min_size=1, max_size=20))
+def test_bent_json_gets_the_same_replies_on_both_interpreters(differential, lines):
+    lines.append(b'{"id": 21, "cmd": "ping",}')  # the case the board took: bad_json on both now
+    result = differential.both("scenarios.link_fuzz:replies", [line.hex() for line in lines])
+    answered = [r for r in result if "re" in r]
+    assert len(answered) == len(lines)
+    assert answered[-1]["err"] == protocol.BAD_JSON

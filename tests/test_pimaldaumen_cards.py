@@ -227,7 +227,12 @@ def test_pack_family_keeps_only_the_family_cards(tmp_path, capsys):
     assert propctl_main(["cards", "show", str(pack)]) == 0
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
     assert listed == family
-    # Task cards have no family marks: nothing to pack, and nothing written.
+    # A task deck without family marks (an older file): nothing to pack, and nothing written.
+    # (The shipped task decks have family cards: tests/test_taskcards_family.py.)
+    unmarked = tmp_path / "unmarked.en.csv"
+    sample_tasks = Path(__file__).resolve().parent / "decks" / "taskcards-family-none.en.csv"
+    unmarked.write_text("".join(sample_tasks.read_text(encoding="utf-8").splitlines(True)[:4]),
+                        encoding="utf-8")
     none = tmp_path / "none.bin"
-    assert propctl_main(["cards", "pack", "--lang", "de", "--family", "-o", str(none)]) == 1
+    assert propctl_main(["cards", "pack", str(unmarked), "--family", "-o", str(none)]) == 1
     assert "no family cards" in capsys.readouterr().err and not none.exists()

@@ -28,11 +28,13 @@ def test_a_seed_the_clock_cannot_draw_is_a_command_line_error(seed, capsys, tmp_
 
 
 @pytest.mark.parametrize("where, reason", [("folder", "is a directory, not a regular file"),
-                                           ("missing/plan.svg", "No such file or directory")])
+                                           ("missing/plan.svg", "the folder {tmp}/missing does not exist")])
 def test_an_unwritable_picture_is_one_line_naming_it(where, reason, tmp_path, capsys):
+    # refused before anything is printed: a command-line error (exit 2), as in propctl sim
     (tmp_path / "folder").mkdir()
     target = tmp_path / where
-    assert main(["plan", "--seed", "3", "--svg", str(target)]) == 1
+    reason = reason.format(tmp=tmp_path)
+    assert main(["plan", "--seed", "3", "--svg", str(target)]) == 2
     captured = capsys.readouterr()
     assert captured.err == "propctl plan: cannot write the picture %s: %s; nothing written\n" % (
         target, reason)

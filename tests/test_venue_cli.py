@@ -107,7 +107,7 @@ def test_sim_on_a_broker_and_propctl_venue_see_and_command_it(broker, tmp_path):
         listener = Listener(broker.port)
         for topic in ("props/c1/status", "props/f1/status"):
             assert listener.wait(lambda t, p, r, topic=topic: t == topic and p == b"online", 15), topic
-        done = propctl("venue", "--broker", url, "--seconds", "1")
+        done = propctl("venue", "--broker", url, "--seconds", "0.5")
         assert done.returncode == 0, done.stderr
         table = done.stdout.splitlines()
         assert table[0] == "venue: 2 props, 2 online"
@@ -123,13 +123,13 @@ def test_sim_on_a_broker_and_propctl_venue_see_and_command_it(broker, tmp_path):
         assert done.returncode == 2 and "JSON object" in done.stderr
         done = propctl("venue", "--broker", url, "--send", "nobody", "ping", "--seconds", "0.5")
         assert done.returncode == 1 and "no reply from nobody" in done.stderr
-        done = propctl("venue", "--broker", url, "--json", "--seconds", "1")
+        done = propctl("venue", "--broker", url, "--json", "--seconds", "0.5")
         records = [json.loads(line) for line in done.stdout.splitlines()]
         statuses = {(r["id"], r["data"]) for r in records if r["topic"] == "status"}
         assert statuses == {("c1", "online"), ("f1", "online")}
         assert any(r["topic"] == "state" and r["id"] == "c1" and r["data"]["state"]["state"] == "running"
                    for r in records)
-        done = propctl("venue", "--broker", url, "--seconds", "1", password="wrong")
+        done = propctl("venue", "--broker", url, "--seconds", "0.5", password="wrong")
         assert done.returncode == 1 and "refused the login" in done.stderr
         sims[0].send_signal(signal.SIGTERM)             # the clock's sim stops: its will says offline
         assert sims[0].wait(timeout=10) == 0

@@ -86,7 +86,7 @@ class Runtime:
         self._wdt = wdt
         self._guard = guard
         self._stable_ms = stable_ms
-        self._speed = speed if speed > 1 else 1
+        self.speed = speed if speed > 1 else 1  # a virtual clock's speed; a runner may change it
         self._min_wait = min_wait_ms
         self._has_deadline = hasattr(app, "wait_ms")
         self._flash_ok = getattr(app, "flash_ok", None)
@@ -126,7 +126,7 @@ class Runtime:
             self._guard_due = self._guard is not None
         if self._writing is not None or self._guard_due or self._waiting():
             self._flash(now)
-        wait = self.wait_ms(self._clock()) // self._speed  # type: ignore[arg-type]
+        wait = self.wait_ms(self._clock()) // self.speed  # type: ignore[arg-type]
         if wait < self._min_wait:
             wait = self._min_wait
         if self._port is not None:

@@ -11,7 +11,7 @@ import re
 import secrets
 import stat
 import time
-from typing import Iterable, List, Union
+from typing import Iterable, List, Optional, Union
 
 from propctl.inputfile import what_kind
 
@@ -27,8 +27,7 @@ def write_atomic(path, data: Union[bytes, Iterable[bytes]]) -> None:
 
     The file gets the mode a new file gets (0666 less the umask). On any
     failure the temp file is removed and `path` is untouched. A `path` that
-    is there but no regular file (a directory, /dev/null, a FIFO) raises
-    OSError before anything is written: the rename would put a file in its place.
+    cannot take the file (see check_output) raises OSError before anything is written.
     """
     path = os.fspath(path)
     _refuse_special(path)
@@ -50,7 +49,37 @@ def write_atomic(path, data: Union[bytes, Iterable[bytes]]) -> None:
         raise
 
 
+def check_output(path) -> None:
+    """The one check of an output file a person named (`plan --svg`, `sim --wav`, ...), made
+    before the work that fills it: OSError, whose strerror says why, unless `path` can take a
+    new file from write_atomic. Refused: an empty name or one ending in '/', something that is
+    there but no regular file (a directory, a FIFO, a device such as /dev/full, or a link to
+    one), a file that is read-only, and a folder that is missing, read-only or takes no new
+    files (/proc). A temp file is made and removed again to be sure."""
+    path = os.fspath(path)
+    _refuse_special(path)
+    temp, fd = _create_temp(os.path.dirname(os.path.abspath(path)), os.path.basename(path))
+    os.close(fd)
+    os.unlink(temp)
+
+
+def output_problem(path) -> Optional[str]:
+    """Why `path` cannot be written (check_output's reason, to follow the file's name), or None."""
+    try:
+        check_output(path)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
 def _refuse_special(path: str) -> None:
+    if not path:
+        raise OSError(errno.ENOENT, "an empty name is no file name", path)
+    if path.endswith(("/", os.sep)):
+        raise OSError(errno.EISDIR, "names a folder, not a file", path)
+    if path == "-":  # a person means standard output; a file called '-' is written ./-
+        raise OSError(errno.EINVAL, "'-' is standard output, which takes no file here; name a file "
+                                    "(./- for one called '-')", path)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -60,6 +89,8 @@ def _refuse_special(path: str) -> None:
     if not stat.S_ISREG(mode):
         code = errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL
         raise OSError(code, "is %s, not a regular file" % what_kind(mode), path)
+    if not os.access(path, os.W_OK):
+        raise OSError(errno.EACCES, "is read-only", path)
 
 
 def temp_name(path, pid: int, token: str) -> str:
@@ -103,6 +134,22 @@ def _create_temp(folder: str, base: str):
             return temp, os.open(temp, flags, 0o666)
         except FileExistsError:
             continue
+        except OSError as exc:
+            raise OSError(exc.errno, _folder_problem(folder, exc), temp) from None
+
+
+def _folder_problem(folder: str, exc: OSError) -> str:
+    """Why no new file can be made in `folder`, in words (the error of the attempt was `exc`)."""
+    if not os.path.isdir(folder):
+        return ("the folder %s does not exist" % folder if not os.path.lexists(folder)
+                else "%s is not a folder" % folder)
+    if exc.errno == errno.EROFS:
+        return "the folder %s is on a read-only file system" % folder
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "no permission to write in the folder %s" % folder
+    if exc.errno == errno.ENOENT:  # /proc, /sys: they exist but make no new files
+        return "the folder %s takes no new files" % folder
+    return "cannot make a file in the folder %s: %s" % (folder, exc.strerror or exc)
 
 
 def _older_than(path: str, seconds: float) -> bool:

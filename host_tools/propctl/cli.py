@@ -11,6 +11,7 @@ import sys
 from propctl import __version__, deploy, plan, play, web, wokwi
 from propctl.board import monitor, ports, repl, selftest
 from propctl.cards import cli as cards_cli
+from propctl.display import Shown
 from propctl.helpformat import use_everywhere
 from propctl.sim import command as sim_command
 from propctl.sim.runner import Stopped
@@ -38,6 +39,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    # every message names what was typed (a path, a port, a value): shown, never obeyed
+    stderr, sys.stderr = sys.stderr, Shown(sys.stderr)
+    try:
+        return _run(argv)
+    finally:
+        sys.stderr = stderr
+
+
+def _run(argv) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "func"):

@@ -29,6 +29,7 @@ from propctl.board.cards import card_destination, check_pack, read_cards
 from propctl.board.flash import write_board
 from propctl.board.session import confirm_running
 from propctl.build import BOARD_ARCH, FIRMWARE_DIR, PROPS, build_tree, is_firmware_tree
+from propctl.display import printable
 from propctl.overrides import combine, parse_sets
 from propctl.progress import end_progress, progress_line
 
@@ -122,6 +123,24 @@ def merged_config(existing, prop, board, settings: dict) -> tuple:
     return json.dumps(config, indent=1, sort_keys=True) + "\n", notes
 
 
+def contradicting_sets(settings: dict, prop, board) -> str:
+    """Why --set prop=... or --set board=... cannot go with --prop and --board ("" if it can).
+
+    deploy checks the chip against --board and waits for --prop; a config.json that names
+    another board would drive this chip with the other board's pins, another prop would run
+    a prop nobody asked for. The same value again is harmless."""
+    problems = []
+    for key, given in (("board", board), ("prop", prop)):
+        if key in settings and given is not None and settings[key] != given:
+            value = settings[key]
+            problems.append("--set %s=%s contradicts --%s %s (name the %s with --%s alone)" % (
+                key, printable(value if isinstance(value, str) else json.dumps(value), newlines=False),
+                key, given, key, key))
+    if not problems:
+        return ""
+    return "; ".join(problems) + ". Nothing was copied or removed"
+
+
 def parse_set(items) -> dict:
     """--set KEY=VALUE options -> nested overrides (propctl.overrides); BoardError if one is malformed."""
     try:
@@ -176,6 +195,9 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
 
     Ctrl-C raises DeployInterrupted, whose message says what the board was left with."""
     from propctl.board.ports import resolve_port
+    contradiction = contradicting_sets(settings or {}, prop, board)
+    if contradiction:
+        raise DeployUsageError(contradiction)
     port = resolve_port(port)
     with _on_ctrl_c(INTERRUPTED_LOCAL):
         local, kind = _local_files(prop, board, cards, firmware, say, settings or {})

@@ -70,8 +70,19 @@ def _hello(d: dict) -> str:
 
 
 # Events every prop (and the boot modes) send; the prop's own table is looked up first.
+def _net(d: dict) -> str:
+    """Venue mode's `net` event (docs/venue.md): the broker or Wi-Fi, and when it tries again."""
+    state = d.get("state")
+    if state == "up":
+        return "network: on the broker %s as %s" % (_raw(d.get("broker")), _raw(d.get("id")))
+    text = "network %s: %s" % (_raw(state).replace("_", " "), _raw(d.get("why", "")))
+    retry = _int(d.get("retry_ms"))
+    return text + ("; next try in %s" % _seconds(retry) if retry is not None else "")
+
+
 COMMON = {
     "boot": _hello,
+    "net": _net,
     "hello": _hello,
     "safe_mode": lambda d: "SAFE MODE: %s. %s" % (_raw(d.get("why")), _raw(d.get("fix"))),
     "maintenance": lambda d: "maintenance boot: %s" % _raw(d.get("why")),

@@ -8,10 +8,11 @@ same picture from a played round's frames and events (`propctl sim clock --pictu
 import argparse
 import sys
 
-from propctl.atomic import write_atomic
+from propctl.argtypes import SEED, SEED_MAX
+from propctl.atomic import output_problem, write_atomic
+from propctl.display import printable
 from rules.geisteruhr import plan_motion
 
-SEED_MAX = 0xFFFFFFFF  # the clock's seed setting (settings.SCHEMA: 0..4294967295)
 HAND_DEG_PER_S = 120  # the virtual board's hand at full speed (vboard/clock_bench.py)
 WIDTH, HEIGHT = 760, 420
 LEFT, RIGHT = 60, 20
@@ -117,31 +118,29 @@ def table(plan: list) -> list:
 
 
 def run(args) -> int:
-    plan = plan_motion(args.seed)
-    print("\n".join(table(plan)))
-    speed, angle, stop = plan_points(plan)
     picture = args.svg or "plan-seed%d.svg" % args.seed
+    problem = None if picture == "-" else output_problem(picture)
+    if problem:  # a command-line error, found before anything is printed
+        print("propctl plan: cannot write the picture %s: %s; nothing written"
+              % (printable(picture), problem), file=sys.stderr)
+        return 2
+    plan = plan_motion(args.seed)
+    speed, angle, stop = plan_points(plan)
     text = svg(speed, angle, [(stop, "stop and chime")], "ghost clock motion plan, seed %d" % args.seed)
+    if picture == "-":  # the SVG alone on standard output (for a pipe); the table to stderr
+        print("\n".join(table(plan)), file=sys.stderr)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return 0
+    print("\n".join(table(plan)))
     try:
         write_atomic(picture, text.encode("utf-8"))
     except OSError as exc:
         print("propctl plan: cannot write the picture %s: %s; nothing written"
-              % (picture, exc.strerror or exc), file=sys.stderr)
+              % (printable(picture), exc.strerror or exc), file=sys.stderr)
         return 1
-    print("picture: %s" % picture)
+    print("picture: %s" % printable(picture))
     return 0
-
-
-def seed_number(text: str) -> int:
-    """--seed: a seed the clock can draw, 0..4294967295 (argparse type)."""
-    try:
-        seed = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
-    if not 0 <= seed <= SEED_MAX:
-        raise argparse.ArgumentTypeError("%s is outside 0..%d, the seeds the clock draws"
-                                         % (text, SEED_MAX))
-    return seed
 
 
 def register(subparsers) -> None:
@@ -153,9 +152,10 @@ def register(subparsers) -> None:
                "  propctl plan --seed 3                  # the table; the SVG to plan-seed3.svg\n"
                "  propctl plan --seed 42 --svg round.svg\n"
                "  propctl sim clock --seed 42 --picture played.svg   # the round as played")
-    parser.add_argument("--seed", type=seed_number, required=True,
-                        help="the round's seed, 0..%d" % SEED_MAX)
-    parser.add_argument("--svg", metavar="FILE", help="where the picture goes (plan-seedN.svg)")
+    parser.add_argument("--seed", type=SEED, required=True, help="the round's seed, 0..%d" % SEED_MAX)
+    parser.add_argument("--svg", metavar="FILE",
+                        help="where the picture goes (plan-seedN.svg); - writes it to standard "
+                             "output and the table to standard error")
     parser.set_defaults(func=run)
 
 

@@ -13,6 +13,7 @@ the samples up to each board time the sim learns of. Where the only player
 takes files (afplay), a melody is played once a pause has ended it; with no
 player at all the terminal bell rings when it starts.
 """
+import io
 import os
 import select
 import shutil
@@ -23,6 +24,8 @@ import time
 import wave
 from pathlib import Path
 from typing import Callable, Iterable, List, Optional, Tuple
+
+from propctl.atomic import write_atomic
 
 RATE = 22050     # samples per second: plenty for piezo tones up to a few kHz
 LEVEL = 9000     # amplitude of the square wave (of 32767): loud enough, not harsh
@@ -119,11 +122,15 @@ def write_wav(notes: List[Tone], path, rate: int = RATE) -> float:
 
 
 def _write_samples(samples: bytes, path, rate: int = RATE) -> None:
-    with wave.open(str(path), "wb") as out:
+    # made in memory, then written whole (propctl.atomic): a FIFO or a device is refused before
+    # it is opened, and a failed write leaves no half WAV
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
         out.setnchannels(1)
         out.setsampwidth(2)
         out.setframerate(rate)
         out.writeframes(samples)
+    write_atomic(path, buffer.getvalue())
 
 
 def player() -> Optional[list]:
@@ -237,6 +244,7 @@ class Piezo:
         self.streams: List[Stream] = []   # players still taking samples
         self.workdir: Optional[str] = None  # the WAVs of a file-only player, made when needed
         self.now = 0
+        self.wav_problem = ""  # why `wav` could not be written at the end ("": it was, or none asked)
 
     def change(self, record: dict) -> None:
         """One pwm record of the runner ({"t", "what", "value"})."""
@@ -321,7 +329,12 @@ class Piezo:
         self.streams = []
         if self.wav:
             last = self.tracker.notes[-1][1] if self.tracker.notes else 0
-            write_wav(self.tracker.close(max(last, self.tracker.on_since or 0)), self.wav)
+            try:
+                write_wav(self.tracker.close(max(last, self.tracker.on_since or 0)), self.wav)
+            except OSError as exc:
+                from propctl.display import printable
+                self.wav_problem = "cannot write the recording %s: %s" % (printable(self.wav),
+                                                                         exc.strerror or exc)
         if self.workdir:  # a player may still have a file open: unlinking it is fine on POSIX
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None

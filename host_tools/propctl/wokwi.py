@@ -24,6 +24,7 @@ MOSFET or MCP23017 part, so:
 """
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -328,13 +329,15 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    if not (args.firmware / "boards.py").exists():
+    # os.path: a name too long (ENAMETOOLONG) is "not there", where Path.exists() raises
+    if not os.path.isfile(args.firmware / "boards.py"):
         print("propctl wokwi: no boards.py in %s (use --firmware)" % args.firmware, file=sys.stderr)
         return 2
-    if not args.out.is_dir():
+    if not os.path.isdir(args.out):
         if args.out != REPO_HARDWARE:  # the folder named with --out
             print("propctl wokwi: --out %s: %s; create it first, or name the hardware folder of a clone"
-                  % (args.out, "not a folder" if args.out.exists() else "no such folder"), file=sys.stderr)
+                  % (args.out, "not a folder" if os.path.lexists(args.out) else "no such folder"),
+                  file=sys.stderr)
         else:
             print("propctl wokwi: no hardware folder at %s (run it in a clone, or give --out)" % args.out,
                   file=sys.stderr)

@@ -115,6 +115,30 @@ def test_bad_requests_each_get_one_error_and_change_nothing():
     assert prop.value == 0
 
 
+# JSON that MicroPython's json module takes and CPython's refuses: the board took every one
+# ({"id":21,"cmd":"ping",} answered pong) where parse_request on CPython said bad_json.
+LENIENT_JSON = ['{"id": 21, "cmd": "ping",}', '{"cmd": "ping", "args": {"x": [1, 2,]}}',
+                '{"cmd": "ping" "id": 1}', '{"cmd" "ping"}', '{"cmd": "ping",, "id": 1}',
+                '{, "cmd": "ping"}', '{"cmd": "ping", "args": {"x": 01}}',
+                '{"cmd": "ping", "args": {"x": 1.}}', '{"cmd": "ping", "args": {"x": "\\x"}}',
+                '{"cmd": "ping", "args": {"x": "a\tb"}}', '{"cmd": "ping", "args": {1: 2}}',
+                '{"cmd": "ping", "args": {"x": [1 2]}}', '{"cmd": "ping", "args": {"x": NaN}}',
+                '{"cmd": "ping", "args": {"x": "\\u12"}}', '{"cmd": "ping"} {"cmd": "ping"}']
+
+
+def test_json_only_one_interpreter_would_take_is_refused_on_both():
+    link, _, sent = make_link()
+    for text in LENIENT_JSON:
+        check_error(link, sent, text, protocol.BAD_JSON, "JSON")
+    # and what the standard allows still parses, spaces and escapes included
+    for text in ('{"id": 1, "cmd": "ping"}', ' { "cmd" : "ping" , "args" : { } } ',
+                 '{"cmd":"ping","args":{"x":[-0.5e+3,0,true,false,null,"\\u00e4\\"\\\\/"]}}'):
+        before = len(sent)
+        link.feed(text.encode() + b"\n")
+        (reply,) = lines_of(sent[before:])
+        assert "ok" in reply or reply["err"] != protocol.BAD_JSON, (text, reply)
+
+
 def test_non_ascii_and_control_bytes_are_refused():
     link, _, sent = make_link()
     before = len(sent)

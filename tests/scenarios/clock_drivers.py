@@ -186,7 +186,8 @@ def motor_script(kind, script, until_ms, tick_ms, options):
     Returns the hand model's figures, the pin log and the applied speed per tick.
     """
     import physics
-    from drivers.motor import DRV8833, TB6612, HBridgeMotor, StepperMotor
+    from drivers.bridge import DRV8833, TB6612
+    from drivers.motor import HBridgeMotor, StepperMotor
     board = vboard.new_board(0, 100000)
     ramp = options.get("ramp_ms", 120)
     dwell = options.get("dwell_ms", 150)

@@ -214,7 +214,8 @@ def heap_locked_round(overrides, seed):
 def heap_locked_drivers(kind):
     """Switch scans with bouncing inputs, and motor updates through ramps and reversals, heap locked."""
     import vboard
-    from drivers.motor import DRV8833, TB6612, HBridgeMotor, StepperMotor
+    from drivers.bridge import DRV8833, TB6612
+    from drivers.motor import HBridgeMotor, StepperMotor
     from drivers.switches import PinSource, Switches
     from machine import PWM, Pin
 
@@ -278,6 +279,9 @@ def link_commands(overrides):
     out = {}
     bench.run(100)
     out["idle"] = app.snapshot()
+    app.emergency_stop()  # nothing runs: a no-op, no event
+    bench.run(100)
+    out["idle_stop_events"] = bench.names()
     app.start_round(123)
     bench.run(3000)
     out["running"] = app.snapshot()

@@ -16,12 +16,9 @@ brakes (or holds, for a stepper) and waits `dwell_ms`, a motor that
 stands still is braked for `dwell_ms` and then released (coast / coils off),
 and after release() it is not driven again before `dwell_ms` either.
 
-HBridgeMotor drives a DC gear motor through a bridge object:
-    DRV8833(pwm_in1, pwm_in2, sleep=None)       both inputs are PWM
-    TB6612(pin_in1, pin_in2, pwm, stby=None)    direction pins + one PWM
-The bridge classes only ever produce legal input combinations: a DRV8833
-never has both inputs at partial duty, a TB6612's direction pins only change
-while its PWM is 0. A released HBridgeMotor puts its bridge to sleep (nSLEEP
+HBridgeMotor drives a DC gear motor through a bridge object (drivers.bridge:
+DRV8833 or TB6612, which only ever produce legal input combinations). A
+released HBridgeMotor puts its bridge to sleep (nSLEEP
 / STBY low: the chip draws about 2 mA awake and idle, on batteries all day);
 a drive first wakes it and waits _WAKE_MS, so wake(now) early (the clock does
 at the start of a round) and the first drive is not held up.
@@ -165,119 +162,6 @@ class _Motion:
 
     def _out_release(self) -> None:
         raise NotImplementedError
-
-
-class DRV8833:
-    """One DRV8833 channel: IN1 and IN2 both on PWM (fast-decay drive on one side).
-
-    Legal states only: (0,0) coast, (full,full) brake, (d,0) forward,
-    (0,d) reverse. When two writes are needed the intermediate state is a
-    drive in the direction already in use, never the other one.
-    """
-
-    def __init__(self, in1, in2, sleep=None) -> None:
-        self._a = in1
-        self._b = in2
-        self._sleep = sleep
-        self._forward = True  # side that drove last
-        in1.duty_u16(0)
-        in2.duty_u16(0)
-        if sleep is not None:
-            sleep.value(0)  # asleep until wake()
-
-    def drive(self, forward: bool, duty: int) -> None:
-        """Drive in one direction at duty 0..65535."""
-        if forward:
-            self._b.duty_u16(0)
-            self._a.duty_u16(duty)
-        else:
-            self._a.duty_u16(0)
-            self._b.duty_u16(duty)
-        self._forward = forward
-
-    def brake(self) -> None:
-        """Both inputs high: short brake (slow decay)."""
-        if self._forward:
-            self._a.duty_u16(_FULL)
-            self._b.duty_u16(_FULL)
-        else:
-            self._b.duty_u16(_FULL)
-            self._a.duty_u16(_FULL)
-
-    def coast(self) -> None:
-        """Both inputs low: outputs high-impedance, the motor freewheels."""
-        if self._forward:
-            self._b.duty_u16(0)
-            self._a.duty_u16(0)
-        else:
-            self._a.duty_u16(0)
-            self._b.duty_u16(0)
-
-    def sleep(self) -> None:
-        """Coast and put the chip to sleep (if nSLEEP is wired)."""
-        self.coast()
-        if self._sleep is not None:
-            self._sleep.value(0)
-
-    def wake(self) -> None:
-        """nSLEEP high: the chip is ready to drive after its wake-up time (up to 1 ms)."""
-        if self._sleep is not None:
-            self._sleep.value(1)
-
-
-class TB6612:
-    """One TB6612FNG channel: AIN1/AIN2 direction pins, PWMA speed, optional STBY.
-
-    The direction pins only change while PWM is 0, so the bridge never goes
-    straight from one direction to the other.
-    """
-
-    def __init__(self, in1, in2, pwm, stby=None) -> None:
-        self._in1 = in1
-        self._in2 = in2
-        self._pwm = pwm
-        self._stby = stby
-        self._dir = 0  # 1 forward, -1 reverse, 0 brake/coast pins
-        pwm.duty_u16(0)
-        in1.value(0)
-        in2.value(0)
-        if stby is not None:
-            stby.value(0)  # standby until wake()
-
-    def drive(self, forward: bool, duty: int) -> None:
-        """Drive in one direction at duty 0..65535."""
-        want = 1 if forward else -1
-        if self._dir != want:
-            self._pwm.duty_u16(0)
-            self._in1.value(1 if forward else 0)
-            self._in2.value(0 if forward else 1)
-            self._dir = want
-        self._pwm.duty_u16(duty)
-
-    def brake(self) -> None:
-        """IN1 = IN2 = high: short brake."""
-        self._pwm.duty_u16(0)
-        self._in1.value(1)
-        self._in2.value(1)
-        self._dir = 0
-
-    def coast(self) -> None:
-        """IN1 = IN2 = low: outputs off, the motor freewheels."""
-        self._pwm.duty_u16(0)
-        self._in1.value(0)
-        self._in2.value(0)
-        self._dir = 0
-
-    def sleep(self) -> None:
-        """Coast and pull STBY low (if wired)."""
-        self.coast()
-        if self._stby is not None:
-            self._stby.value(0)
-
-    def wake(self) -> None:
-        """STBY high: ready to drive."""
-        if self._stby is not None:
-            self._stby.value(1)
 
 
 class HBridgeMotor(_Motion):

@@ -39,7 +39,8 @@ def identity(settings, mode: str, errors=None) -> dict:
             "mode": mode, "platform": sys.platform, "config_errors": list(errors or [])}
 
 
-def _idle_commands(link, mode: str, crashes: int, errors=()) -> dict:
+def idle_commands(link, mode: str, crashes: int, errors=()) -> dict:
+    """The commands of safe and maintenance mode (no prop runs): `leave` and `why`."""
     def leave():
         safemode.BootGuard().clear()
         safemode.end_maintenance()
@@ -60,6 +61,24 @@ def heap() -> dict:
     return {"free": gc.mem_free(), "used": gc.mem_alloc()}  # type: ignore[attr-defined]
 
 
+def run_commands(link, app=None, store=None) -> dict:
+    """The commands every running prop has besides its own: `maintenance` (reboot for deploy), `mem`.
+
+    Before the reset, maintenance turns the app's outputs off and writes what its store (a
+    later store) still waits to write: the flash stalls are harmless now, a lost save is not.
+    """
+    def maintenance():
+        link.event("resetting", {"why": "maintenance (deploy)"})
+        if app is not None:
+            app.shutdown()
+        if store is not None:
+            for _ in store.steps():
+                pass
+        safemode.request_maintenance()
+        _reset()
+    return {"maintenance": (maintenance, {}), "mem": (heap, {})}
+
+
 def _reset() -> None:
     import machine
     machine.reset()
@@ -69,7 +88,7 @@ def serve_without_prop(mode: str, settings, errors, guard) -> None:
     """Safe or maintenance mode: answer the link, start nothing; Ctrl-C gives the REPL."""
     link = Link(stdio.write_line, identity(settings, mode, errors))
     crashes = guard.count()
-    link.add_commands(_idle_commands(link, mode, crashes, errors))
+    link.add_commands(idle_commands(link, mode, crashes, errors))
     if mode == safemode.SAFE:
         link.event("safe_mode", safemode.advice(crashes, errors, safemode.last_fault()))
     else:
@@ -109,14 +128,7 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     app = selftest.wrap(app, settings, link.event)
     link.add_commands(app.commands())
 
-    def maintenance():
-        link.event("resetting", {"why": "maintenance (deploy)"})
-        app.shutdown()          # outputs safe, then the game that waits to be saved: the
-        for _ in store.steps():  # flash stalls are harmless now, a lost save is not
-            pass
-        safemode.request_maintenance()
-        _reset()
-    link.add_commands({"maintenance": (maintenance, {}), "mem": (heap, {})})
+    link.add_commands(run_commands(link, app, store))
     link.event("boot", link.hello_info())
     for message in errors + getattr(app, "config_errors", []):
         link.event("config_error", {"msg": message})

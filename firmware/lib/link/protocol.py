@@ -87,12 +87,152 @@ def _printable(line) -> bool:
     return True
 
 
+# _strict_json's states: what may come next
+_VALUE = 0      # a value
+_VALUE_OR_END = 1  # a value, or ] (just after [)
+_KEY = 2        # a key string
+_KEY_OR_END = 3  # a key string, or } (just after {)
+_COLON = 4      # the : after a key
+_NEXT = 5       # , or the closing bracket (or the line's end, after the outermost value)
+_ESCAPES = b'"\\/bfnrtu'
+
+
+def _digits_end(line, i: int, n: int) -> int:
+    """The index after the run of digits at i (i itself if there is none)."""
+    while i < n and 0x30 <= line[i] <= 0x39:
+        i += 1
+    return i
+
+
+def _number_end(line, i: int, n: int) -> int:
+    """The index after the JSON number starting at i, or -1 if none starts there."""
+    if i < n and line[i] == 0x2D:  # -
+        i += 1
+    start = i
+    i = 1 + i if i < n and line[i] == 0x30 else _digits_end(line, i, n)  # no leading zeros
+    if i == start:
+        return -1
+    if i < n and line[i] == 0x2E:  # . and at least one digit
+        start = i = i + 1
+        i = _digits_end(line, i, n)
+        if i == start:
+            return -1
+    if i < n and (line[i] == 0x65 or line[i] == 0x45):  # e E, a sign, at least one digit
+        i += 1
+        if i < n and (line[i] == 0x2B or line[i] == 0x2D):
+            i += 1
+        start = i
+        i = _digits_end(line, i, n)
+        if i == start:
+            return -1
+    return i
+
+
+def _string_end(line, i: int, n: int) -> int:
+    """The index after the JSON string whose quote is at i, or -1 if it is not one."""
+    i += 1
+    while True:
+        end = line.find(b'"', i)  # the scans run in C: most strings hold no backslash
+        if end < 0:
+            return -1
+        if line.find(b"\t", i, end) >= 0:  # a raw tab (the only control byte that gets here)
+            return -1
+        slash = line.find(b"\\", i, end)
+        if slash < 0:
+            return end + 1
+        i = slash + 1  # an escape: check it, then look on from after it
+        if i >= n or line[i] not in _ESCAPES:
+            return -1
+        if line[i] == 0x75:  # u: four hex digits
+            if i + 4 >= n:
+                return -1
+            for k in range(i + 1, i + 5):
+                if line[k] not in b"0123456789abcdefABCDEF":
+                    return -1
+            i += 4
+        i += 1
+
+
+def _strict_json(line) -> bool:
+    """Whether `line` is one JSON value by the standard's grammar. MicroPython's json takes
+    much more (a trailing comma, no commas or colons at all, 01, 1., "\\x", {1: 2}) where
+    CPython's refuses; checking the grammar first makes both refuse the same lines."""
+    n = len(line)
+    stack: list = []  # the open brackets
+    state = _VALUE
+    i = 0
+    while i < n:
+        c = line[i]
+        if c == 0x20 or c == 0x09:
+            i += 1
+            continue
+        if state == _NEXT:
+            if not stack:
+                return False  # something after the value
+            if c == 0x2C:  # ,
+                state = _KEY if stack[-1] == 0x7B else _VALUE
+            elif c == stack[-1] + 2:  # { + 2 is }, [ + 2 is ]
+                stack.pop()
+            else:
+                return False
+            i += 1
+        elif state == _COLON:
+            if c != 0x3A:
+                return False
+            state = _VALUE
+            i += 1
+        elif state == _KEY or state == _KEY_OR_END:
+            if c == 0x7D and state == _KEY_OR_END:
+                stack.pop()
+                state = _NEXT
+                i += 1
+                continue
+            if c != 0x22:
+                return False
+            i = _string_end(line, i, n)
+            if i < 0:
+                return False
+            state = _COLON
+        else:  # a value
+            if c == 0x5D and state == _VALUE_OR_END:
+                stack.pop()
+                state = _NEXT
+                i += 1
+                continue
+            if c == 0x7B or c == 0x5B:  # { [
+                stack.append(c)
+                state = _KEY_OR_END if c == 0x7B else _VALUE_OR_END
+                i += 1
+                continue
+            i = _scalar_end(line, i, n)
+            if i < 0:
+                return False
+            state = _NEXT
+    return state == _NEXT and not stack
+
+
+def _scalar_end(line, i: int, n: int) -> int:
+    """Where the string, true, false, null or number at line[i] ends; -1 if there is none."""
+    c = line[i]
+    if c == 0x22:
+        return _string_end(line, i, n)
+    if c == 0x74 and line[i:i + 4] == b"true":
+        return i + 4
+    if c == 0x66 and line[i:i + 5] == b"false":
+        return i + 5
+    if c == 0x6E and line[i:i + 4] == b"null":
+        return i + 4
+    return _number_end(line, i, n)
+
+
 def parse_request(line) -> tuple:
     """Bytes of one line (no newline) -> (id, cmd, args); raise LinkError if unusable."""
     if len(line) > MAX_LINE:
         raise LinkError(TOO_LONG, "line longer than %d bytes" % MAX_LINE)
     if not _printable(line):
         raise LinkError(BAD_BYTES, "only printable ASCII is accepted; escape other text as \\uXXXX")
+    if not _strict_json(line):
+        raise LinkError(BAD_JSON, "not valid JSON")
     try:
         message = json.loads(line.decode())
     except (ValueError, UnicodeError):

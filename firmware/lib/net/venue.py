@@ -85,7 +85,6 @@ class Venue:
         self._discovery = cfg["discovery"]
         commands = app.commands()
         self._state_fn = commands["state"][0] if "state" in commands else app.snapshot
-        self._main_action = None
         self.backoff = Backoff(rng)
         self.backoff.retry_at = ticks_ms()  # type: ignore[attr-defined,assignment]
         self._client = Client(("%s-%s-%s" % (self.prefix, self.id, uid)).encode(), cfg["keepalive_s"],

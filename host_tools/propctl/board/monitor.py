@@ -12,9 +12,11 @@ import sys
 import time
 
 from link import protocol
+from propctl.argtypes import Seconds
 from propctl.board.linkclient import LinkClient, LinkFailure, ProtocolMismatch
 from propctl.board.ports import PortError, resolve_port
 from propctl.describe import describe_event
+from propctl.display import printable
 from propctl.invocation import propctl_command
 
 
@@ -28,7 +30,8 @@ class Printer:
         self.started = time.monotonic()
 
     def _emit(self, text: str) -> None:
-        self.out.write("[%7.2fs] %s\n" % (time.monotonic() - self.started, text))
+        # a board's lines are data: an ESC in a message, or in raw output, is shown, not obeyed
+        self.out.write("[%7.2fs] %s\n" % (time.monotonic() - self.started, printable(text, newlines=False)))
         self.out.flush()
 
     def __call__(self, line) -> None:
@@ -190,8 +193,8 @@ def register(subparsers) -> None:
                         help="send a command after connecting (repeatable, in order)")
     parser.add_argument("--until", metavar="EVENT",
                         help="stop when this event arrives (exit 1 if it does not)")
-    parser.add_argument("--timeout", type=float,
-                        help="stop after this many seconds (default: run until Ctrl-C)")
+    parser.add_argument("--timeout", type=Seconds(0, 7 * 24 * 3600),
+                        help="stop after this many seconds, up to a week (default: run until Ctrl-C)")
     parser.add_argument("--json", action="store_true", help="print the raw link messages")
     parser.set_defaults(func=run)
 

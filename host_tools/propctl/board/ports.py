@@ -18,7 +18,7 @@ KNOWN_VIDS = {
 NO_BOARD_ADVICE = (
     "Check: the board is plugged in with a data USB cable (charge-only cables are common); "
     "it has MicroPython on it (a Pico in BOOTSEL mode shows up as a USB drive named RPI-RP2, not "
-    "as a serial port: copy the MicroPython .uf2 onto it first, see the README, 'Flashing a board'); "
+    "as a serial port: copy the MicroPython .uf2 onto it first, see docs/flashing.md); "
     "on Linux your user is in the dialout group (sudo usermod -aG dialout $USER, then log in again). "
     "No board at all? A virtual one: `propctl sim serve`.")
 

@@ -12,6 +12,7 @@ import shutil
 import sys
 import time
 
+from propctl.argtypes import Seconds
 from propctl.board import BoardError
 from propctl.board.session import request_maintenance, wait_for_hello
 
@@ -60,7 +61,7 @@ def register(subparsers) -> None:
     parser.add_argument("--port", required=True, help="serial port of the board (see `propctl ports`)")
     parser.add_argument("--print", action="store_true", dest="print_only",
                         help="print the mpremote command instead of running it")
-    parser.add_argument("--timeout", type=float, default=20.0,
+    parser.add_argument("--timeout", type=Seconds(0, 3600), default=20.0,
                         help="seconds to wait for the maintenance boot (default 20)")
     parser.set_defaults(func=run)
 

@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+from propctl.argtypes import Seconds
 from propctl.board.linkclient import LinkClient, LinkFailure
 from propctl.termtext import width_now, wrap
 
@@ -283,7 +284,7 @@ def register(subparsers) -> None:
     parser.add_argument("--vboard", type=Path, metavar="FLASH",
                         help="a served virtual board's flash folder: its virtual person works the "
                              "switches and answers from what the outputs did (for tests)")
-    parser.add_argument("--timeout", type=float, default=INPUT_TIMEOUT_S,
+    parser.add_argument("--timeout", type=Seconds(0, 3600), default=INPUT_TIMEOUT_S,
                         help="seconds to wait for each input (default %(default)s)")
     parser.set_defaults(func=run)
 

@@ -18,16 +18,27 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Optional
 
+from propctl.argtypes import Size
 from propctl.board.vserial import VirtualSerial
+from propctl.display import printable
+from propctl.inputfile import what_kind
 from propctl.invocation import propctl_command
 from propctl.sim.runner import VBOARD_DIR, find_micropython
 
 # MicroPython heap of the virtual board: about what a Pico leaves free.
 DEFAULT_HEAP = "256K"
+# --heap: below this no prop boots; above it no board comes close
+HEAP = Size(64 * 1024, 64 * 1024 * 1024)
 RESTART_PAUSE_S = 0.2
+# A board process that ends this soon after its boot, this many times in a row, will not come
+# up by itself (a broken interpreter, main.py ending at once): stop with its words instead of
+# resetting 4 times a second forever. A prop's own crash loop ends in safe mode after 3 boots.
+QUICK_END_S = 1.0
+QUICK_ENDS = 8
 
 
 class VirtualBoard:
@@ -43,6 +54,7 @@ class VirtualBoard:
         self.port = self.serial.port
         self.boots = 0
         self.exit_codes: list = []
+        self.failed = ""  # why the board was given up (it kept ending at once), else ""
         self._log = log or (lambda message: None)
         self._proc: Optional[subprocess.Popen] = None
         self._lock = threading.Lock()
@@ -74,7 +86,9 @@ class VirtualBoard:
                                                   else " (no main.py: REPL)"))
 
     def _supervise(self) -> None:
+        quick = 0
         while not self._stop.is_set():
+            started = time.monotonic()
             self._boot()
             proc = self._proc
             if proc is None:
@@ -83,8 +97,26 @@ class VirtualBoard:
             if self._stop.is_set():
                 return
             self.exit_codes.append(code)
+            quick = quick + 1 if time.monotonic() - started < QUICK_END_S else 0
+            if quick >= QUICK_ENDS:
+                self.failed = ("the board process ended within %g s of its boot %d times in a row "
+                               "(last exit code %s)%s" % (QUICK_END_S, quick, code, self._why()))
+                self._log("virtual board: %s; stopped" % self.failed)
+                self._stop.set()
+                return
             self._log("virtual board: process ended (code %s), resetting" % code)
             self._stop.wait(RESTART_PAUSE_S)
+
+    def _why(self) -> str:
+        """What the board process says when it ends at once: one more boot, its output read."""
+        try:
+            done = subprocess.run(self._command(), stdin=subprocess.DEVNULL, capture_output=True,
+                                  cwd=str(self.flash), env=self._env(), timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+        lines = [line for line in (done.stdout + done.stderr).decode("utf-8", "replace").splitlines()
+                 if line.strip()]
+        return ": %s" % printable(" / ".join(lines[-3:]), newlines=False) if lines else ""
 
     def start(self) -> "VirtualBoard":
         """Boot the board in the background (restarts on every exit)."""
@@ -128,34 +160,121 @@ class VirtualBoard:
         self.stop()
 
 
+def path_problem(flash, link) -> str:
+    """Why --flash or --link cannot be used ("" when both can): the flash must be a folder (it
+    is made if missing) and the link a new name in an existing folder (or a symlink, replaced)."""
+    if flash is not None:
+        if not flash:
+            return "--flash: an empty name is no folder"
+        if os.path.lexists(flash) and not os.path.isdir(flash):
+            kind = "a file" if os.path.isfile(flash) else _kind(flash)
+            return "--flash %s is %s, not a folder" % (printable(flash), kind)
+    if link is not None:
+        if not link or link.endswith("/"):
+            return "--link %r is no name for a new symlink" % printable(link)
+        if os.path.lexists(link) and not os.path.islink(link):
+            return ("--link %s is already there (%s): the link would replace it; name a new path"
+                    % (printable(link), "a folder" if os.path.isdir(link) else "a file"
+                       if os.path.isfile(link) else _kind(link)))
+        folder = os.path.dirname(os.path.abspath(link))
+        if not os.path.isdir(folder):
+            return "--link %s: the folder %s does not exist" % (printable(link), printable(folder))
+    return ""
+
+
+def _kind(path) -> str:
+    try:
+        return what_kind(os.stat(path).st_mode)
+    except OSError:
+        return "a special file"
+
+
+class ServeError(Exception):
+    """`propctl sim serve` cannot start: the message, and the exit code (2: the options, 1: the rest)."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def main(args) -> int:
-    """Entry for `propctl sim serve`: serve until Ctrl-C. Reads args.flash, args.link, args.heap."""
-    flash = getattr(args, "flash", None)
-    if not flash:
-        flash = tempfile.mkdtemp(prefix="vboard-flash-")
+    """Entry for `propctl sim serve`: serve until Ctrl-C. Reads args.flash, args.link, args.heap.
+    0 when stopped (Ctrl-C, SIGTERM); 2 for a --flash or --link that cannot be used; 1 when the
+    board cannot be made, or its process keeps ending at once."""
     link_path = getattr(args, "link", None)
-    heap = getattr(args, "heap", None) or DEFAULT_HEAP
-    prop_id = None
-    if getattr(args, "broker", None):
-        from propctl.venue import netsim
-        from propctl.venue.broker import BrokerError
-        try:
-            prop_id = netsim.prepare_flash(Path(flash), args)
-        except BrokerError as exc:
-            print("propctl sim serve: %s" % exc, file=sys.stderr)
-            return 2
-        if heap == DEFAULT_HEAP:
-            heap = netsim.HEAP  # the net layer's code and buffers besides the prop
     # Before the first line is printed: whoever read it may stop us at once.
     stopped = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
-    board = VirtualBoard(Path(flash), heap=heap, link_path=link_path,
-                         log=lambda m: print(m, file=sys.stderr, flush=True))
+    try:
+        flash = _flash_folder(getattr(args, "flash", None), link_path)
+        prop_id, heap = _join_broker(flash, args, getattr(args, "heap", None) or DEFAULT_HEAP)
+        signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+        board = _make_board(flash, link_path, heap)
+    except ServeError as exc:
+        print("propctl sim serve: %s" % exc, file=sys.stderr)
+        return exc.code
     board.start()
+    _announce(board, flash, link_path, prop_id)
+    try:
+        while not stopped.wait(0.5):
+            if board.failed:
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.stop()
+    if board.failed:
+        print("propctl sim serve: %s" % board.failed, file=sys.stderr)
+        return 1
+    return 0
+
+
+def _flash_folder(flash, link_path) -> str:
+    """The folder that plays the flash (--flash, else a new temporary one), made if missing."""
+    problem = path_problem(flash, link_path)
+    if problem:
+        raise ServeError(problem, 2)
+    try:
+        if not flash:
+            flash = tempfile.mkdtemp(prefix="vboard-flash-")
+        Path(flash).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ServeError("cannot make the flash folder %s: %s" % (printable(str(flash)), exc.strerror or exc),
+                         1) from None
+    return flash
+
+
+def _join_broker(flash: str, args, heap: str) -> tuple:
+    """(prop id or None, heap): with --broker, the flash's config.json gets the net section and
+    the board the heap the net layer needs besides the prop."""
+    if not getattr(args, "broker", None):
+        return None, heap
+    from propctl.venue import netsim
+    from propctl.venue.broker import BrokerError
+    try:
+        prop_id = netsim.prepare_flash(Path(flash), args)
+    except BrokerError as exc:
+        raise ServeError(str(exc), 2) from None
+    except OSError as exc:
+        raise ServeError("cannot write the flash's config.json: %s" % (exc.strerror or exc), 1) from None
+    return prop_id, netsim.HEAP if heap == DEFAULT_HEAP else heap
+
+
+def _make_board(flash: str, link_path, heap: str) -> "VirtualBoard":
+    try:
+        return VirtualBoard(Path(flash), heap=heap, link_path=link_path,
+                            log=lambda m: print(m, file=sys.stderr, flush=True))
+    except OSError as exc:
+        raise ServeError("cannot make the virtual board (flash %s%s): %s"
+                         % (printable(flash), ", link %s" % printable(link_path) if link_path else "",
+                            exc.strerror or exc), 1) from None
+
+
+def _announce(board, flash: str, link_path, prop_id) -> None:
+    """Where the board is, and the commands to try (they must run as printed)."""
     print("virtual board on %s" % board.port, flush=True)
-    print("flash folder: %s" % flash, flush=True)
+    print("flash folder: %s" % printable(flash), flush=True)
     if link_path:
-        print("also reachable as %s" % link_path, flush=True)
+        print("also reachable as %s" % printable(link_path), flush=True)
     if prop_id is not None:
         print("on the broker as %s once a prop is deployed (config.json has the net section)" % prop_id,
               flush=True)
@@ -163,27 +282,18 @@ def main(args) -> int:
     print("in another terminal, try:\n  %s deploy --port %s --prop clock --board pico\n"
           "  %s monitor --port %s\nCtrl-C here stops the virtual board"
           % (propctl, board.port, propctl, board.port), flush=True)
-    try:
-        while not stopped.wait(0.5):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        board.stop()
-    return 0
 
 
 def add_arguments(parser) -> None:
     """The serve options of `propctl sim serve`."""
     parser.add_argument("--flash", help="folder that plays the board's flash (default: a new temp folder)")
     parser.add_argument("--link", help="also make this path a symlink to the port (like socat link=)")
-    parser.add_argument("--heap", default=DEFAULT_HEAP, help="MicroPython heap size (default %(default)s)")
-    parser.add_argument("--broker", metavar="URL",
-                        help="also join this MQTT broker, mqtt://[USER@]HOST[:PORT] "
-                             "(writes the net section of the flash's config.json)")
-    parser.add_argument("--id", metavar="ID", help="with --broker: the prop's id there (default: its name)")
-    parser.add_argument("--password-file", metavar="FILE",
-                        help="with --broker: the broker password (else $PROPCTL_MQTT_PASSWORD)")
+    parser.add_argument("--heap", type=HEAP, default=DEFAULT_HEAP,
+                        help="MicroPython heap size, %s..%s (default %%(default)s)"
+                             % (HEAP.written(HEAP.lo), HEAP.written(HEAP.hi)))
+    from propctl.venue import netsim
+    netsim.add_arguments(parser, "also join this MQTT broker, mqtt://[USER@]HOST[:PORT] "
+                                 "(writes the net section of the flash's config.json)")
 
 
 if __name__ == "__main__":

@@ -167,11 +167,11 @@ def board_problem(board: str, name: str, version, machine: str, platform: str) -
     """(problem or None, description) for a board that reported this identity, against `board`."""
     shown = "%s %s on %s" % (name, ".".join(str(v) for v in version), machine or platform)
     if name != "micropython":
-        return ("the board runs %s, not MicroPython: flash MicroPython first (see the README, "
-                "'Flashing a board')" % shown, shown)
+        return ("the board runs %s, not MicroPython: flash MicroPython first (see "
+                "docs/flashing.md)" % shown, shown)
     if tuple(version[:2]) < MIN_MICROPYTHON:
         return ("the board has MicroPython %s; the firmware needs %d.%d or newer: flash a current "
-                "release (see the README, 'Flashing a board')" % (".".join(str(v) for v in version),
+                "release (see docs/flashing.md)" % (".".join(str(v) for v in version),
                                                                    *MIN_MICROPYTHON), shown)
     if platform == "linux":
         return None, shown + " (the MicroPython unix port: a virtual board, no chip to check)"
@@ -182,7 +182,7 @@ def board_problem(board: str, name: str, version, machine: str, platform: str) -
             return ("--board %s does not fit this board: it is %s" % (board, why), shown)
     if needed not in chip:
         return ("the board reports %r, but --board %s is for boards that report %s: pick the "
-                "matching --board or flash the build for this board (README, 'Flashing a board')"
+                "matching --board or flash the build for this board (docs/flashing.md)"
                 % (machine or platform, board, needed), shown)
     return None, shown
 

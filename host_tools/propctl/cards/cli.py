@@ -3,18 +3,19 @@ import argparse
 import functools
 import json
 import os
-import re
 import sys
 
 from cardpack import Pack, PackError
 from propctl.atomic import write_atomic
-from propctl.cards import kinds
+from propctl.cards import family, kinds
 from propctl.cards import lang as langs
 from propctl.cards.container import pack_chunks
 from propctl.cards.load import load_deck
 from propctl.cards.report import Progress, judged, report
 from propctl.cards.select import one_deck, select
+from propctl.display import printable
 from propctl.inputfile import InputFileError, open_regular
+from propctl.termtext import cells, cut
 
 # Decks at least this big report progress while packing.
 PROGRESS_FROM = 1000
@@ -25,6 +26,7 @@ examples:
   propctl cards check mydeck.en.csv more.en.json   # one deck per kind
   propctl cards pack --lang de -o taskcards.bin    # shipped German task cards
   propctl cards pack mydeck.en.csv -o taskcards.bin
+  propctl cards pack --lang de --family -o family.bin   # age 10+ cards only
   propctl cards show taskcards.bin             # list every card
   propctl cards show taskcards.bin GEO-01      # one card, bolt marked
   propctl cards show --lang en GEO-01          # a card of the shipped deck
@@ -36,7 +38,7 @@ overrides it. A file's name may say its language (deck.de.csv); a deck and a
 pack hold one language. `check` and `pack` also judge the content (wording,
 order of statements, sources, scales, facts used twice: propctl.cards.quality).
 Exit codes: 0 fine, 1 problems found (nothing written), 2 bad command line.
-README.md, section "Card decks", describes the formats.
+docs/cards.md describes the formats.
 """
 
 
@@ -92,7 +94,8 @@ def register(subparsers) -> None:
     pack.add_argument("--kind", choices=kinds.names(), help=kind_help)
     langs.add_argument(pack, "the deck")
     pack.add_argument("--family", action="store_true",
-                      help="only the family cards (\"family\": true; question cards mark them)")
+                      help="only the family cards (age 10+): CSV column family yes, JSON "
+                           "\"family\": true")
     pack.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
     pack.set_defaults(func=run_pack)
 
@@ -151,9 +154,9 @@ def run_pack(args) -> int:
         return 1
     kind, records = deck.kind, deck.records
     if getattr(args, "family", False):
-        records = [records[i] for i, card in enumerate(deck.cards) if getattr(card, "family", False)]
+        records = [records[i] for i, card in enumerate(deck.cards) if family.is_family(card)]
         if not records:
-            print("--family: the deck has no family cards (\"family\": true); nothing written",
+            print("--family: the deck has no family cards (family: yes); nothing written",
                   file=sys.stderr)
             return 1
     total = len(records)
@@ -181,20 +184,16 @@ def run_pack(args) -> int:
 
 
 # Shown as \u escapes: a terminal obeys control characters (a pack may come from anywhere).
-_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-
-
-def _safe(text: str) -> str:
-    return _CONTROL.sub(lambda m: "\\u%04x" % ord(m.group()), text)
-
+_safe = printable
 
 LIST_WIDTH = 80  # a listed card is one line of a standard terminal; `show PACK ID` gives it whole
 
 
 def _list_line(kind, card) -> str:
-    """One card for the list: its first two lines (id, category or first question), cut to LIST_WIDTH."""
+    """One card for the list: its first two lines (id, category or first question), cut to
+    LIST_WIDTH columns (a CJK letter takes two)."""
     line = _safe("  ".join(kind.describe(card).splitlines()[:2]))
-    return line if len(line) <= LIST_WIDTH else line[:LIST_WIDTH - 3].rstrip() + "..."
+    return line if cells(line) <= LIST_WIDTH else cut(line, LIST_WIDTH - 3).rstrip() + "..."
 
 
 @_quiet_on_broken_pipe

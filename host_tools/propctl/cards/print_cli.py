@@ -4,7 +4,7 @@ import os
 import sys
 
 from propctl.atomic import write_atomic
-from propctl.cards import kinds, print_layout
+from propctl.cards import family, kinds, print_layout
 from propctl.cards import lang as langs
 from propctl.cards.report import Progress, judged, report
 from propctl.cards.select import one_deck, select
@@ -17,6 +17,7 @@ EPILOG = """\
 examples:
   propctl cards print --calibration -o cal.pdf   # 1. print, cut, hold in slot
   propctl cards print --lang de -o karten.pdf    # 2. the German task cards
+  propctl cards print --lang de --family -o familie.pdf   # age 10+ cards only
   propctl cards print --layout box.json -o cards.pdf   # with your measurements
   propctl cards print --kind questions --lang de -o fragen.pdf   # duplex
 
@@ -53,6 +54,8 @@ def register(sub) -> None:
                         help="write only the calibration page: card outline, window boxes, rulers")
     parser.add_argument("--duplex", choices=DUPLEX, default="long",
                         help="question cards: the edge the printer flips on (default: long)")
+    parser.add_argument("--family", action="store_true",
+                        help="only the family cards (age 10+; column family yes)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
     parser.set_defaults(func=run_print)
 
@@ -117,7 +120,11 @@ def _deck_pdf(args, layout):
         print("nothing written", file=sys.stderr)
         return None
     lang = selection.lang or langs.chosen(args)
-    total = len(deck.cards)
+    cards = family.only(deck.cards) if args.family else deck.cards
+    if not cards:
+        print("--family: the deck has no family cards (family: yes); nothing written", file=sys.stderr)
+        return None
+    total = len(cards)
 
     counter = Progress(total)
 
@@ -127,8 +134,8 @@ def _deck_pdf(args, layout):
 
     _say(args, "laying out %d %s on %s" % (total, deck.kind.TITLE, args.paper))
     if deck.kind.NAME == "taskcards":
-        data, pages = taskcards_pdf(deck.cards, layout, args.paper, progress)
+        data, pages = taskcards_pdf(cards, layout, args.paper, progress)
     else:
-        data, pages = questions_pdf(deck.cards, lang if lang in ("de", "en") else "en", args.paper,
+        data, pages = questions_pdf(cards, lang if lang in ("de", "en") else "en", args.paper,
                                     args.duplex, layout.gap, layout.margin, progress)
     return data, pages, "%d %s" % (total, deck.kind.TITLE)

@@ -14,11 +14,12 @@ arithmetic gives a free 6). What a program can check, it checks here:
   - topic caps: at most 10 % from each of rulebooks/standards, game
     equipment, administrative divisions; at most 20 % from any other topic;
     at least 40 % from the estimate topics;
-  - about a third of the cards are family cards (25-45 %).
+  - about a third of the cards are family cards (propctl.cards.family).
 
 Deck-wide shares are judged from MIN_CARDS cards on (a small file is a draft).
 quality.check runs these; each finding is a load.Problem.
 """
+from propctl.cards import family
 from propctl.cards.load import Problem
 from rules.pimaldaumen import TOP, exact
 
@@ -51,11 +52,10 @@ FACT_CAP = 0.10
 TOPIC_CAP = 0.20
 ESTIMATE_TOPICS = ("body", "food", "animals", "plants", "everyday", "prices", "records", "per_year")
 ESTIMATE_MIN = 0.40
-FAMILY_SHARE = (0.25, 0.45)
 SMALL = 15          # answers below this get the answer alone or +-1 as their 6-point field
 SAME_WIDTH = 0.15   # windows within 15 % of one width count as "the same ratio"
 SAME_SHARE = 0.5    # ... and more than half of them alike is a formula, not tuning
-MIN_CARDS = 10
+MIN_CARDS = family.MIN_CARDS
 
 
 def six_window(scale, answer):
@@ -136,12 +136,9 @@ def deck_problems(deck, slots) -> list:
         out.append(Problem(where, None, "topic", "%d of %d questions ask for estimates (%s); allowed: at "
                            "least %d %% (%d)" % (estimates, total, ", ".join(ESTIMATE_TOPICS),
                                                  round(100 * ESTIMATE_MIN), -(-ESTIMATE_MIN * total // 1))))
-    family = sum(1 for card in cards if getattr(card, "family", False))
-    low, high = FAMILY_SHARE
-    if not low * len(cards) <= family <= high * len(cards):
-        out.append(Problem(where, None, "family", "%d of %d cards are family cards (age 10+); allowed: "
-                           "about a third, %d-%d %%" % (family, len(cards), round(100 * low),
-                                                        round(100 * high))))
+    share = family.share_problem(cards)
+    if share is not None:
+        out.append(Problem(where, None, "family", share))
     return out
 
 

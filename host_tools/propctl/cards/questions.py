@@ -44,6 +44,7 @@ from cardpack.question import (  # noqa: F401
     decode,
     slot,
 )
+from propctl.cards import family as families
 from rules.pimaldaumen import COLOURS, TOP, check_scale, decimal_text, score
 
 NAME = "questions"
@@ -65,7 +66,6 @@ MAX_NUMBER_CHARS = 16
 SCALE_EXAMPLE = "12 | 3 | 120 | 6 | 175 | 6 | 240"
 MAX_AS_OF_BYTES = 20
 TOPIC_PATTERN = re.compile(r"[a-z][a-z_]{1,23}\Z")
-FAMILY_WORDS = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False, "": False}
 
 
 class SourcedQuestion(Question):
@@ -120,21 +120,10 @@ def parse(fields: dict, fmt: str, report):
     notes = fields.get("notes")
     if notes is not None and not isinstance(notes, str):
         problem("notes", "must be text")
-    family = _family(fields.get("family"), problem)
+    family = families.parse(fields.get("family"), problem)
     if bad[0]:
         return None
     return DeckCard(card_id, questions, family)
-
-
-def _family(value, problem) -> bool:
-    """A card's family mark: JSON true/false, or in CSV yes/no (empty: no)."""
-    if value is None or isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in FAMILY_WORDS:
-        return FAMILY_WORDS[value.strip().lower()]
-    problem("family", "%r is not yes or no; allowed: true/false in JSON, yes/no in CSV (empty: no)"
-            % (value,))
-    return False
 
 
 def _id(value, problem):

@@ -1,20 +1,25 @@
 """Card kind "taskcards": Finger weg! task cards (pack kind code TASK).
 
-CSV columns (one row per card; `source`, `as_of` and `notes` are not packed:
-they stay on the desktop, where the sims and game masters show them after a
-round, and a board's heap never holds them):
+CSV columns (one row per card; `source`, `as_of`, `notes` and `family` are
+not packed: they stay on the desktop, where the sims and game masters show
+them after a round or choose cards by them, and a board's heap never holds
+them):
 
-    id, category, text, s1, s2, s3, s4, s5, s6, s7, s8, bolt, source, as_of, notes
+    id, category, text, s1, s2, s3, s4, s5, s6, s7, s8, bolt, source, as_of, notes, family
 
 JSON: {"kind": "taskcards", "cards": [{"id": ..., "category": ..., "text": ...,
-"statements": [8 texts], "bolt": 1..8, "source": ..., "as_of": ..., "notes": ...}, ...]}
+"statements": [8 texts], "bolt": 1..8, "source": ..., "as_of": ..., "notes": ...,
+"family": true}, ...]}
 
 The category is the deck's own word for it (any text up to 40 bytes), so a
 German deck says "Geografie" and a new deck may bring new categories.
 `notes` is the card's solution: one line for what will be argued at the table
 ("Korsika gehört seit 1768 zu Frankreich; ..."), shown after the round.
+`family` (yes/no in CSV, true/false in JSON; empty or no column: no) marks a
+card a child of ten can play: no specialist knowledge, no adult topics
+(propctl.cards.family; `--family` plays or packs only these).
 `source`, `as_of` and `notes` may be empty for reading; `propctl cards check`
-requires them (propctl.cards.quality).
+requires them and about a third of family cards (propctl.cards.quality).
 
 In the files the bolt is the window number 1..8 as people count the windows
 (s1 is the top window); the pack and cardpack.taskcard count windows 0..7.
@@ -26,14 +31,15 @@ from typing import Dict, Sequence, Tuple
 
 from cardpack.taskcard import KIND, VERSION, WINDOWS, TaskCard  # noqa: F401 (VERSION: kind interface)
 from cardpack.taskcard import decode as decode_record
+from propctl.cards import family as families
 
 NAME = "taskcards"
 TITLE = "Finger weg! task cards"
 CODE = KIND.encode()
 STATEMENT_COLUMNS = tuple("s%d" % (i + 1) for i in range(WINDOWS))
-COLUMNS = ("id", "category", "text") + STATEMENT_COLUMNS + ("bolt", "source", "as_of", "notes")
+COLUMNS = ("id", "category", "text") + STATEMENT_COLUMNS + ("bolt", "source", "as_of", "notes", "family")
 REQUIRED_COLUMNS = ("id", "category", "text") + STATEMENT_COLUMNS + ("bolt",)
-JSON_FIELDS = ("id", "category", "text", "statements", "bolt", "source", "as_of", "notes")
+JSON_FIELDS = ("id", "category", "text", "statements", "bolt", "source", "as_of", "notes", "family")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}\Z")
 # Byte limits keep a record small enough for a board to fetch in well under 2 KB
 # of heap and the texts short enough to read out and print on a card.
@@ -43,14 +49,16 @@ MAX_CATEGORY_BYTES = 40
 
 
 class SourcedTaskCard(TaskCard):
-    """A task card as read from a file: also where its facts come from and its
-    solution note (not packed)."""
+    """A task card as read from a file: also where its facts come from, its
+    solution note and whether it is a family card (none of them packed)."""
 
-    def __init__(self, card_id, category, text, statements, bolt, source="", as_of="", note="") -> None:
+    def __init__(self, card_id, category, text, statements, bolt, source="", as_of="", note="",
+                 family=False) -> None:
         super().__init__(card_id, category, text, statements, bolt)
         self.source = source
         self.as_of = as_of
         self.note = note
+        self.family = family
 
 
 def matches_columns(columns) -> bool:
@@ -89,9 +97,10 @@ def parse(fields: dict, fmt: str, report):
     source = _optional_text(fields, "source", problem)
     as_of = _optional_text(fields, "as_of", problem)
     note = _optional_text(fields, "notes", problem)
+    family = families.parse(fields.get("family"), problem)
     if bad[0]:
         return None
-    return SourcedTaskCard(card_id, category, text, statements, bolt, source, as_of, note)
+    return SourcedTaskCard(card_id, category, text, statements, bolt, source, as_of, note, family)
 
 
 def _optional_text(fields, name, problem):
@@ -211,16 +220,17 @@ def decode(data: bytes) -> TaskCard:
     return TaskCard(card.id, card.category, card.text, card.statements, card.bolt)
 
 
-def unpacked(card: TaskCard) -> Tuple[str, str, str]:
-    """The texts a record does not hold: (source, as_of, note)."""
-    return getattr(card, "source", ""), getattr(card, "as_of", ""), getattr(card, "note", "")
+def unpacked(card: TaskCard) -> Tuple[str, str, str, str]:
+    """The texts a record does not hold: (source, as_of, note, "1" for a family card else "")."""
+    return (getattr(card, "source", ""), getattr(card, "as_of", ""), getattr(card, "note", ""),
+            "1" if families.is_family(card) else "")
 
 
 def with_unpacked(card: TaskCard, texts: Sequence[str]) -> SourcedTaskCard:
-    """A decoded card with its source, as-of date and note put back (see `unpacked`)."""
-    source, as_of, note = (list(texts) + ["", "", ""])[:3]
+    """A decoded card with its source, as-of date, note and family mark put back (see `unpacked`)."""
+    source, as_of, note, family = (list(texts) + ["", "", "", ""])[:4]
     return SourcedTaskCard(card.id, card.category, card.text, card.statements, card.bolt, source, as_of,
-                           note)
+                           note, family == "1")
 
 
 def describe(card: TaskCard) -> str:
@@ -241,6 +251,8 @@ def to_json(card: TaskCard) -> dict:
     for name, key in (("source", "source"), ("as_of", "as_of"), ("note", "notes")):
         if getattr(card, name, ""):
             out[key] = getattr(card, name)
+    if families.is_family(card):
+        out["family"] = True
     return out
 
 

@@ -18,16 +18,18 @@ from cardpack.question import check_version as check_pack_version
 from cardpack.question import decode as decode_card
 from propctl.cards import lang as langs
 from propctl.cards.history import DeckHistory, History
-from propctl.cards.load import load_deck
+from propctl.cards.load import MAX_FILE_BYTES, load_deck
 from propctl.games.table import (
     SaveFile,
     Table,
     Unusable,
     add_common_options,
-    checked_text,
+    checked_name,
     random_seed,
     refuse_unsavable,
+    shown,
 )
+from propctl.inputfile import InputFileError, open_regular, read_regular
 from propctl.termtext import ask_wrapped, say_wrapped
 from rules.pimaldaumen import (
     BONUS_GUESS,
@@ -129,6 +131,7 @@ def register(subparsers) -> None:
 
 def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
     """Entry point for `propctl play pimaldaumen`; ask/say are injectable for tests."""
+    ask, say = shown(ask, say)
     try:
         if args.resume:
             session = Session.resume(args.resume, args.save, ask, say)
@@ -167,7 +170,7 @@ def check_names(names: list) -> list:
         if not isinstance(n, str) or not n.strip():
             raise SetupError("--players: every player needs a name", 2)
         try:
-            checked_text(n, "--players")
+            checked_name(n, "--players")
         except ValueError as exc:
             raise SetupError(str(exc), 2) from None
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
@@ -191,12 +194,11 @@ def load_cards(paths, family=False) -> list:
             raise SetupError("--family needs the deck as CSV or JSON: a pack (%s) does not keep which "
                              "cards are family cards" % paths[0], 2)
         try:
-            with open(paths[0], "rb") as stream:
-                pack = Pack(io.BytesIO(stream.read()), kind="QUES")
+            pack = Pack(io.BytesIO(read_regular(paths[0], MAX_FILE_BYTES)), kind="QUES")
             check_pack_version(pack)
             pack.verify()
             return [decode_card(pack.record(k)) for k in range(len(pack))]
-        except (OSError, PackError) as exc:
+        except (InputFileError, OSError, PackError) as exc:
             raise SetupError("deck %s: %s" % (paths[0], exc)) from None
     deck = load_deck(paths, "questions")
     if deck.problems:
@@ -226,10 +228,12 @@ def question_key(card_id: str, frame: str, colour: str) -> str:
 
 
 def _is_pack(path: str) -> bool:
+    # opened without blocking (a FIFO waited here for a writer forever); anything but a regular
+    # file is left to load_deck, which says what it is
     try:
-        with open(path, "rb") as stream:
+        with open_regular(path) as stream:
             return stream.read(4) == b"CPAK"
-    except OSError:
+    except (InputFileError, OSError):
         return False
 
 

@@ -9,11 +9,13 @@ version) before the game checks its own part.
 """
 import json
 import os
-import stat
 from typing import Callable, Dict, Optional
 
-from propctl.atomic import write_atomic
-from propctl.inputfile import InputFileError, read_regular, what_kind
+from propctl.argtypes import SEED
+from propctl.atomic import output_problem, write_atomic
+from propctl.display import has_control, printable
+from propctl.inputfile import InputFileError, read_regular
+from propctl.termtext import cells, cut
 
 YES = ("", "y", "yes", "j", "ja")  # Enter means yes
 # A save is a few KB; a deck of a million cards makes its draw pile a few MB.
@@ -30,7 +32,7 @@ class Unusable(ValueError):
 
 def add_common_options(parser, default_save: str, seed_help: str) -> None:
     """--seed, --save and --resume, the same for every game master."""
-    parser.add_argument("--seed", type=int, help=seed_help)
+    parser.add_argument("--seed", type=SEED, help=seed_help)
     parser.add_argument("--save", metavar="FILE",
                         help="where to save (default: %s, or the --resume file)" % default_save)
     parser.add_argument("--resume", metavar="FILE", help="continue a saved game")
@@ -43,31 +45,11 @@ def random_seed(seed: Optional[int]) -> int:
     return int.from_bytes(os.urandom(4), "little")
 
 
-def save_path_problem(path) -> Optional[str]:
-    """Why a game could not be saved to `path`, known before it starts; None if it can.
-
-    A save is a temp file renamed over `path`: the folder must exist and be
-    writable, and `path`, if there, must be a regular file.
-    """
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    if mode is not None and not stat.S_ISREG(mode):
-        return "it is %s, not a regular file" % what_kind(mode)
-    if not os.path.isdir(folder):
-        return "the folder %s does not exist" % folder
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return "the folder %s is not writable" % folder
-    return None
-
-
 def refuse_unsavable(save_path, say) -> bool:
-    """Say so and return True when the game could not be saved to `save_path` (exit code 2)."""
-    problem = save_path_problem(save_path)
+    """Say so and return True when the game could not be saved to `save_path` (exit code 2),
+    known before it starts: a save is write_atomic's temp file renamed over it, checked by
+    propctl.atomic.check_output as every output file a person names."""
+    problem = output_problem(save_path)
     if problem is None:
         return False
     say("error: the game could not be saved to %s: %s; name another file with --save" % (save_path, problem))
@@ -83,6 +65,29 @@ def checked_text(text: str, what: str) -> str:
         raise ValueError("%s: %r is not UTF-8 text; set the terminal to UTF-8 or type the name "
                          "without the special letters" % (what, shown)) from None
     return text
+
+
+NAME_COLUMNS = 40  # a name is shown whole on an 80-column board line with room to spare
+
+
+def checked_name(text: str, what: str) -> str:
+    """`text` if it is a name the table can show: UTF-8 text (checked_text), no control
+    characters (ESC would let a name set the terminal's title, colour it or clear it) and at
+    most NAME_COLUMNS columns wide; ValueError saying which, the name shown escaped."""
+    checked_text(text, what)
+    if has_control(text):
+        raise ValueError("%s: '%s' holds a control character (shown as \\u....); a name is plain "
+                         "text" % (what, printable(text[:60], newlines=False)))
+    if cells(text) > NAME_COLUMNS:
+        raise ValueError("%s: '%s...' is %d columns wide; a name may take at most %d"
+                         % (what, cut(text, 20), cells(text), NAME_COLUMNS))
+    return text
+
+
+def shown(ask: Callable[[str], str], say: Callable[[str], object]) -> tuple:
+    """(ask, say) that show every text escaped by propctl.display.printable: whatever a name,
+    a typed line or a save file holds, printing it cannot change the terminal."""
+    return (lambda prompt: ask(printable(prompt)), lambda text: say(printable(text)))
 
 
 class SaveFile:

@@ -2,11 +2,10 @@
 
 The real firmware (firmware/lib: props.clock and its drivers) runs inside the
 MicroPython unix port on the fake `machine` of propctl/vboard; its JSON-lines
-output (events and hand frames, see vboard/run_prop.py) is drawn here as a
-clock face with the hand, plus the event log.
+output (events and hand frames, see vboard/run_clock.py) is drawn as a clock
+face with the hand, plus the event log (propctl.sim.clock_screen draws them).
 """
 import argparse
-import math
 import os
 import select
 import subprocess
@@ -17,10 +16,13 @@ from pathlib import Path
 from typing import Optional
 
 from propctl import sound
+from propctl.argtypes import Whole
 from propctl.build import FIRMWARE_DIR
-from propctl.describe import describe_event
+from propctl.display import printable
 from propctl.keys import KeyDecoder
 from propctl.overrides import combine, parse_sets
+from propctl.sim.clock_screen import Screen, describe
+from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
     VBOARD_DIR,
     Run,
@@ -32,16 +34,17 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
-from propctl.termtext import cut, terminal_size, wrap
 
 HEAP = "16M"  # the recorder keeps every output change of a round
 
 
 def add_arguments(parser) -> None:
     """The clock's own options of `propctl sim clock`."""
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="rounds to play; the button is pressed again 2 s after each chime (1)")
-    parser.add_argument("--frame-ms", type=int, default=100, help="board ms between hand frames (100)")
+    parser.add_argument("--rounds", type=Whole(1, 1000), default=1,
+                        help="rounds to play, 1..1000; the button is pressed again 2 s after each "
+                             "chime (1)")
+    parser.add_argument("--frame-ms", type=Whole(10, 1000), default=100,
+                        help="board ms between hand frames, 10..1000 (100)")
     parser.add_argument("--show-plan", action="store_true",
                         help="show the round's remaining time (hidden: at a table it would spoil the game)")
     parser.add_argument("--mute", action="store_true", help="no sound (default: the piezo's tones are played "
@@ -54,161 +57,12 @@ def add_arguments(parser) -> None:
 def runner_command(args, micropython: str, overrides: dict, folder: Path) -> list:
     """The micropython command line that runs the prop on the virtual board with the settings
     `overrides` (--config with every --set laid over it; written to a file in `folder`)."""
-    command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_prop.py"), "clock",
+    command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_clock.py"),
                "--speed", str(args.speed), "--frame-ms", str(args.frame_ms),
                "--rounds", str(args.rounds)]
-    if args.seed is not None:
-        command += ["--seed", str(args.seed)]
+    if args.seed is not None:  # --seed N is --set clock.seed=N: it travels as a setting
+        overrides = combine(overrides, {"clock": {"seed": args.seed}})
     return command + overrides_args(overrides, folder)
-
-
-# --- drawing ---------------------------------------------------------------
-
-def clock_face(angle_deg: float, radius: int = 7) -> list:
-    """Lines of a clock face with the hand at angle_deg (0 = twelve o'clock, clockwise)."""
-    width = radius * 4 + 5
-    height = radius * 2 + 3
-    cx, cy = width // 2, height // 2
-    grid = [[" "] * width for _ in range(height)]
-
-    def put(x, y, ch):
-        if 0 <= y < height and 0 <= x < width:
-            grid[y][x] = ch
-
-    # rim: terminal cells are about twice as tall as wide, so x is stretched
-    for step in range(120):
-        a = step * math.pi / 60
-        put(round(cx + 2 * (radius + 1) * math.sin(a)), round(cy - (radius + 1) * math.cos(a)), ".")
-    for hour in range(1, 13):
-        a = hour * math.pi / 6
-        label = str(hour)
-        x = round(cx + 2 * radius * math.sin(a)) - (len(label) - 1) // 2
-        y = round(cy - radius * math.cos(a))
-        for i, ch in enumerate(label):
-            put(x + i, y, ch)
-    a = math.radians(angle_deg)
-    sx, sy = math.sin(a), -math.cos(a)
-    # the character that best follows the hand's slope on screen
-    slope = math.degrees(math.atan2(-sy, 2 * sx)) % 180
-    ch = "-" if slope < 22.5 or slope >= 157.5 else "/" if slope < 67.5 else "|" if slope < 112.5 else "\\"
-    r = 1.0
-    while r < radius - 1.2:
-        put(round(cx + 2 * r * sx), round(cy + r * sy), ch)
-        r += 0.25
-    put(round(cx + 2 * (radius - 1) * sx), round(cy + (radius - 1) * sy), "@")
-    put(cx, cy, "O")
-    return ["".join(row).rstrip() for row in grid]
-
-
-def describe(record: dict, show_plan: bool = True) -> str:
-    """One event as a log line: board time, the event, and the sentence `propctl monitor` prints
-    for it (propctl.describe); without show_plan the round's length stays secret."""
-    name = record.get("event", "?")
-    hidden: tuple = ("type", "event", "t") if show_plan else ("type", "event", "t", "segments", "duration_ms")
-    if name == "reverse":
-        hidden += ("at_ms",)  # the time into the round: a second clock on a line that has one
-    fields = {key: value for key, value in record.items() if key not in hidden}
-    return "%7.2f s  %-7s %s" % (record.get("t", 0) / 1000, str(name).replace("_", " "),
-                                 describe_event("clock", name, fields))
-
-
-SIDE_LOG = 46  # columns the log takes beside the face (most events fit in one line)
-
-
-def face_radius(rows: int, cols: int) -> int:
-    """The largest face that fits `rows` lines and `cols` columns (at least 2, at most 10)."""
-    radius = min((rows - 3) // 2, (cols - 5) // 4)
-    return max(2, min(radius, 10))
-
-
-class Screen:
-    """The face, a status line and the latest events, drawn from the top of the terminal in place:
-    never taller or wider than the terminal (measured at every draw: a resized terminal is drawn
-    anew), so nothing scrolls. Where there is room the log stands beside the face."""
-
-    def __init__(self, out, heading: str, show_plan: bool, size=terminal_size) -> None:
-        self.out = out
-        self.heading = heading
-        self.show_plan = show_plan
-        self.speed = 1
-        self.size = size
-        self.drawn_size: Optional[tuple] = None
-        self.events: list = []
-        self.frame: dict = {"angle_mdeg": 0, "state": "idle", "direction": 0, "left_ms": 0, "round": 0,
-                            "t": 0}
-        self.note = "space: start button (hold: emergency stop)   +/-: speed   q: quit"
-        out.write("\x1b[2J\x1b[?25l")  # clear once; hide the cursor while the face is redrawn
-
-    def event(self, line: str) -> None:
-        self.events.append(line)
-        del self.events[:-200]
-        self.draw()
-
-    def update(self, frame: dict) -> None:
-        self.frame = frame
-        self.draw()
-
-    def lines(self, cols: int, rows: int) -> list:
-        width = max(1, cols - 1)  # the last column stays empty: some terminals wrap there
-        f = self.frame
-        turning = {1: "turning clockwise", -1: "turning anticlockwise"}.get(f["direction"], "standing")
-        left = "   time left %4.1f s" % (f["left_ms"] / 1000) if self.show_plan else ""
-        status = wrap("  %s, round %d, %s%s   board time %.1f s   speed x%d" % (
-            f["state"], f["round"], turning, left, f["t"] / 1000, self.speed), width, "    ")
-        status += wrap("  " + self.note, width, "    ")
-        usable = rows - 1  # the last row stays empty: writing there could scroll
-        top = [cut(self.heading, width)]
-        room = usable - 1 - len(status)  # rows for the face (and the log, below or beside it)
-        radius = min(face_radius(room, width), (width - 2 - SIDE_LOG - 5) // 4)
-        beside = radius >= 5  # a face this big with the log beside it, else the log goes below
-        if not beside:
-            radius = face_radius(room - 3, width)  # at least 3 lines of log below
-        face = clock_face(f["angle_mdeg"] / 1000, radius)
-        if beside:
-            column = face_width(radius) + 2
-            log = self.log_lines(width - column, len(face))
-            log = [""] * (len(face) - len(log)) + log
-            body = [(line.ljust(column) + entry).rstrip() for line, entry in zip(face, log)]
-            lines = top + body + status
-        else:
-            lines = top + face + status
-            room = usable - len(lines)
-            lines += self.log_lines(width, room)
-        lines = lines[:usable]
-        return [cut(line, width) for line in lines] + [""] * (usable - len(lines))
-
-    def log_lines(self, width: int, room: int) -> list:
-        """The latest events that fit in `room` lines of `width`, a long one wrapped under its text."""
-        out: list = []
-        for entry in reversed(self.events):
-            pieces = wrap(entry, width, " " * min(LOG_INDENT, width // 3))
-            if len(out) + len(pieces) > room:
-                if not out:
-                    out = pieces[-room:] if room > 0 else []
-                break
-            out[:0] = pieces
-        return out
-
-    def draw(self) -> None:
-        size = self.size()
-        cols, rows = size.columns, size.lines
-        if (cols, rows) != self.drawn_size:  # a new size: what was drawn may lie outside the new layout
-            self.drawn_size = (cols, rows)
-            self.out.write("\x1b[2J")
-        self.out.write("\x1b[H" + "\r\n".join(line + "\x1b[K" for line in self.lines(cols, rows)))
-        self.out.flush()
-
-    def close(self) -> None:
-        self.out.write("\x1b[?25h\r\n")
-        self.out.flush()
-
-
-def face_width(radius: int) -> int:
-    """The columns clock_face(angle, radius) takes."""
-    return radius * 4 + 5
-
-
-LOG_INDENT = len("%7.2f s  " % 0)  # a wrapped event goes on after the time column (describe)
 
 
 def info_lines(record: dict, args) -> list:
@@ -222,7 +76,7 @@ def info_lines(record: dict, args) -> list:
 
 
 class KeyReader(threading.Thread):
-    """Keys from the terminal (cbreak mode) to the runner's stdin lines (run_prop.py --keys).
+    """Keys from the terminal (cbreak mode) to the runner's stdin lines (run_clock.py --keys).
 
     A terminal reports key presses, not releases: a held space repeats, so the first space is
     "down", its repeats "hold", and "up" follows when they stop."""
@@ -277,6 +131,7 @@ def run(args) -> int:
     """`propctl sim clock`: one or more rounds; 0 when every round ended with the chime
     (with keys: 0 when the player quit)."""
     try:
+        check_outputs(args, "wav", "picture")
         micropython, firmware_lib = setup(args.firmware or str(FIRMWARE_DIR / "lib"), "clock")
         config = load_config(args.config)
         sets = parse_sets(args.set)
@@ -288,11 +143,6 @@ def run(args) -> int:
     if args.speed is None:
         args.speed = 1 if interactive else 0
     keys = interactive and sys.stdin.isatty() and args.speed > 0
-    screen = None
-    end = None
-    error = None
-    frames: list = []
-    events: list = []
     with Run() as run:
         command = (runner_command(args, micropython, combine(config, sets), run.folder)
                    + (["--keys", "1"] if keys else []))
@@ -300,81 +150,126 @@ def run(args) -> int:
                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                            env=runner_env(firmware_lib), text=True)
         # the event log (no terminal, CI) plays nothing: a bell there would land in the log
-        sound = run.sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
-                                  bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()),
-                                  lead_ms=args.frame_ms // max(1, args.speed) + 50)
+        run.sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
+                          bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()),
+                          lead_ms=args.frame_ms // max(1, args.speed) + 50)
+        view = RunView(args, run, keys)
         if keys:
-            run.cbreak()
-
-            def send(line):
-                assert proc.stdin is not None
-                try:
-                    proc.stdin.write(line + "\n")
-                    proc.stdin.flush()
-                except (BrokenPipeError, ValueError):
-                    pass
-
-            def new_speed(speed):
-                if screen:
-                    screen.speed = speed
-            reader = KeyReader(send, args.speed, new_speed)
-            run.first.append(reader.stopped.set)
-            reader.start()
+            _start_keys(run, proc, args, view)
         assert proc.stdout is not None
         for record in records(proc.stdout, lambda line: print(line, file=sys.stderr)):
-            kind = record.get("type")
-            if kind == "info":
-                if interactive:
-                    heading = "ghost clock, virtual %s: %s motor, %s chime" % (
-                        record["board"], record["motor"], record["chime"])
-                    for message in record.get("errors", []):
-                        heading += "  config: %s" % message
-                    screen = run.screen = Screen(sys.stdout, heading, args.show_plan)
-                    screen.speed = args.speed
-                    if not keys:
-                        screen.note = "the start button is pressed for you (no keyboard here)"
-                    screen.draw()
-                else:
-                    print("\n".join(info_lines(record, args)), flush=True)
-            elif kind == "event":
-                events.append(record)
-                line = describe(record, args.show_plan or not interactive)
-                if screen:
-                    screen.event(line)
-                else:
-                    print(line, flush=True)
-            elif kind == "frame":
-                frames.append(record)
-                if screen:
-                    screen.update(record)
-                sound.at(record["t"])
-            elif kind == "pwm":
-                sound.change(record)
-            elif kind == "end":
-                end = record
-            elif kind == "error":
-                error = record["error"]
+            view.take(record)
         code = proc.wait()
     stderr = proc.stderr.read() if proc.stderr else ""
-    if error or end is None:
-        print("propctl sim clock: the virtual board failed: %s"
-              % (error or stderr.strip() or "no end report"), file=sys.stderr)
+    if run.sound.wav_problem:
+        print("propctl sim clock: %s" % run.sound.wav_problem, file=sys.stderr)
         return 1
-    if args.picture:
-        from propctl.plan import round_svg
-        Path(args.picture).write_text(round_svg(frames, events), encoding="utf-8")
-        print("picture of the round: %s" % args.picture)
-    last_frame = frames[-1] if frames else None
-    angle = (last_frame["angle_mdeg"] / 1000) if last_frame else None
-    print("done: %d round(s) at board time %.2f s%s; motor %s;\n      %d forbidden bridge states, "
-          "%d reversals without the dwell" % (
-              end["completed"], end["t"] / 1000,
-              "" if angle is None else ", hand at %.1f deg" % (angle % 360),
-              "still energised!" if end["energised"] else "released",
-              end["forbidden"], end["quick_reversals"]), flush=True)
+    if view.error or view.end is None:
+        print("propctl sim clock: the virtual board failed: %s"
+              % (view.error or stderr.strip() or "no end report"), file=sys.stderr)
+        return 1
+    if not view.finish():
+        return 1
     if keys:
         return 0 if code == 0 else 1
-    return 0 if code == 0 and end["completed"] >= args.rounds else 1
+    return 0 if code == 0 and view.end["completed"] >= args.rounds else 1
+
+
+def _start_keys(run, proc, args, view) -> None:
+    """The terminal's keys to the runner's stdin (cbreak mode, a reader thread)."""
+    run.cbreak()
+
+    def send(line):
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+
+    def new_speed(speed):
+        if view.screen:
+            view.screen.speed = speed
+    reader = KeyReader(send, args.speed, new_speed)
+    run.first.append(reader.stopped.set)
+    reader.start()
+
+
+class RunView:
+    """What a run's records become: the face on the screen (or the event log), the sound, the
+    summary at the end (see vboard/run_clock.py for the records)."""
+
+    def __init__(self, args, run, keys: bool) -> None:
+        self.args = args
+        self.run = run
+        self.keys = keys
+        self.screen: Optional[Screen] = None  # at a terminal, once the info record came
+        self.end: Optional[dict] = None        # the end record
+        self.error: Optional[str] = None       # the firmware's error, if it failed
+        self.frames: list = []
+        self.events: list = []
+
+    def take(self, record) -> None:
+        kind = record.get("type")
+        if kind == "info":
+            self._info(record)
+        elif kind == "event":
+            self.events.append(record)
+            line = describe(record, self.args.show_plan or not self.args.interactive)
+            if self.screen:
+                self.screen.event(line)
+            else:
+                print(line, flush=True)
+        elif kind == "frame":
+            self.frames.append(record)
+            if self.screen:
+                self.screen.update(record)
+            self.run.sound.at(record["t"])
+        elif kind == "pwm":
+            self.run.sound.change(record)
+        elif kind == "end":
+            self.end = record
+        elif kind == "error":
+            self.error = record["error"]
+
+    def _info(self, record) -> None:
+        args = self.args
+        if not args.interactive:
+            print("\n".join(info_lines(record, args)), flush=True)
+            return
+        heading = "ghost clock, virtual %s: %s motor, %s chime" % (
+            record["board"], record["motor"], record["chime"])
+        for message in record.get("errors", []):
+            heading += "  config: %s" % message
+        screen = self.screen = self.run.screen = Screen(sys.stdout, heading, args.show_plan)
+        screen.speed = args.speed
+        if not self.keys:
+            screen.note = "the start button is pressed for you (no keyboard here)"
+        screen.draw()
+
+    def finish(self) -> bool:
+        """The picture (--picture) and the summary line of a run that ended; False when the
+        picture could not be written (said on stderr)."""
+        end, frames = self.end, self.frames
+        assert end is not None
+        if self.args.picture:
+            from propctl.atomic import write_atomic
+            from propctl.plan import round_svg
+            try:
+                write_atomic(self.args.picture, round_svg(frames, self.events).encode("utf-8"))
+            except OSError as exc:
+                print("propctl sim clock: cannot write the picture %s: %s" % (
+                    printable(self.args.picture), exc.strerror or exc), file=sys.stderr)
+                return False
+            print("picture of the round: %s" % printable(self.args.picture))
+        angle = (frames[-1]["angle_mdeg"] / 1000) if frames else None
+        print("done: %d round(s) at board time %.2f s%s; motor %s;\n      %d forbidden bridge states, "
+              "%d reversals without the dwell" % (
+                  end["completed"], end["t"] / 1000,
+                  "" if angle is None else ", hand at %.1f deg" % (angle % 360),
+                  "still energised!" if end["energised"] else "released",
+                  end["forbidden"], end["quick_reversals"]), flush=True)
+        return True
 
 
 class Sound(sound.Piezo):

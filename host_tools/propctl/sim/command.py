@@ -1,32 +1,23 @@
 """The `propctl sim` command line: one sub-command per prop with its own options, and `serve`."""
-import argparse
 import sys
 
+from propctl.argtypes import SEED, Whole
 from propctl.board import serve
 from propctl.build import PROPS
-from propctl.sim import clock, football, fusebox
+from propctl.sim import clock, football, fusebox, fusebox_terminal
 from propctl.sim.runner import interactive_default
 from propctl.venue import netsim
 
-
-def non_negative(text: str) -> int:
-    """An argparse type: a whole number 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more, not %d" % value)
-    return value
+SPEED = Whole(0, 1000)  # times real time; 0: as fast as the board runs
 
 
 def _common(parser, seed_help=None, speed=False, config=True) -> None:
     """Options several props share; each sub-command takes only those that mean something to it."""
     if seed_help:
-        parser.add_argument("--seed", type=int, help=seed_help)
+        parser.add_argument("--seed", type=SEED, help=seed_help)
     if speed:
-        parser.add_argument("--speed", type=non_negative,
-                            help="N times faster than real time; 0 = as fast as possible "
+        parser.add_argument("--speed", type=SPEED,
+                            help="N times faster than real time, up to 1000; 0 = as fast as possible "
                                  "(default: 1 at a terminal, 0 in non-interactive mode)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--non-interactive", dest="non_interactive", action="store_true", default=None,
@@ -99,7 +90,8 @@ def register(subparsers) -> None:
     p = props.add_parser("fusebox", help="the fuse box: keys 1-8 open windows, or a script",
                          description="The fuse-box firmware on the virtual board, played from the "
                                      "keyboard (keys 1-8 open and close windows) or from a script.")
-    p.epilog = "\n\n".join((fusebox.HELP + "\n" + fusebox.TIME_HELP, fusebox.SCRIPT_HELP, fusebox.EXAMPLES))
+    p.epilog = "\n\n".join((fusebox_terminal.HELP + "\n" + fusebox_terminal.TIME_HELP, fusebox.SCRIPT_HELP,
+                            fusebox.EXAMPLES))
     _common(p)
     fusebox.add_arguments(p)
     netsim.add_arguments(p)

@@ -132,7 +132,8 @@ def runner_env(firmware_lib: Path) -> dict:
 def setup(firmware: Optional[str], prop_module: str) -> tuple:
     """(micropython, firmware lib folder) for a prop whose firmware is the package props/<prop_module>/."""
     firmware_lib = Path(firmware) if firmware else REPO_FIRMWARE_LIB
-    if not (firmware_lib / "props" / prop_module / "__init__.py").exists():
+    # os.path.isfile, not Path.exists: a name too long (ENAMETOOLONG) is False, not a traceback
+    if not os.path.isfile(firmware_lib / "props" / prop_module / "__init__.py"):
         raise SimError("no %s firmware at %s; run from a clone of the project or pass --firmware DIR"
                        % (prop_module, firmware_lib))
     try:

@@ -9,11 +9,11 @@ its waits moving the board's clock); their flicks succeed at
 random (from their own seeded Rng, not the box's); the box's dice, count and
 scoreboard are the real thing. With --keys a person plays in real time.
 
-Options:
-    --seed N          the box's seed (dice and coin) and the players' (default 1)
+Options (the seed is a setting: football.seed in --overrides, the box's dice and coin and
+the players' own Rng; 1 when it is not set):
     --overrides FILE  a JSON file: the board's settings over the defaults, shaped like
                       config.json, e.g. {"football": {"oled_height": 64}, "board": "esp32"}
-                      (checked by settings.merge; a file as for run_prop.py)
+                      (checked by settings.merge; a file as for run_clock.py)
     --max-steps N     stop the demo after N player actions (default 5000)
     --keys 1          a person plays: board time runs in real time (runtime.Runtime, as on a
                       board) and stdin lines drive the box (read from its first tick on: a
@@ -46,8 +46,9 @@ import json
 import sys
 
 from football_bench import FootballBench
+from runner_io import emit_event, report_piezo, runner_options
 from runtime import Runtime, watchdog
-from vboard import StdinLines, emit, read_overrides
+from vboard import StdinLines, emit
 
 from rules.rng import Rng
 
@@ -55,37 +56,7 @@ BUTTONS = ("roll", "kick", "good", "miss")
 TIME_EVERY_MS = 250  # --keys: a "time" line this often, so the host's clock and sound move on
 
 
-def parse_args(argv) -> dict:
-    opts = {"seed": 1, "overrides": {}, "max_steps": 5000, "keys": 0, "speed": 1}
-    i = 0
-    while i < len(argv):
-        if i + 1 >= len(argv):
-            raise SystemExit("run_football: %s needs a value" % argv[i])
-        arg, value = argv[i], argv[i + 1]
-        i += 2
-        if arg == "--seed":
-            opts["seed"] = int(value)
-        elif arg == "--overrides":
-            opts["overrides"] = read_overrides(value)
-        elif arg == "--max-steps":
-            opts["max_steps"] = int(value)
-        elif arg == "--keys":
-            opts["keys"] = int(value)
-        elif arg == "--speed":
-            opts["speed"] = max(1, int(value))
-        else:
-            raise SystemExit("run_football: unknown option %s" % arg)
-    return opts
-
-
-def box_config(opts) -> dict:
-    """The --overrides object with the seed in its football section."""
-    config = opts["overrides"] if type(opts["overrides"]) is dict else {}
-    football = config.get("football")
-    if type(football) is not dict:
-        football = config["football"] = {}
-    football["seed"] = opts["seed"]
-    return config
+DEFAULTS = {"overrides": {}, "max_steps": 5000, "keys": 0, "speed": 1}
 
 
 class Players:
@@ -293,96 +264,99 @@ def game_state(bench) -> dict:
             "message": s["message"]}
 
 
-def run_keys(bench, opts, person) -> int:
-    """A person plays in real time until "quit"; 0 unless the firmware failed."""
-    board = bench.board
-    app = bench.app
-    board.clock.run_real(opts["speed"])
-    shown = {"frames": -1, "lines": None, "state": None, "time": 0, "ticked": False}
+class FootballRun:
+    """One run of the box on the virtual board: a demo game, or a person's (see above)."""
 
-    def show():
+    def __init__(self, opts) -> None:
+        self.opts = opts
+        self.person = None  # Person with --keys: hears the box's events
+        config = opts["overrides"] if type(opts["overrides"]) is dict else {}
+        self.bench = bench = FootballBench(config, echo=self.echo, capacity=20000)
+        self.board = bench.board
+        self.app = app = bench.app
+        seed = app.cfg["seed"]
+        self.seed = seed if seed is not None else 1
+        report_piezo(self.board, str(bench.pins["piezo"]))
+        emit({"type": "info", "seed": self.seed, "rows": len(bench.screen()),
+              "display": bench.settings["football"].get("display", "oled"), "errors": app.config_errors,
+              "names": app.game.settings["names"], "board": bench.settings["board"],
+              "long_press_ms": app.cfg["long_press_ms"]})
+        # what the person's screen shows, sent again only when it changes (--keys)
+        self.frames = -1
+        self.lines = None
+        self.state_key = None
+        self.time_shown = 0
+        self.ticked = False
+
+    def echo(self, record) -> None:
+        emit_event(record)
+        if self.person is not None:
+            self.person.heard(record)
+
+    def run(self) -> int:
+        """The demo game or the person's session; the exit status."""
+        app = self.app
+        if self.opts["keys"]:
+            self.person = Person(self.bench)
+            self.bench.events = _Forgetful()  # hours of play: the host keeps the log, not the bench
+            code = self.run_keys()
+            steps = self.person.steps
+        else:
+            players = Players(self.bench, self.seed)
+            players.show()
+            steps = 0
+            while app.game.state["phase"] != "over" and steps < self.opts["max_steps"]:
+                players.step()
+                players.show()
+                steps += 1
+            code = 0 if app.game.state["phase"] == "over" else 1
+        emit({"type": "end", "t": self.board.clock.elapsed, "score": app.game.state["score"],
+              "phase": app.game.state["phase"], "lines": self.bench.screen(), "steps": steps,
+              "names": app.game.settings["names"]})
+        return code
+
+    def run_keys(self) -> int:
+        """A person plays in real time until "quit"; 0 unless the firmware failed."""
+        board = self.board
+        speed = max(1, self.opts["speed"])
+        board.clock.run_real(speed)
+        # The loop main.py runs on a board, sleeping 1/speed of each wait.
+        runtime = Runtime(self.app, clock=board.clock.now, wdt=watchdog(self.bench.settings, "football"),
+                          speed=speed)
+        try:
+            runtime.run(self.until)
+        except Exception as exc:  # the runtime made the outputs safe; the app said "fault"
+            emit({"type": "error", "t": board.clock.elapsed, "error": repr(exc)})
+            return 1
+        return 0
+
+    def until(self) -> bool:
+        """After every runtime pass: the person's keys, the watchdog, what changed on screen."""
+        if self.ticked:
+            self.person.read(self.board.clock.elapsed)  # type: ignore[union-attr]
+        # not before the first tick: the firmware takes a button down at power-up for no press
+        self.ticked = True
+        self.board.check_watchdog()
+        self.show()
+        return self.person.quit  # type: ignore[union-attr]
+
+    def show(self) -> None:
+        bench, now = self.bench, self.board.clock.elapsed
         oled = bench.oled
-        if oled is not None and oled.frames != shown["frames"]:  # redrawn: read it off the pixels
-            shown["frames"] = oled.frames
+        if oled is not None and oled.frames != self.frames:  # redrawn: read it off the pixels
+            self.frames = oled.frames
             lines = bench.screen()
-            if lines != shown["lines"]:
-                shown["lines"] = lines
-                emit({"type": "screen", "t": board.clock.elapsed, "lines": lines})
+            if lines != self.lines:
+                self.lines = lines
+                emit({"type": "screen", "t": now, "lines": lines})
         state = game_state(bench)
         key = json.dumps([state["phase"], state["actions"], state["box"], state["actor"], state["score"]])
-        if key != shown["state"]:
-            shown["state"] = key
+        if key != self.state_key:
+            self.state_key = key
             emit(state)
-        if board.clock.elapsed - shown["time"] >= TIME_EVERY_MS:
-            shown["time"] = board.clock.elapsed
-            emit({"type": "time", "t": board.clock.elapsed})
-
-    def until():
-        if shown["ticked"]:
-            person.read(board.clock.elapsed)
-        # not before the first tick: the firmware takes a button down at power-up for no press
-        shown["ticked"] = True
-        board.check_watchdog()
-        show()
-        return person.quit
-
-    # The loop main.py runs on a board, sleeping 1/speed of each wait.
-    runtime = Runtime(app, clock=board.clock.now, wdt=watchdog(bench.settings, "football"),
-                      speed=opts["speed"])
-    try:
-        runtime.run(until)
-    except Exception as exc:  # the app already emitted "fault"; report and fail
-        emit({"type": "error", "t": board.clock.elapsed, "error": repr(exc)})
-        return 1
-    return 0
-
-
-def main() -> None:
-    opts = parse_args(sys.argv[1:])
-    config = box_config(opts)
-    person = [None]
-
-    def echo(record):
-        line = {"type": "event"}
-        for key in record:
-            line[key] = record[key]
-        emit(line)
-        if person[0] is not None:
-            person[0].heard(record)
-
-    bench = FootballBench(config, echo=echo, capacity=20000)
-    app = bench.app
-    board = bench.board
-    piezo = str(bench.pins["piezo"])
-
-    def on_change(sig, value, t):
-        name, _, what = board.names[sig].partition(".")
-        if name == piezo and what:
-            emit({"type": "pwm", "t": t, "pin": piezo, "what": what, "value": value})
-
-    board.watch(on_change)
-    emit({"type": "info", "seed": opts["seed"], "rows": len(bench.screen()),
-          "display": bench.settings["football"].get("display", "oled"), "errors": app.config_errors,
-          "names": app.game.settings["names"], "board": bench.settings["board"],
-          "long_press_ms": app.cfg["long_press_ms"]})
-    if opts["keys"]:
-        person[0] = Person(bench)
-        bench.events = _Forgetful()  # hours of play: the host keeps the log, not the bench
-        code = run_keys(bench, opts, person[0])
-        steps = person[0].steps
-    else:
-        players = Players(bench, opts["seed"])
-        players.show()
-        steps = 0
-        while app.game.state["phase"] != "over" and steps < opts["max_steps"]:
-            players.step()
-            players.show()
-            steps += 1
-        code = 0 if app.game.state["phase"] == "over" else 1
-    emit({"type": "end", "t": board.clock.elapsed, "score": app.game.state["score"],
-          "phase": app.game.state["phase"], "lines": bench.screen(), "steps": steps,
-          "names": app.game.settings["names"]})
-    sys.exit(code)
+        if now - self.time_shown >= TIME_EVERY_MS:
+            self.time_shown = now
+            emit({"type": "time", "t": now})
 
 
 class _Forgetful(list):
@@ -392,4 +366,4 @@ class _Forgetful(list):
         pass
 
 
-main()
+sys.exit(FootballRun(runner_options(sys.argv[1:], DEFAULTS, "run_football")).run())

@@ -25,7 +25,8 @@ Output, one JSON object per line, "t" = board time in ms:
 import sys
 
 from fusebox_bench import FuseBoxBench
-from vboard import emit, read_overrides
+from runner_io import emit_event, runner_options
+from vboard import emit
 
 from cardpack import taskcard
 
@@ -41,17 +42,11 @@ def whole_number(what: str, word: str) -> int:
         raise ValueError("%s is a whole number, not %r" % (what, word)) from None
 
 
-class Session:
+class FuseBoxRun:
     """One virtual fuse box and the commands above."""
 
     def __init__(self, overrides) -> None:
-        def echo(record):
-            line = {"type": "event"}
-            for key in record:
-                line[key] = record[key]
-            emit(line)
-
-        self.bench = FuseBoxBench(overrides, echo=echo)
+        self.bench = FuseBoxBench(overrides, echo=emit_event)
         self.app = self.bench.app
         self.outputs = self._watch_outputs()
         c = self.bench.settings["fusebox"]
@@ -185,21 +180,15 @@ class Session:
 
 
 def main() -> None:
-    args = sys.argv[1:]
-    overrides = {}
-    if args[:1] == ["--overrides"] and len(args) == 2:
-        overrides = read_overrides(args[1])
-    elif args:
-        raise SystemExit("run_fusebox: usage: run_fusebox.py [--overrides FILE]")
-    session = Session(overrides)
-    session.status()
+    run = FuseBoxRun(runner_options(sys.argv[1:], {"overrides": {}}, "run_fusebox")["overrides"])
+    run.status()
     while True:
         line = sys.stdin.readline()
         if not line:
             break
-        if not session.command(line.strip()):
+        if not run.command(line.strip()):
             break
-    emit({"type": "end", "t": session.bench.board.clock.elapsed})
+    emit({"type": "end", "t": run.bench.board.clock.elapsed})
 
 
 main()

@@ -20,6 +20,9 @@ class BrokerError(Exception):
     """A broker address or login that cannot work; the message says why."""
 
 
+PASSWORD_FILE_LIMIT = 64 * 1024  # a password's line, with room for a comment or two
+
+
 class Broker(NamedTuple):
     host: str
     port: int
@@ -30,7 +33,12 @@ def parse_url(url: str) -> Broker:
     """mqtt://[USER@]HOST[:PORT] -> Broker; BrokerError with the reason otherwise."""
     if "://" not in url:
         url = "mqtt://" + url
-    parts = urlsplit(url)
+    if any(ch <= " " or ch == "\x7f" for ch in url):
+        raise BrokerError("%r: a broker URL has no spaces or control characters" % url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:  # e.g. a [bracketed] host that is no IPv6 address
+        raise BrokerError("%r is not a broker URL (%s): write mqtt://HOST:PORT" % (url, exc)) from None
     if parts.scheme != "mqtt":
         raise BrokerError("%r: the broker is written mqtt://HOST:PORT (mqtts is not supported)" % url)
     if parts.password is not None:
@@ -50,12 +58,13 @@ def parse_url(url: str) -> Broker:
 def read_password(path: Optional[str]) -> str:
     """The broker password: the first line of `path`, else $PROPCTL_MQTT_PASSWORD, else ""."""
     if path:
-        try:
-            with open(path, encoding="utf-8") as f:
-                return f.readline().rstrip("\r\n")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise BrokerError("cannot read the password file %s (%s)"
-                              % (path, exc.__class__.__name__)) from None
+        from propctl.inputfile import InputFileError, read_regular
+        try:  # a regular file, and a small one: a FIFO would wait forever, /dev/zero never end
+            return read_regular(path, PASSWORD_FILE_LIMIT).decode("utf-8").split("\n")[0].rstrip("\r")
+        except InputFileError as exc:
+            raise BrokerError("the password file %s %s" % (path, exc)) from None
+        except UnicodeDecodeError:
+            raise BrokerError("the password file %s is not UTF-8 text" % path) from None
     return os.environ.get(PASSWORD_ENV, "")
 
 

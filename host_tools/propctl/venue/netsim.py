@@ -3,7 +3,7 @@
 The prop's real firmware runs from main.py on the virtual board (netprop.NetProp),
 joined to the broker as a board in the venue would be; it takes its commands
 from the broker (propctl venue --send, Home Assistant, another script). Its
-serial link's event lines are printed, one per line, prefixed with its id.
+serial link's events are printed as propctl monitor words them, one per line, after its id.
 It needs no terminal: stdin is never read, so it runs under nohup, systemd or
 in the background, until Ctrl-C, SIGTERM or SIGHUP.
 """
@@ -14,6 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
+from propctl.describe import describe_event
 from propctl.overrides import parse_sets
 from propctl.sim.runner import load_config
 from propctl.venue.broker import BrokerError, parse_url, read_password
@@ -48,8 +49,11 @@ def run(args, prop: str) -> int:
     lock = threading.Lock()
 
     def echo(netprop, line) -> None:
-        with lock:
+        if isinstance(line, dict) and isinstance(line.get("ev"), str) and isinstance(line.get("data"), dict):
+            text = describe_event(prop, line["ev"], line["data"])  # as propctl monitor says it
+        else:
             text = json.dumps(line) if isinstance(line, dict) else line
+        with lock:
             print("%s %s" % (netprop.prop_id, text), flush=True)
 
     for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -71,12 +75,14 @@ def run(args, prop: str) -> int:
     return 0
 
 
-def add_arguments(parser) -> None:
-    """--broker, --id and --password-file for a prop's sim sub-command."""
-    parser.add_argument("--broker", metavar="URL",
-                        help="run on an MQTT broker instead of the screen: mqtt://[USER@]HOST[:PORT]; "
-                             "runs until stopped, commands come from the broker (propctl venue)")
-    parser.add_argument("--id", metavar="ID", help="the prop's id on the broker (default: its name)")
+PROP_BROKER_HELP = ("run on an MQTT broker instead of the screen: mqtt://[USER@]HOST[:PORT]; "
+                    "runs until stopped, commands come from the broker (propctl venue)")
+
+
+def add_arguments(parser, broker_help: str = PROP_BROKER_HELP) -> None:
+    """--broker, --id and --password-file: for a prop's sim sub-command, and `sim serve`'s."""
+    parser.add_argument("--broker", metavar="URL", help=broker_help)
+    parser.add_argument("--id", metavar="ID", help="with --broker: the prop's id there (default: its name)")
     parser.add_argument("--password-file", metavar="FILE",
                         help="with --broker: the broker password (else $PROPCTL_MQTT_PASSWORD)")
 

@@ -10,6 +10,7 @@ e.g. {"password": "...", "broker_password": "..."}; any other key is refused.
 """
 import getpass
 import json
+import sys
 
 from propctl.inputfile import InputFileError, read_json
 
@@ -56,10 +57,17 @@ def from_file(path: str) -> dict:
 
 def ask(prompt=getpass.getpass) -> dict:
     """{"net": {...}} from two prompts that echo nothing; an empty answer leaves that one out."""
+    if prompt is getpass.getpass and not sys.stdin.isatty():  # it would read them, echoed, from stdin
+        raise SecretsError("--ask-passwords needs a terminal to type them unseen; where there is "
+                           "none, give them with --secrets FILE")
     section = {}
     for key, what in (("password", "Wi-Fi password (net.password, empty: unchanged): "),
                       ("broker_password", "broker password (net.broker_password, empty: unchanged): ")):
-        answer = prompt(what)
+        try:
+            answer = prompt(what)
+        except EOFError:  # no terminal and the input ended (getpass then reads stdin)
+            raise SecretsError("--ask-passwords: the input ended before the passwords were typed; "
+                               "give them with --secrets FILE where no one can type") from None
         if answer:
             section[key] = answer
     return {SECTION: section} if section else {}

@@ -19,6 +19,7 @@ import threading
 import time
 from typing import Optional
 
+from propctl.argtypes import Seconds
 from propctl.venue.broker import BrokerError, connect, parse_url, read_password
 
 COLUMNS = 80
@@ -263,6 +264,7 @@ def register(subparsers) -> None:
     parser.add_argument("--send", nargs="+", metavar="ARG",
                         help="ID COMMAND [JSON]: send one command, print its reply, exit 0 when ok")
     parser.add_argument("--json", action="store_true", help="one JSON line per status, state and event")
-    parser.add_argument("--seconds", type=float, metavar="N",
-                        help="stop after N seconds (with --send: wait N s for the reply, default 5)")
+    parser.add_argument("--seconds", type=Seconds(0, 7 * 24 * 3600), metavar="N",
+                        help="stop after N seconds, up to a week (with --send: wait N s for the "
+                             "reply, default 5)")
     parser.set_defaults(func=run)

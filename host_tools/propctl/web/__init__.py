@@ -17,6 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from propctl.argtypes import Whole
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
 from propctl.sim.runner import VBOARD_DIR
 
@@ -63,11 +64,17 @@ def files_manifest(pack_path) -> dict:
             "pack": FS_PACK if pack_path is not None else ""}
 
 
+# A connection that sends no request in this long is closed: each one holds a thread.
+IDLE_TIMEOUT_S = 30
+
+
 def make_handler(manifest_bytes: bytes):
     """A request handler class serving the page, the wasm port and the manifest."""
     routes = {"/files.json": manifest_bytes}
 
     class Handler(http.server.BaseHTTPRequestHandler):
+        timeout = IDLE_TIMEOUT_S
+
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             path = self.path.split("?", 1)[0]
             if path == "/":
@@ -99,10 +106,43 @@ def make_handler(manifest_bytes: bytes):
     return Handler
 
 
+class Server(http.server.ThreadingHTTPServer):
+    """The standard threading server, minus its traceback when a browser lets go of a download
+    (a reload while /files.json comes): that is the browser's right, not an error. Any other
+    failure of a request is one line on stderr; the server keeps serving."""
+
+    def handle_error(self, request, client_address) -> None:
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            return
+        print("propctl web: a request from %s:%s failed: %s: %s"
+              % (client_address[0], client_address[1], type(error).__name__, error),
+              file=sys.stderr, flush=True)
+
+
 def make_server(port: int = 0, pack_path=None) -> http.server.ThreadingHTTPServer:
     """The server on 127.0.0.1:port (0: a free port); serve_forever() runs it."""
     manifest = json.dumps(files_manifest(pack_path)).encode("utf-8")
-    return http.server.ThreadingHTTPServer(("127.0.0.1", port), make_handler(manifest))
+    return Server(("127.0.0.1", port), make_handler(manifest))
+
+
+def fusebox_pack(workdir: Path, lang=None, family=False):
+    """(pack path, a line for the screen): the fuse box's shipped task cards of `lang`
+    (`family`: only the family cards), the cards this household has not played before first.
+
+    The order comes from the play history the terminal's `propctl sim fusebox` keeps
+    (propctl.cards.deal); the page itself does not record which cards it played.
+    """
+    from propctl.cards.deal import deck_name, fresh_order
+    from propctl.cards.history import History
+    from propctl.sim.fusebox import deck_of, prepare_pack
+    path, cards = deck_of(None, lang, family)
+    deck = History.load(warn=lambda text: print("propctl web: %s" % text, file=sys.stderr)).deck(
+        deck_name(path))
+    unplayed = len(deck.unplayed([card.id for card in cards]))
+    line = "fuse box: %d %scards, the %d not played at `propctl sim fusebox` first" % (
+        len(cards), "family " if family else "", unplayed)
+    return prepare_pack(None, workdir, lang, fresh_order(cards, deck)), line
 
 
 def run(args) -> int:
@@ -110,9 +150,13 @@ def run(args) -> int:
         print("error: the MicroPython WebAssembly port is not installed (%s).\n"
               "  Run `make setup` with node and npm installed." % WASM_PACKAGE, file=sys.stderr)
         return 1
-    from propctl.sim.fusebox import prepare_pack
+    from propctl.sim.runner import SimError
     with tempfile.TemporaryDirectory() as tmp:
-        pack = prepare_pack(None, Path(tmp), args.lang)
+        try:
+            pack, line = fusebox_pack(Path(tmp), args.lang, getattr(args, "family", False))
+        except (SimError, ValueError, OSError) as exc:
+            print("error: %s" % exc, file=sys.stderr)
+            return getattr(exc, "code", 1)
         try:
             server = make_server(args.port, pack)
         except OSError as exc:
@@ -120,6 +164,7 @@ def run(args) -> int:
             return 1
         url = "http://127.0.0.1:%d/" % server.server_address[1]
         print("the props in your browser: %s   (Ctrl-C stops the server)" % url, flush=True)
+        print(line, flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:
@@ -140,10 +185,14 @@ def register(subparsers) -> None:
         epilog="Examples:\n"
                "  propctl web                      # prints http://127.0.0.1:PORT/ to open\n"
                "  propctl web --port 8000 --lang de\n"
+               "  propctl web --family             # the fuse box deals family cards only\n"
                "Page options, added to the URL: ?prop=clock|fusebox|football  &speed=N\n"
                "  &seed=N (the prop's seed: the clock plays `propctl plan --seed N`'s round)\n"
                "  &show_plan=1 (the event log shows the round's planned length)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", type=int, default=0, help="port to listen on (default: a free one)")
+    parser.add_argument("--port", type=Whole(0, 65535), default=0,
+                        help="port to listen on, 1..65535 (default, or 0: a free one)")
     langs.add_argument(parser, "the fuse box's shipped task cards")
+    parser.add_argument("--family", action="store_true",
+                        help="the fuse box deals only the family cards (age 10+)")
     parser.set_defaults(func=run)

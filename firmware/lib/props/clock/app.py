@@ -62,16 +62,8 @@ class ClockApp:
         self._store = store
         self._table: ClockCommands | None = None  # made by commands()
         self.config_errors: list = []
-        try:
-            self.limits = validate_limits(cfg["limits"])
-        except ValueError as exc:
-            self.config_errors.append("clock.limits: %s; using the default limits" % exc)
-            self.limits = dict(DEFAULT_LIMITS)
-        cap = HARD_MAX_RUN_MS
-        for wanted in (cfg["max_run_ms"], max_run_ms):
-            if 0 < wanted < cap:
-                cap = wanted
-        self.max_run_ms = cap
+        self.limits = self._limits(cfg)
+        self.max_run_ms = self._cap(cfg, max_run_ms)
         self.fixed_seed = cfg["seed"]
         self.battery_min_mv = cfg["battery_min_mv"]
         self.supply_mv = cfg["supply_mv"]  # the motor supply when the pack cannot be read
@@ -100,9 +92,30 @@ class ClockApp:
         self._chimed = False
         self._last_dir = 0
         self._hold_while_running = False
-        # One reusable fields dict per event, so emitting allocates nothing.
+        self._event_fields()
+
+    def _limits(self, cfg) -> dict:
+        """The round's motion limits from the settings (the defaults, said so, if they are wrong)."""
+        try:
+            return validate_limits(cfg["limits"])
+        except ValueError as exc:
+            self.config_errors.append("clock.limits: %s; using the default limits" % exc)
+            return dict(DEFAULT_LIMITS)
+
+    @staticmethod
+    def _cap(cfg, board_max_ms: int) -> int:
+        """The longest a round may run: the smallest of the setting, the board's and HARD_MAX_RUN_MS."""
+        cap = HARD_MAX_RUN_MS
+        for wanted in (cfg["max_run_ms"], board_max_ms):
+            if 0 < wanted < cap:
+                cap = wanted
+        return cap
+
+    def _event_fields(self) -> None:
+        """One reusable fields dict per event, so emitting allocates nothing."""
         self._f_button = {"index": 0, "kind": "pressed"}
-        self._f_start = {"round": 0, "seed": 0, "segments": 0, "duration_ms": 0, "max_run_ms": cap}
+        self._f_start = {"round": 0, "seed": 0, "segments": 0, "duration_ms": 0,
+                         "max_run_ms": self.max_run_ms}
         self._f_reverse = {"round": 0, "direction": 0, "at_ms": 0}
         self._f_stop = {"round": 0, "at_ms": 0, "planned_ms": 0, "capped": False}
         self._f_chime = {"round": 0, "kind": self.chime_kind}
@@ -166,16 +179,18 @@ class ClockApp:
         self._apply(plan[0][1], now)
 
     def emergency_stop(self) -> None:
-        """Brake at once, no chime, back to idle (also when idle: motor braked and released)."""
+        """Brake at once, no chime, back to idle. When idle nothing runs, so nothing is stopped:
+        the motor is braked and released again, but no estop event says a stop happened."""
         self._motor.stop()
         self._chime.silence()
         was = self.state
+        if was == IDLE:
+            return
         f = self._f_estop
         f["round"] = self.round
         f["at_ms"] = ticks_diff(self._now, self._t0) if was == RUNNING else 0
         self._emit("estop", f)
-        if was != IDLE:
-            self._to_idle()
+        self._to_idle()
 
     def snapshot(self) -> dict:
         """State for the host link: state, round numbers, hand, times (allocates; not for ticks)."""

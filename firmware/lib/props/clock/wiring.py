@@ -30,7 +30,7 @@ class ClockWiring:
 
     def motor(self):
         """The hand's motor with the clock's ramp, dwell and limits (drivers.motor)."""
-        from drivers.motor import DRV8833, TB6612, HBridgeMotor, StepperMotor
+        from drivers.motor import HBridgeMotor, StepperMotor
         cfg, pins = self.cfg, self.pins
         if cfg["motor"] == "stepper":
             rate = cfg["stepper_steps_per_s"]
@@ -40,6 +40,7 @@ class ClockWiring:
                 rate = STEPPER_RATE
             return StepperMotor([pins.out(name) for name in STEPPER_PINS], ramp_ms=cfg["ramp_ms"],
                                 dwell_ms=cfg["dwell_ms"], max_steps_per_s=rate)
+        from drivers.bridge import DRV8833, TB6612
         hz = pins.limits["pwm_motor_hz"]
         stby = pins.out("motor_stby") if pins.has("motor_stby") else None
         if cfg["bridge"] == "tb6612":
