@@ -304,6 +304,31 @@ def frozen_flash_kib(with_frozen, without):
     return (sizes[0] - sizes[1]) / 1024
 
 
+FIRMWARE_HEAP_METHOD = (
+    "## 3. Firmware heap\n\n"
+    "Method: each prop's real firmware on the virtual board, wired as `link.board` wires it on "
+    "a board: its events become link lines, the game master's commands arrive as request lines, "
+    "the self-test wraps it and its store writes later, on the virtual flash (bench/mp_firmware.py). "
+    "The clock plays a round (seed 3), a new game and the report; the fuse box takes a card from "
+    "the sample pack, opens windows until the fuse blows and the discs are reported; the football "
+    "box plays a whole random game (seed 5) through its commands and the 3-second count. The "
+    "virtual board's own code is loaded before *base* (the heap in use before the firmware) and "
+    "not counted.\n\n"
+    "*Smallest heap*: the smallest `-X heapsize` M such that the round completes at every size "
+    "from M to 1.5 M in 1 KB steps (each size is run; a bisection alone is not enough: "
+    "completing at N KB does not mean completing at every size above N). *Boundary*: where the "
+    "bisection stopped; *islands*: sizes above it that failed. Every run starts in a fixed "
+    "folder with `MICROPYPATH=v:b:m` (links) and relative file names, so no host path is on the "
+    "heap and the figure is the same wherever the clone lives (second table). *Peak* is the "
+    "smallest heap less *base*. *Live*: bytes in use after a collection at every step of the "
+    "round (between requests and stretches of board time), less the base: *after boot* once the "
+    "prop is built and linked, *highest* over the round, *after* at the end. On wasm32 "
+    "(the WebAssembly port: 32-bit, as a board) `gc.collect()` only asks for a collection, made "
+    "when control is back in JavaScript, so tools/wasm/run.mjs steps the round from JavaScript "
+    "(STEP); its heap grows on demand, so it has no smallest-heap figure. 32-bit unix legs are "
+    "out-of-band builds when given (`--mp32`, `--mp32-frozen`).\n\n")
+
+
 def bench_firmware(quick, folder, options=None):
     from propctl.build import build_tree
     options = options or {}
@@ -342,28 +367,7 @@ def bench_firmware(quick, folder, options=None):
         first = found[(legs[0].name, prop)][0]
         repro.append([prop, "%d KB" % first, "%d KB" % steady_heap_kb(again, prop)[0]])
     method = (
-        "## 3. Firmware heap\n\n"
-        "Method: each prop's real firmware on the virtual board, wired as `link.board` wires it on "
-        "a board: its events become link lines, the game master's commands arrive as request lines, "
-        "the self-test wraps it and its store writes later, on the virtual flash (bench/mp_firmware.py). "
-        "The clock plays a round (seed 3), a new game and the report; the fuse box takes a card from "
-        "the sample pack, opens windows until the fuse blows and the discs are reported; the football "
-        "box plays a whole random game (seed 5) through its commands and the 3-second count. The "
-        "virtual board's own code is loaded before *base* (the heap in use before the firmware) and "
-        "not counted.\n\n"
-        "*Smallest heap*: the smallest `-X heapsize` M such that the round completes at every size "
-        "from M to 1.5 M in 1 KB steps (each size is run; a bisection alone is not enough: "
-        "completing at N KB does not mean completing at every size above N). *Boundary*: where the "
-        "bisection stopped; *islands*: sizes above it that failed. Every run starts in a fixed "
-        "folder with `MICROPYPATH=v:b:m` (links) and relative file names, so no host path is on the "
-        "heap and the figure is the same wherever the clone lives (second table). *Peak* is the "
-        "smallest heap less *base*. *Live*: bytes in use after a collection at every step of the "
-        "round (between requests and stretches of board time), less the base: *after boot* once the "
-        "prop is built and linked, *highest* over the round, *after* at the end. On wasm32 "
-        "(the WebAssembly port: 32-bit, as a board) `gc.collect()` only asks for a collection, made "
-        "when control is back in JavaScript, so tools/wasm/run.mjs steps the round from JavaScript "
-        "(STEP); its heap grows on demand, so it has no smallest-heap figure. 32-bit unix legs are "
-        "out-of-band builds when given (`--mp32`, `--mp32-frozen`).\n\n"
+        FIRMWARE_HEAP_METHOD
         + table(["prop", "leg", "smallest heap", "boundary", "islands", "base KB", "peak KB",
                  "live after boot KB", "live highest KB", "live after KB"], rows)
         + "\n\nReproducible: the same search, first leg, from a folder 120 characters deeper.\n\n"
