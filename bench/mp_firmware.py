@@ -1,17 +1,26 @@
-"""Firmware heap footprint of one prop over a whole simulated round (MicroPython).
+"""One prop's round on the virtual board, wired as link.board wires it (MicroPython): heap figures.
 
-Usage: micropython -X heapsize=N bench/mp_firmware.py PROP [PACK]
+Usage: micropython -X heapsize=N bench/mp_firmware.py PROP PACK FOLDER [live|steps]
 MICROPYPATH: host_tools/propctl/vboard, tests, then the firmware (firmware/lib as
-source, or a folder of .mpy files from mpy-cross). Prints one JSON line.
+source, or a folder of .mpy files from mpy-cross; or nothing, on a build with
+the firmware frozen in). FOLDER holds the prop's flash files. Prints one JSON line.
 
-The virtual board (fake machine, a one-entry signal recorder) is set up
-before the baseline, so it is not counted; everything after it is: importing
-the firmware and the small bench module that wires it to the virtual board,
-building the app and its drivers, and the whole round. The benches' event
-lists are replaced by a counter, so recorded events do not pile up.
-Prints the heap in use before the firmware (`base`) and what the firmware
-still holds after the round; or `memory_error` if the heap was too small.
-bench/run.py searches for the smallest heap that completes the round.
+As on a board, the prop runs behind the link (its events become link lines,
+the game master's commands arrive as request lines), wrapped by the self-test,
+saving to a store that writes later (the runtime writes it when the prop
+allows, on the virtual board's flash). The clock plays a round (seed 3), then
+a new game and the players' report; the fuse box selects a card from the pack
+and opens windows until the fuse blows, then the discs are reported; the
+football box plays a whole random game (seed 5) through its commands and the
+3-second count.
+
+The virtual board and the bench modules (host_tools/propctl/vboard: they
+import the firmware only when a bench is built) are loaded and set up before
+the baseline (`base`), so they are not counted; the firmware is. Prints
+`memory_error` if the heap was too small, else what the firmware still
+holds after the round (`held_after`). With `live`, the heap is
+collected at every event (gc.collect() then gc.mem_alloc()): `live_boot` at
+the first event, `live_max` the highest over the round, both less `base`.
 """
 import gc
 import json
@@ -19,94 +28,278 @@ import sys
 
 import vboard
 
-
-class Sink:
-    """Stands in for a bench's event list: counts event names, keeps nothing."""
-
-    def __init__(self) -> None:
-        self.counts = {}
-
-    def append(self, record) -> None:
-        name = record["event"]
-        self.counts[name] = self.counts.get(name, 0) + 1
+LINE_SINK = [0]   # link lines written (the bytes go nowhere: a board's USB serial)
 
 
-def clock_round(pack):
+def null_write(data) -> None:
+    LINE_SINK[0] += 1
+
+
+class Wiring:
+    """What link.board puts around a prop: the link, the self-test wrapper, a later store.
+
+    on_event (the bench's event hook) is called with each event after the
+    link has sent it; meter(kind, fn) may wrap the pieces (bench/mp_heap.py).
+    """
+
+    def __init__(self, prop, folder, on_event=None, meter=None) -> None:
+        from store import Store
+        from vflash import FlashFs
+
+        from link.router import Link
+        self.prop = prop
+        self.module = __import__("props." + prop, None, None, ["build"])
+        self.meter = meter if meter is not None else _no_meter
+        self.link = Link(null_write, {"firmware": "bench", "prop": prop, "board": "pico"})
+        self.store = Store(self.module.STATE_FILE, FlashFs(folder), later=True)
+        self._on_event = on_event
+        self._send = self.meter("events: link lines", self.link.event)
+        self.handle_line = self.meter("requests: parse, handle, reply", self.link.handle_line)
+        self._request_id = 0
+
+    def event(self, name, fields) -> None:
+        """The app's event sink: a link line (then the bench's hook)."""
+        self._send(name, fields)
+        if self._on_event is not None:
+            self._on_event(name, fields)
+
+    def plug(self, bench, app) -> None:
+        """After the build: the store written by the runtime, the self-test, the command table."""
+        import selftest
+        bench.write_flash(self.store)
+        gate = selftest.wrap(app, bench.settings, self.link.event)
+        self.link.add_commands(gate.commands())
+        self.link.event("boot", self.link.hello_info())
+
+    def ask(self, cmd, **args) -> None:
+        """A request line from the game master's desktop."""
+        self._request_id += 1
+        self.handle_line(json.dumps({"id": self._request_id, "cmd": cmd, "args": args}).encode())
+
+
+def _no_meter(kind, fn):
+    return fn
+
+
+def _sink(app, fn) -> None:
+    """Point the app's event callback at fn, as link.board's build(settings, link.event) does."""
+    if hasattr(app, "on_event"):
+        app.on_event = fn
+    else:
+        app._on_event = fn
+
+
+def clock_round(wiring, pack):
     from clock_bench import ClockBench
-    bench = ClockBench({"clock": {"seed": 3}}, capacity=1)
-    bench.events = Sink()
+    bench = ClockBench({"clock": {"seed": 3}}, capacity=1, store=wiring.store)
+    _sink(bench.app, wiring.event)
+    wiring.plug(bench, bench.app)
+    yield
+    wiring.ask("new_game", players=3)
+    yield
     bench.press(at_ms=100)
-    bench.run_round()
-    return bench.events.counts
+    while bench.app.state == "idle":
+        bench.run(100)
+    while bench.app.state != "idle":   # the round, in steps of 500 ms
+        bench.run(500)
+        yield
+    wiring.ask("report", on_clock=[0, 1, 0], unused=[1, 0, 1])
+    yield
+    wiring.ask("state")
+    yield
+    bench.run(2000)   # the save is written
+    yield
 
 
-def fusebox_round(pack):
+def fusebox_round(wiring, pack):
     from fusebox_bench import FuseBoxBench
     bench = FuseBoxBench({"fusebox": {"pack": pack}}, capacity=1)
-    bench.events = Sink()
+    _sink(bench.app, wiring.event)
+    wiring.plug(bench, bench.app)
     bench.run(300)
-    bench.app.commands()["select_card"][0]("GEO-01")
+    yield
+    wiring.ask("new_game", players=4)
+    yield
+    wiring.ask("select_card", card="GEO-01")
+    bench.run(300)
+    yield
     window = 0
     while window < 8:  # open the windows one by one; GEO-01's bolt is among them
         bench.window(window, True, at_ms=bench.board.clock.elapsed + 10)
         bench.run(600)
+        yield
+        if bench.app.state == "blown":
+            break
         window += 1
-    return bench.events.counts
+    bench.run(2000)   # the relay and the buzzer end
+    yield
+    tries = 0
+    while bench.app.table.pending() and tries < 16:  # the discs per window; a refused guess retried
+        wiring.ask("report_choices", away=[tries % 4 + 1] if tries < 12 else [])
+        tries += 1
+        yield
+    wiring.ask("state")
+    bench.run(2000)   # the save is written
+    yield
 
 
-def football_game(pack):
+def football_game(wiring, pack):
     from football_bench import FootballBench
 
     from rules.rng import Rng
     bench = FootballBench({"football": {"seed": 5}}, capacity=1)
-    bench.events = Sink()
     app = bench.app
+    _sink(app, wiring.event)
+    wiring.plug(bench, app)
+    yield
     rng = Rng(5)
     steps = 0
-    # Random legal play through the box's own commands, with ticks in between;
+    # Random legal play through the box's commands, with ticks in between;
     # kicks go through the real 3-second count.
     while app.game.state["phase"] != "over" and steps < 5000:
         steps += 1
         name, kind, options = rng.choice(app.game.actions())
-        try:
-            if name in ("toss", "roll"):
-                app.roll()
-            elif name in ("field_goal", "extra_point") or app.game.state["phase"] in (
-                    "field_goal", "extra_point"):
-                app.kick_start()
-                bench.run(500 + rng.below(3000))
-                app.report("good" if rng.below(2) else "no_good")
-            elif kind == "pick":
-                app.report(name, pick=rng.choice(options))
-            elif kind == "yards":
-                app.report(name, yards=rng.between(options[0], options[1]))
-            else:
-                app.report(name)
-        except ValueError:
-            pass  # the box refused (e.g. a count already settled): play on
+        if name in ("toss", "roll"):
+            wiring.ask("roll")
+        elif name in ("field_goal", "extra_point") or app.game.state["phase"] in (
+                "field_goal", "extra_point"):
+            wiring.ask("kick_start")
+            yield
+            bench.run(500 + rng.below(3000))
+            yield
+            wiring.ask("report", action="good" if rng.below(2) else "no_good")
+        elif kind == "pick":
+            wiring.ask("report", action=name, pick=rng.choice(options))
+        elif kind == "yards":
+            wiring.ask("report", action=name, yards=rng.between(options[0], options[1]))
+        else:
+            wiring.ask("report", action=name)
         bench.run(100)
-    counts = bench.events.counts
-    counts["final_score"] = app.game.state["score"]
-    return counts
+        yield
+    bench.run(1000)   # the last save is written
+    yield
 
 
+# Each workload is a generator: it yields between the steps of the round (a request, a
+# stretch of board time), where the `steps` mode measures.
 WORKLOADS = {"clock": clock_round, "fusebox": fusebox_round, "football": football_game}
 
 
-def main():
-    prop = sys.argv[1]
-    pack = sys.argv[2] if len(sys.argv) > 2 else ""
-    vboard.new_board(0, 1)
+class Live:
+    """Live bytes after a collection, less the base: at every event, or at every step."""
+
+    def __init__(self, base) -> None:
+        self.base = base
+        self.boot = None
+        self.most = 0
+        self.samples = 0
+
+    def sample(self) -> None:
+        """gc.collect(), then note gc.mem_alloc() (on wasm32 the caller collects: see STEP)."""
+        gc.collect()
+        self.note(gc.mem_alloc())
+
+    def note(self, alloc) -> None:
+        used = alloc - self.base
+        self.samples += 1
+        if self.boot is None:
+            self.boot = used
+        if used > self.most:
+            self.most = used
+
+    def __call__(self, name, fields) -> None:
+        self.sample()
+
+
+def _result(out, live) -> dict:
     gc.collect()
-    base = gc.mem_alloc()
+    out["held_after"] = gc.mem_alloc() - out["base"]
+    out["lines"] = LINE_SINK[0]
+    if live is not None:
+        out["live_boot"] = live.boot
+        out["live_max"] = live.most
+        out["live_samples"] = live.samples
+    return out
+
+
+class Stepper:
+    """The `steps` mode: the round one step per call, live bytes noted at each call's start.
+
+    On the wasm32 port gc.collect() only asks for a collection, which happens
+    when control is back in JavaScript (MICROPY_GC_SPLIT_HEAP_AUTO): run.mjs
+    calls STEP() until it returns False, so each call starts collected (on
+    unix each call collects at its end). The first call takes the base and
+    starts the round; live_boot is noted once the prop is built and linked.
+    """
+
+    def __init__(self, prop, pack, folder) -> None:
+        self.prop, self.pack, self.folder = prop, pack, folder
+        self.live = None
+        self.round = None
+        self.out = {"prop": prop, "mode": "steps"}
+
+    def __call__(self) -> bool:
+        alloc = gc.mem_alloc()
+        if self.round is None:
+            self.out["base"] = alloc
+            self.live = Live(alloc)
+            self.round = WORKLOADS[self.prop](Wiring(self.prop, self.folder), self.pack)
+        else:
+            self.live.note(alloc)
+        try:
+            next(self.round)
+        except StopIteration:
+            out = self.out
+            out["held_after"] = alloc - out["base"]
+            out["lines"] = LINE_SINK[0]
+            out["live_boot"] = self.live.boot
+            out["live_max"] = self.live.most
+            out["live_samples"] = self.live.samples
+            print(json.dumps(out))
+            return False
+        gc.collect()  # done here on unix; on wasm32 once this call has returned
+        return True
+
+
+BENCH_MODULES = ("machine", "physics", "oled", "fake_mcp23017", "vflash", "clock_bench",
+                 "fusebox_bench", "football_bench")
+
+
+def load_bench() -> None:
+    """The virtual board's own code and a one-entry board: in place before anything is counted."""
+    for name in BENCH_MODULES:
+        __import__(name)
+    vboard.new_board(0, 1)
+
+
+def main():
+    prop, pack, folder = sys.argv[1], sys.argv[2], sys.argv[3]
+    mode = sys.argv[4] if len(sys.argv) > 4 else ""
     try:
-        outcome = WORKLOADS[prop](pack)
-    except MemoryError:
-        print(json.dumps({"prop": prop, "memory_error": True, "base": base}))
+        load_bench()
+    except MemoryError:  # too small even for the virtual board
+        print(json.dumps({"prop": prop, "memory_error": True, "base": None}))
         return
     gc.collect()
-    print(json.dumps({"prop": prop, "outcome": outcome, "base": base,
-                      "held_after": gc.mem_alloc() - base}))
+    if mode == "steps":
+        global STEP
+        STEP = Stepper(prop, pack, folder)
+        if sys.platform != "webassembly":
+            while STEP():
+                pass
+        return
+    base = gc.mem_alloc()
+    out = {"prop": prop, "base": base}
+    live = Live(base) if mode == "live" else None
+    try:
+        for _ in WORKLOADS[prop](Wiring(prop, folder, live), pack):
+            pass
+    except MemoryError:
+        out["memory_error"] = True
+        print(json.dumps(out))
+        return
+    print(json.dumps(_result(out, live)))
 
 
-main()
+if __name__ == "__main__":
+    main()

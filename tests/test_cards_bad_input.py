@@ -14,7 +14,7 @@ from test_cards_cli import GOOD_ROW, HEADER, SAMPLE
 from cardpack.question import Question, QuestionCard
 from cardpack.taskcard import TaskCard
 from propctl import atomic
-from propctl.cards import container, load, questions, taskcards
+from propctl.cards import container, deckfile, load, questions, taskcards
 from propctl.cards.container import build_pack
 from propctl.cli import main
 
@@ -209,7 +209,7 @@ def test_a_pack_is_never_renamed_over_a_fifo_or_a_directory(tmp_path, capsys, ma
 
 
 def test_the_read_is_bounded_even_when_the_size_lies(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(load, "MAX_FILE_BYTES", 100)
+    monkeypatch.setattr(deckfile, "MAX_FILE_BYTES", 100)  # where the reader looks it up
     monkeypatch.setattr(os.path, "getsize", lambda path: 0)  # what /dev/zero reports
     path = tmp_path / "deck.csv"
     path.write_text(HEADER + GOOD_ROW * 3, encoding="utf-8")

@@ -1,8 +1,11 @@
 """Deploy's decisions without a board: what to copy, what to remove, the config it writes;
 and the freeze manifest and the mip package stay in step with the firmware tree."""
 import json
+import os
+import subprocess
 
 import pytest
+from micropython_harness import find_micropython
 
 from propctl.board import BoardError
 from propctl.board.files import plan, sha256
@@ -53,27 +56,59 @@ def test_set_values_are_json_or_bare_words():
         parse_set(["clock.seed"])
 
 
-def _manifest_calls():
+def _manifest_calls(props=None):
+    """What the manifest asks the freezing tool for (run in its folder, as the tool runs it)."""
     calls = []
 
     def recorder(name):
         return lambda *args, **kwargs: calls.append((name, args, kwargs))
     names = {name: recorder(name) for name in ("include", "metadata", "package", "module", "require")}
-    exec(compile((FIRMWARE_DIR / "manifest.py").read_text(), "manifest.py", "exec"), names)
+    before = os.getcwd()
+    saved = os.environ.pop("FIRMWARE_PROPS", None)
+    if props is not None:
+        os.environ["FIRMWARE_PROPS"] = props
+    os.chdir(FIRMWARE_DIR)
+    try:
+        exec(compile((FIRMWARE_DIR / "manifest.py").read_text(), "manifest.py", "exec"), names)
+    finally:
+        os.chdir(before)
+        os.environ.pop("FIRMWARE_PROPS", None)
+        if saved is not None:
+            os.environ["FIRMWARE_PROPS"] = saved
     return calls
 
 
-def test_the_freeze_manifest_names_every_module_under_lib_and_only_existing_ones():
+def _frozen_files(calls):
     frozen = set()
-    for name, args, kwargs in _manifest_calls():
+    for name, args, kwargs in calls:
         if name in ("package", "module"):
             path = FIRMWARE_DIR / kwargs.get("base_path", ".") / args[0]
             assert path.exists(), path
-            frozen.add(args[0].removesuffix(".py"))
+            if name == "module":
+                frozen.add(args[0])
+                continue
+            files = kwargs.get("files") or [str(p.relative_to(path)) for p in path.rglob("*.py")]
+            for file in files:
+                assert (path / file).exists(), path / file
+                frozen.add(args[0] + "/" + file)
+    return frozen
+
+
+# Modules only the desktop runs (Pi mal Daumen is played with `propctl play`): not frozen.
+DESKTOP_ONLY = {"rules/pimaldaumen.py", "cardpack/question.py"}
+
+
+def test_the_freeze_manifest_names_every_module_a_board_runs_and_only_existing_ones():
+    frozen = _frozen_files(_manifest_calls())
     lib = FIRMWARE_DIR / "lib"
-    present = {p.stem for p in lib.glob("*.py")} | {p.name for p in lib.iterdir()
-                                                    if p.is_dir() and (p / "__init__.py").exists()}
-    assert frozen == present
+    present = {str(p.relative_to(lib)) for p in lib.rglob("*.py") if "__pycache__" not in p.parts}
+    assert frozen == present - DESKTOP_ONLY
+    # and nothing frozen imports what was left out
+    left_out = ("rules.pimaldaumen", "rules import pimaldaumen", "cardpack.question",
+                "cardpack import question")
+    for rel in frozen:
+        text = (lib / rel).read_text()
+        assert not [name for name in left_out if name in text], rel
 
 
 def test_the_mip_package_lists_exactly_the_rules_core():
@@ -93,3 +128,19 @@ def test_deploy_clears_the_files_the_boot_modes_use():
     from propctl.board.files import BOOT_FLAGS, MAINTENANCE_FLAG
     assert MAINTENANCE_FLAG == safemode.MAINTENANCE_FLAG
     assert set(BOOT_FLAGS) == {safemode.DEFAULT_PATH, safemode.MAINTENANCE_FLAG}
+
+
+@pytest.mark.parametrize("prop", ["clock", "fusebox", "football"])
+def test_a_one_prop_image_freezes_everything_that_prop_imports_and_no_other_prop(prop, tmp_path):
+    """FIRMWARE_PROPS=PROP: the prop, as link.board imports it, loads from the frozen set alone."""
+    frozen = _frozen_files(_manifest_calls(prop))
+    others = [p for p in ("clock", "fusebox", "football") if p != prop]
+    assert not [f for f in frozen if any(f.startswith("props/%s/" % o) for o in others)]
+    for rel in frozen:  # only the frozen files, in a folder of their own
+        target = tmp_path / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((FIRMWARE_DIR / "lib" / rel).read_bytes())
+    code = "import safemode, settings, store, selftest\nfrom link import board\nimport props.%s\n" % prop
+    done = subprocess.run([find_micropython(), "-c", code + "print('ok')"], capture_output=True,
+                          text=True, cwd=str(tmp_path), env=dict(os.environ, MICROPYPATH=str(tmp_path)))
+    assert done.stdout.strip() == "ok", done.stdout + done.stderr

@@ -133,3 +133,22 @@ def test_killing_the_board_process_during_saves(tmp_path):
     assert final["n"] in allowed
     assert final["pad"] == "x" * 3000
     assert restarts == 25
+
+
+def test_the_checksum_is_fnv_1a_32():
+    # published FNV-1a 32-bit values: the files saved before stay readable
+    from store import checksum
+    assert checksum(b"") == 0x811C9DC5
+    assert checksum(b"a") == 0xE40C292C
+    assert checksum(b"foobar") == 0xBF9CF968
+
+
+def test_the_checksum_makes_no_garbage_per_byte_on_either_port(each_micropython_process):
+    # On 31-bit small ints (wasm32, a board) a 32-bit value times the FNV prime was a big int
+    # on every byte: about 11 KB of garbage for each save of the fuse box's game.
+    value, spent = each_micropython_process.call("scenarios.link_store:checksum_garbage", 2000)
+    expected = 0x811C9DC5
+    for byte in bytes(i * 7 & 0xFF for i in range(2000)):
+        expected = ((expected ^ byte) * 0x01000193) & 0xFFFFFFFF
+    assert value == expected
+    assert spent <= 64, spent  # at most the final 32-bit value as one big int

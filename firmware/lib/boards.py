@@ -257,16 +257,20 @@ VARIANTS: dict = {
 
 
 def _build_variants() -> None:
+    # A section the variant does not change is the base board's own dict, not a copy:
+    # on a board every copy would sit on the heap for nothing.
     for board in VARIANTS:
         base, name, pins, limits = VARIANTS[board]
         built = {}
         for key in PROFILES[base]:
             value = PROFILES[base][key]
             if type(value) is dict and key != "header":
-                value = dict(value)
-                for changed in (limits if key == "limits" else pins):
-                    if changed in value:
-                        value[changed] = (limits if key == "limits" else pins)[changed]
+                changes = limits if key == "limits" else pins
+                if any(changed in value for changed in changes):
+                    value = dict(value)
+                    for changed in changes:
+                        if changed in value:
+                            value[changed] = changes[changed]
             built[key] = value
         built["name"] = name
         PROFILES[board] = built

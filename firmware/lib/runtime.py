@@ -15,6 +15,16 @@ The virtual board runs the same passes in virtual time (vboard.Board.runtime
 and Board.run): its sleep moves the board's clock on, so a test or `propctl
 sim` in log mode ticks the prop exactly as a board would, only faster.
 
+Flash writes stall the chip (a 4 KB sector: typically 45 ms, at worst
+FLASH_STALL_MS, interrupts off). So the runtime writes the flash itself, and
+only when the app allows it: the boot guard's counter once the prop runs
+stably, and whatever its stores (store.Store with later=True) wait to write.
+After a tick and the watchdog's feed it runs one flash operation per pass,
+only while `app.flash_ok(now)` is true (no deadline within FLASH_STALL_MS,
+no time-limited output on: motor, bell, relay, count; no input being
+debounced), so the app ticks and scans between two writes. The watchdog's
+timeout never goes below WDT_MIN_MS, which covers the worst stall.
+
 The one fault contract, for every prop: when `app.tick` raises, the runtime
 makes the outputs safe at once (`app.shutdown()`: motor released, sound and
 lights off, relay open), then lets the app say so (`app.fault(exc)`, if it has
@@ -29,7 +39,11 @@ on the board.
 import time
 from time import ticks_diff
 
+from micropython import const
 from safemode import STABLE_MS
+
+FLASH_STALL_MS = const(400)   # the longest a flash write may stall the chip (W25Q16 sector erase)
+WDT_MIN_MS = const(500)       # a watchdog must outlast one stall and the pass around it
 
 
 def watchdog(settings, name: str, machine_module=None):
@@ -44,7 +58,8 @@ def watchdog(settings, name: str, machine_module=None):
     if machine_module is None:
         import machine as machine_module
     longest = boards.limits(settings["board"])["wdt_max_ms"]
-    return machine_module.WDT(timeout=watchdog_ms if watchdog_ms < longest else longest)
+    timeout = watchdog_ms if watchdog_ms < longest else longest
+    return machine_module.WDT(timeout=timeout if timeout > WDT_MIN_MS else WDT_MIN_MS)
 
 
 class Runtime:
@@ -54,14 +69,16 @@ class Runtime:
     pump(timeout_ms), or None to sleep; sleep_ms: how to sleep without a port
     (default time.sleep_ms); speed: a virtual clock running `speed` times
     faster than real time sleeps 1/speed as long; wdt: something with feed();
-    guard: something with stable(); min_wait_ms: the shortest wait, 1 on a
-    virtual clock, which moves only while the runtime sleeps (a wait of 0 would
-    tick the app at the same millisecond forever); a board's clock moves on by
-    itself, so 0 there.
+    guard: a safemode.BootGuard (stable_steps()); stores: store.Store objects
+    with later=True, whose waiting writes the runtime makes (module docstring);
+    min_wait_ms: the shortest wait, 1 on a virtual clock, which moves only
+    while the runtime sleeps (a wait of 0 would tick the app at the same
+    millisecond forever); a board's clock moves on by itself, so 0 there.
     """
 
     def __init__(self, app, clock=None, port=None, sleep_ms=None, wdt=None, guard=None,
-                 stable_ms: int = STABLE_MS, speed: int = 1, min_wait_ms: int = 0) -> None:
+                 stable_ms: int = STABLE_MS, speed: int = 1, min_wait_ms: int = 0,
+                 stores=()) -> None:
         self.app = app
         self._clock = clock if clock is not None else time.ticks_ms  # type: ignore[attr-defined]
         self._port = port
@@ -72,6 +89,10 @@ class Runtime:
         self.speed = speed if speed > 1 else 1  # a virtual clock's speed; a runner may change it
         self._min_wait = min_wait_ms
         self._has_deadline = hasattr(app, "wait_ms")
+        self._flash_ok = getattr(app, "flash_ok", None)
+        self._stores = tuple(stores)
+        self._writing = None      # the flash write under way: a generator, one operation a step
+        self._guard_due = False   # the prop ran stably: the boot guard's write waits its moment
         self._started = 0
         self._passes = 0
         self.stable = False
@@ -102,8 +123,9 @@ class Runtime:
             self._wdt.feed()
         if not self.stable and ticks_diff(now, self._started) >= self._stable_ms:
             self.stable = True
-            if self._guard is not None:
-                self._guard.stable()
+            self._guard_due = self._guard is not None
+        if self._writing is not None or self._guard_due or self._waiting():
+            self._flash(now)
         wait = self.wait_ms(self._clock()) // self.speed  # type: ignore[arg-type]
         if wait < self._min_wait:
             wait = self._min_wait
@@ -111,6 +133,32 @@ class Runtime:
             self._port.pump(wait)
         elif wait > 0:
             self._sleep(wait)
+
+    def _waiting(self) -> bool:
+        for store in self._stores:
+            if store.waiting is not None:
+                return True
+        return False
+
+    def _flash(self, now: int) -> None:
+        """One flash operation, if the app can take the stall now (see the module docstring)."""
+        if self._flash_ok is not None and not self._flash_ok(now):
+            return
+        job = self._writing
+        if job is None:
+            if self._guard_due:
+                self._guard_due = False
+                job = self._guard.stable_steps()  # type: ignore[union-attr]
+            else:
+                for store in self._stores:
+                    if store.waiting is not None:
+                        job = store.steps()
+                        break
+            self._writing = job
+        try:
+            next(job)  # type: ignore[arg-type]
+        except StopIteration:
+            self._writing = None
 
     def fault(self, exc) -> None:
         """The fault contract (module docstring): outputs safe first, then the app's report."""

@@ -67,8 +67,15 @@ class BootGuard:
 
     def stable(self) -> None:
         """The prop runs: this boot did not crash (an earlier crash's note is no longer news)."""
+        for _ in self.stable_steps():
+            pass
+
+    def stable_steps(self):
+        """stable() one flash write per step (a generator), for the runtime to place clear of
+        the prop's deadlines (runtime.Runtime)."""
         if self.count():
             self._write(0)
+            yield
         try:
             self._fs.remove(LAST_FAULT_PATH)
         except OSError:

@@ -12,6 +12,12 @@ file and renaming, on filesystems whose rename cannot replace), else None.
 
 The filesystem is injectable (`fs`: open, rename, remove) so tests can cut
 the power between any two operations.
+
+Writing flash stalls a chip (tens to hundreds of ms with interrupts off), so
+on a board the store writes later: `Store(path, later=True)` keeps what
+save() or clear() asks for in `waiting` (the encoded file, b"" to clear) and
+the runtime runs `steps()` when the prop has no deadline near, one flash
+operation per step, with the prop ticking in between (runtime.Runtime).
 """
 import json
 
@@ -34,11 +40,21 @@ class _OsFs:
 
 
 def checksum(data: bytes) -> int:
-    """FNV-1a, 32 bits: cheap on a microcontroller, catches a torn write."""
-    value = 0x811C9DC5
+    """FNV-1a, 32 bits: cheap on a microcontroller, catches a torn write.
+
+    Kept in two 16-bit halves: a 32-bit value times the prime would be a big int
+    (heap) on every byte on a board, whose small ints have 31 bits. The prime is
+    2**24 + 0x193, so value * prime mod 2**32 is value * 0x193 plus the low byte
+    of value shifted up by 24.
+    """
+    high = 0x811C
+    low = 0x9DC5
     for byte in data:
-        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
-    return value
+        low ^= byte
+        product = low * 0x193
+        high = (high * 0x193 + (product >> 16) + ((low & 0xFF) << 8)) & 0xFFFF
+        low = product & 0xFFFF
+    return (high << 16) | low
 
 
 def encode(state) -> bytes:
@@ -65,10 +81,12 @@ def decode(data):
 class Store:
     """One state file on the board with atomic replacement."""
 
-    def __init__(self, path: str, fs=None) -> None:
+    def __init__(self, path: str, fs=None, later: bool = False) -> None:
         self.path = path
         self.temp = path + ".tmp"
         self._fs = fs if fs is not None else _OsFs()
+        self.later = later
+        self.waiting: bytes | None = None  # later: the file to write (b"": remove it) until written
 
     def _read(self, path: str):
         try:
@@ -78,7 +96,10 @@ class Store:
             return None
 
     def load(self, default=None):
-        """The last completely saved state, else `default`."""
+        """The last completely saved state (or the one waiting to be written), else `default`."""
+        waiting = self.waiting
+        if waiting is not None:
+            return decode(waiting) if waiting else default
         state = self._read(self.path)
         if state is None:
             state = self._read(self.temp)
@@ -86,21 +107,49 @@ class Store:
 
     def save(self, state) -> None:
         """Replace the saved state; the old one stays loadable until the new one is whole."""
-        data = encode(state)
-        with self._fs.open(self.temp, "wb") as f:
-            f.write(data)
-        try:
-            self._fs.rename(self.temp, self.path)
-        except OSError:
-            # FAT cannot rename over an existing file: remove first. Until the
-            # rename lands, load() finds the whole temp file.
-            self._fs.remove(self.path)
-            self._fs.rename(self.temp, self.path)
+        self._put(encode(state))
 
     def clear(self) -> None:
         """Forget the saved state."""
-        for path in (self.path, self.temp):
+        self._put(b"")
+
+    def _put(self, data: bytes) -> None:
+        if self.later:
+            self.waiting = data
+            return
+        for _ in self._writing(data):
+            pass
+
+    def steps(self):
+        """Write what waits, one flash operation per step (a generator; see the module docstring)."""
+        data = self.waiting
+        if data is None:
+            return
+        yield from self._writing(data)
+        if self.waiting is data:  # a save made between two steps still waits
+            self.waiting = None
+
+    def _writing(self, data: bytes):
+        fs = self._fs
+        if not data:
             try:
-                self._fs.remove(path)
+                fs.remove(self.path)
+                yield
             except OSError:
                 pass
+            try:
+                fs.remove(self.temp)
+            except OSError:
+                pass
+            return
+        with fs.open(self.temp, "wb") as f:
+            f.write(data)
+        yield
+        try:
+            fs.rename(self.temp, self.path)
+        except OSError:
+            # FAT cannot rename over an existing file: remove first. Until the
+            # rename lands, load() finds the whole temp file.
+            fs.remove(self.path)
+            yield
+            fs.rename(self.temp, self.path)

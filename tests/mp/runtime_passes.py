@@ -17,6 +17,7 @@ import sys
 import micropython
 from clock_bench import ClockBench
 from runtime import Runtime
+from store import Store
 
 from link.router import Link
 from link.stdio import StdioPort
@@ -63,7 +64,9 @@ def main():
     port = CountingPort(StdioPort(link))
     port.port.hold_repl()
     bench.board.clock.run_real(1)
-    rt = Runtime(app, clock=bench.board.clock.now, port=port, stable_ms=0)
+    # as link.board runs it: with the prop's store, whose (here empty) queue each pass checks
+    store = Store("runtime_passes_state.json", later=True)
+    rt = Runtime(app, clock=bench.board.clock.now, port=port, stable_ms=0, stores=(store,))
     for _ in range(5):
         rt.step()  # warm-up: first pass, boot guard
     out = {}

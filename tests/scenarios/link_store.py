@@ -115,3 +115,18 @@ def power_cuts(states, seed, fat):
         durable = flash.files
         old = new
     return report
+
+
+def checksum_garbage(size):
+    """[checksum, bytes allocated] for store.checksum over `size` bytes, the GC held off."""
+    import gc
+
+    from store import checksum
+    data = bytes(i * 7 & 0xFF for i in range(size))
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    value = checksum(data)
+    spent = gc.mem_alloc() - before
+    gc.enable()
+    return [value, spent]

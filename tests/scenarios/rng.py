@@ -89,3 +89,9 @@ def locked_next32(seed):
         return [True]
     micropython.heap_unlock()
     return [False]
+
+
+def small_int_bits():
+    """Bits of this port's small ints: 62 on a 64-bit port, 30 on a 32-bit one (and on a board)."""
+    import sys
+    return 62 if sys.maxsize > 2 ** 32 else 30

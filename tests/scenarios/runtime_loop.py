@@ -71,8 +71,9 @@ def fake_run(tick_ms, deadline, passes, fail_at=None, stable_ms=1000, min_wait_m
             seen["fed"] += 1
 
     class Guard:
-        def stable(self):
+        def stable_steps(self):  # safemode.BootGuard's write, one flash operation a step
             seen["guard"] += 1
+            yield
 
     rt = Runtime(app, clock=lambda: seen["now"], sleep_ms=sleep, wdt=Wdt(), guard=Guard(),
                  stable_ms=stable_ms, min_wait_ms=min_wait_ms)

@@ -89,8 +89,12 @@ function sink(fd) {
 }
 
 // The script runs as __main__ with its real file name, so tracebacks name real files.
+// A script that leaves a callable STEP in its globals is then stepped: STEP() is called
+// from JavaScript until it returns False. gc.collect() on this port only asks for a
+// collection, made when control is back in JavaScript, so each step starts collected.
 const LAUNCH = `
 import sys
+_main = {}
 def _run(script, args):
     sys.argv.clear()
     sys.argv.append(script)
@@ -98,8 +102,10 @@ def _run(script, args):
     sys.path.insert(0, script.rsplit("/", 1)[0])
     with open(script) as f:
         code = compile(f.read(), script, "exec")
+    _main["__name__"] = "__main__"
+    _main["__file__"] = script
     try:
-        exec(code, {"__name__": "__main__", "__file__": script})
+        exec(code, _main)
     except SystemExit as exc:
         code = exc.args[0] if exc.args else 0
         if code is None:
@@ -112,6 +118,15 @@ def _run(script, args):
         sys.print_exception(exc, sys.stderr)
         return 1
     return 0
+def _step():
+    step = _main.get("STEP")
+    if step is None:
+        return 0
+    try:
+        return 1 if step() else 0
+    except BaseException as exc:
+        sys.print_exception(exc, sys.stderr)
+        return -1
 `;
 
 async function main() {
@@ -132,7 +147,15 @@ async function main() {
   mp.globals.set("_script", script);
   mp.globals.set("_args", args);
   mp.runPython("_status = _run(_script, list(_args))");
-  const status = mp.globals.get("_status");
+  let status = mp.globals.get("_status");
+  while (status === 0) {
+    mp.runPython("_more = _step()");
+    const more = mp.globals.get("_more");
+    if (more !== 1) {
+      if (more === -1) status = 1;
+      break;
+    }
+  }
   out.flush();
   err.flush();
   process.exitCode = typeof status === "number" ? status : 1;

@@ -158,6 +158,11 @@ class Switches:
         """The debounced bitmap (bit i set = input i active)."""
         return self._state
 
+    @property
+    def settled(self) -> bool:
+        """True when no input is being debounced (the last reading is the debounced state)."""
+        return self._raw == self._state
+
     def pending(self) -> int:
         """How many events wait in the queue."""
         return len(self._queue)

@@ -61,10 +61,19 @@ def heap() -> dict:
     return {"free": gc.mem_free(), "used": gc.mem_alloc()}  # type: ignore[attr-defined]
 
 
-def run_commands(link) -> dict:
-    """The commands every running prop has besides its own: `maintenance` (reboot for deploy), `mem`."""
+def run_commands(link, app=None, store=None) -> dict:
+    """The commands every running prop has besides its own: `maintenance` (reboot for deploy), `mem`.
+
+    Before the reset, maintenance turns the app's outputs off and writes what its store (a
+    later store) still waits to write: the flash stalls are harmless now, a lost save is not.
+    """
     def maintenance():
         link.event("resetting", {"why": "maintenance (deploy)"})
+        if app is not None:
+            app.shutdown()
+        if store is not None:
+            for _ in store.steps():
+                pass
         safemode.request_maintenance()
         _reset()
     return {"maintenance": (maintenance, {}), "mem": (heap, {})}
@@ -112,19 +121,22 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
     # long-lived buffers find whole free blocks instead of a fragmented heap.
     gc.collect()
     module = __import__("props." + name, None, None, ["build"])
-    app = module.build(settings, link.event, Store(STATE_DIR + module.STATE_FILE))
+    # the store writes when the runtime finds the prop clear of deadlines (flash stalls the chip)
+    store = Store(STATE_DIR + module.STATE_FILE, later=True)
+    app = module.build(settings, link.event, store)
     import selftest  # `propctl selftest`; loaded after the prop's own buffers, which need the room
     app = selftest.wrap(app, settings, link.event)
     link.add_commands(app.commands())
 
-    link.add_commands(run_commands(link))
+    link.add_commands(run_commands(link, app, store))
     link.event("boot", link.hello_info())
     for message in errors + getattr(app, "config_errors", []):
         link.event("config_error", {"msg": message})
     port = stdio.StdioPort(link)
     if venue is not None:
         port = venue.start(port, link, app, settings, link.hello_info())  # type: ignore[assignment]
-    rt = Runtime(app, port=port, wdt=watchdog(settings, name), guard=guard, stable_ms=stable_ms)
+    rt = Runtime(app, port=port, wdt=watchdog(settings, name), guard=guard, stable_ms=stable_ms,
+                 stores=(store,))
     port.hold_repl()  # from here on a Ctrl-C on the line is data, always: no REPL while a prop runs
     try:
         rt.run()

@@ -204,20 +204,25 @@ def _strict_json(line) -> bool:
                 state = _KEY_OR_END if c == 0x7B else _VALUE_OR_END
                 i += 1
                 continue
-            if c == 0x22:
-                i = _string_end(line, i, n)
-            elif c == 0x74 and line[i:i + 4] == b"true":
-                i += 4
-            elif c == 0x66 and line[i:i + 5] == b"false":
-                i += 5
-            elif c == 0x6E and line[i:i + 4] == b"null":
-                i += 4
-            else:
-                i = _number_end(line, i, n)
+            i = _scalar_end(line, i, n)
             if i < 0:
                 return False
             state = _NEXT
     return state == _NEXT and not stack
+
+
+def _scalar_end(line, i: int, n: int) -> int:
+    """Where the string, true, false, null or number at line[i] ends; -1 if there is none."""
+    c = line[i]
+    if c == 0x22:
+        return _string_end(line, i, n)
+    if c == 0x74 and line[i:i + 4] == b"true":
+        return i + 4
+    if c == 0x66 and line[i:i + 5] == b"false":
+        return i + 5
+    if c == 0x6E and line[i:i + 4] == b"null":
+        return i + 4
+    return _number_end(line, i, n)
 
 
 def parse_request(line) -> tuple:

@@ -35,6 +35,7 @@ class Gate:
         self._ticked = False
         if hasattr(app, "wait_ms"):
             self.wait_ms = self._wait_ms
+        self._app_flash_ok = getattr(app, "flash_ok", None)
         self.config_errors = getattr(app, "config_errors", [])
 
     def tick(self, now: int) -> None:
@@ -47,6 +48,12 @@ class Gate:
 
     def _wait_ms(self, now: int) -> int:
         return self.app.wait_ms(now) if self.session is None else self.tick_ms
+
+    def flash_ok(self, now: int) -> bool:
+        """The prop's flash_ok; never while the self-test drives outputs."""
+        if self.session is not None:
+            return False
+        return self._app_flash_ok is None or self._app_flash_ok(now)
 
     def shutdown(self) -> None:
         if self.session is not None:

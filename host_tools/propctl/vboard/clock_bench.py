@@ -11,13 +11,12 @@ The app runs in the firmware's runtime.Runtime (bench.runtime, with the
 prop's watchdog as on a board) in virtual time: vboard.Board.run. Runs under
 MicroPython with this folder before firmware/lib on MICROPYPATH.
 """
-import boards
 import physics
-import settings as settings_module
 import vboard
-from props import clock as clock_prop
-from props.clock import app as clock_app
-from runtime import watchdog
+
+# The firmware is imported when a bench is built, not with this module, so
+# bench/mp_firmware.py can load the virtual board first and count the firmware
+# apart from it.
 
 # Top speed of the hand with a geared DC motor at full duty (about 20 rpm).
 HAND_DEG_PER_S = 120
@@ -28,6 +27,10 @@ class ClockBench:
 
     def __init__(self, overrides=None, start_ms: int = 0, capacity: int = 100000, echo=None,
                  **app_options) -> None:
+        import boards
+        import settings as settings_module
+        from props import clock as clock_prop
+        from runtime import watchdog
         self.board = vboard.new_board(start_ms, capacity)
         cfg, errors = settings_module.merge(overrides or {})
         self.settings = cfg
@@ -52,6 +55,14 @@ class ClockBench:
         self.app = clock_prop.build(cfg, self._event, **app_options)
         self.button = pins["button"]
         self.runtime = self.board.runtime(self.app, watchdog(cfg, "clock"))
+
+    def write_flash(self, store=None, guard=None) -> None:
+        """Run as link.board runs a prop: the runtime writes the app's `store` (made with
+        later=True and given to the build, store=...) and the boot guard's counter, each write
+        where the app allows it (runtime.Runtime). Use a vflash.FlashFs for the stall."""
+        from runtime import watchdog
+        self.runtime = self.board.runtime(self.app, watchdog(self.settings, "clock"), guard=guard,
+                                          stores=(store,) if store is not None else ())
 
     def _event(self, name, fields) -> None:
         record = dict(fields)  # the app reuses its fields dicts
@@ -85,6 +96,7 @@ class ClockBench:
 
     def run_round(self, limit_ms: int = 200000, settle_ms: int = 500, each=None) -> int:
         """Press the button if idle, run until idle again plus settle_ms (motor release)."""
+        from props.clock import app as clock_app
         if self.app.state == clock_app.IDLE:
             self.press()
         before = self.idles
@@ -97,11 +109,12 @@ class ClockBench:
         return self.board.clock.elapsed
 
 
-
 class _DischargeRound:
     """One round of discharge(): steps the pack down with round time, sums the hand's travel."""
 
     def __init__(self, bench, from_mv: int, to_mv: int, k: int, rounds: int, round_ms: int) -> None:
+        from props.clock import app as clock_app
+        self._running = clock_app.RUNNING
         self.bench = bench
         self.first_mv = from_mv - (from_mv - to_mv) * k // rounds
         self._from_mv = from_mv
@@ -116,7 +129,7 @@ class _DischargeRound:
 
     def each(self) -> None:
         bench = self.bench
-        if bench.app.state != clock_app.RUNNING:
+        if bench.app.state != self._running:
             return
         hand = bench.hand
         t = bench.board.clock.elapsed

@@ -9,12 +9,10 @@
 
 Runs under MicroPython with this folder before firmware/lib on MICROPYPATH.
 """
-import boards
 import oled as oled_module
-import settings as settings_module
 import vboard
-from props import football as football_prop
-from runtime import watchdog
+
+# The firmware is imported when a bench is built (as in clock_bench.py).
 
 
 class FootballBench:
@@ -22,6 +20,10 @@ class FootballBench:
 
     def __init__(self, settings=None, start_ms: int = 0, capacity: int = 100000, echo=None,
                  oled_height: int = 32, attach_oled: bool = True, **app_options) -> None:
+        import boards
+        import settings as settings_module
+        from props import football as football_prop
+        from runtime import watchdog
         self.board = vboard.new_board(start_ms, capacity)
         cfg = {"prop": "football", "board": "pico"}
         for key in settings or {}:
@@ -43,6 +45,18 @@ class FootballBench:
         self.app = football_prop.build(cfg, self._event, **app_options)
         merged = settings_module.merge(cfg)[0]  # the watchdog a board with these settings runs
         self.runtime = self.board.runtime(self.app, watchdog(merged, "football"))
+
+    def write_flash(self, store=None, guard=None) -> None:
+        """Run as link.board runs a prop: the app saves to `store` (made with later=True) and the
+        runtime writes it and the boot guard's counter, each write where the app allows it
+        (runtime.Runtime). Use a vflash.FlashFs for the stall."""
+        import settings as settings_module
+        from runtime import watchdog
+        if store is not None:
+            self.app.attach_store(store)
+        merged = settings_module.merge(self.settings)[0]
+        self.runtime = self.board.runtime(self.app, watchdog(merged, "football"), guard=guard,
+                                          stores=(store,) if store is not None else ())
 
     def _event(self, name, fields) -> None:
         record = dict(fields)  # the app reuses some fields dicts

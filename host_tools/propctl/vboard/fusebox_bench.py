@@ -15,13 +15,10 @@ in virtual time: vboard.Board.run; scripted sensor levels are applied as
 board time passes. Runs under MicroPython with this folder before
 firmware/lib on MICROPYPATH.
 """
-import boards
-import settings as settings_module
 import vboard
-from drivers.switches import mcp23017_pin
 from fake_mcp23017 import FakeMcp23017
-from props import fusebox as fusebox_prop
-from runtime import watchdog
+
+# The firmware is imported when a bench is built (as in clock_bench.py).
 
 
 class FuseBoxBench:
@@ -29,6 +26,11 @@ class FuseBoxBench:
 
     def __init__(self, overrides=None, start_ms: int = 0, capacity: int = 20000, echo=None,
                  open_at_start=(), state_path=None, pack_stream=None) -> None:
+        import boards
+        import settings as settings_module
+        from drivers.switches import mcp23017_pin
+        from props import fusebox as fusebox_prop
+        from runtime import watchdog
         self.board = vboard.new_board(start_ms, capacity)
         data = {}
         for key in overrides or {}:
@@ -113,6 +115,17 @@ class FuseBoxBench:
         self.board.apply_inputs()
 
     # --- running ---------------------------------------------------------------
+    def write_flash(self, store=None, guard=None) -> None:
+        """Run as link.board runs a prop: the app saves to `store` (made with later=True) and the
+        runtime writes it and the boot guard's counter, each write where the app allows it
+        (runtime.Runtime). Use a vflash.FlashFs for the stall."""
+        from runtime import watchdog
+        if store is not None:
+            self.app.store = store
+        self.runtime = self.board.runtime(self.app, watchdog(self.settings, "fusebox"),
+                                          self._pass_ms, guard=guard,
+                                          stores=(store,) if store is not None else ())
+
     def _event(self, name, fields) -> None:
         record = dict(fields)  # the app reuses its fields dicts
         record["event"] = name

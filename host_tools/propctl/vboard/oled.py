@@ -15,6 +15,7 @@ read, not what the firmware meant to draw. Runs under MicroPython (framebuf).
 """
 import framebuf
 
+_KEEP_COMMANDS = 256  # command bytes kept in FakeSSD1306.commands (initialisation and a few frames)
 # Commands followed by argument bytes (SSD1306 datasheet, command table).
 _ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5, 0x81: 1, 0x8D: 1,
          0xA3: 2, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
@@ -52,7 +53,9 @@ class FakeSSD1306:
         self.col = 0
         self.page = 0
         self.frames = 0               # data bursts received
-        self.commands = []            # every command byte, in order (for tests)
+        self.commands = []            # the first command bytes, in order (for tests; the rest
+                                      # only counted, so a long game does not grow the heap)
+        self.command_count = 0
         self.errors = []              # things a real chip would not take
         self._pending = []            # the command whose arguments are still coming
 
@@ -73,7 +76,9 @@ class FakeSSD1306:
 
     # --- command decoding ---------------------------------------------------
     def _command_byte(self, byte: int) -> None:
-        self.commands.append(byte)
+        self.command_count += 1
+        if len(self.commands) < _KEEP_COMMANDS:
+            self.commands.append(byte)
         if self._pending:
             self._pending.append(byte)
             if len(self._pending) - 1 < _ARGS[self._pending[0]]:

@@ -23,6 +23,8 @@ make a fresh one with `vboard.new_board(...)` before building any firmware.
     board.log()                        # [[elapsed_ms, signal_name, value], ...]
     board.tripped = RuntimeError("x")  # the firmware's next output write raises it (fault injection)
     board.check_watchdog()             # a machine.WDT not fed in time resets the board
+    board.flash_stall_ms = 400         # each flash write (vflash.FlashFs) stalls board time this
+                                       # long: default 45, $VBOARD_FLASH_STALL_MS; board.stalls
 
 Every output change (pin level, PWM duty, PWM frequency) is stored with the
 elapsed virtual time in preallocated arrays, so recording allocates nothing
@@ -44,11 +46,17 @@ import time
 
 _CURRENT = [None]
 FRESH_3XAA_MV = 4650  # three fresh alkaline AA cells, 1.55 V each
+FLASH_STALL_MS = 45   # a 4 KB sector's erase and program on a Pico's W25Q16, typically (400 at worst)
 
 
 def _battery_mv_from_env() -> int:
     raw = time.host_env("VBOARD_BATTERY_MV")  # the virtual board's time module (vboard/time.py)
     return int(raw) if raw else FRESH_3XAA_MV
+
+
+def _flash_stall_ms_from_env() -> int:
+    raw = time.host_env("VBOARD_FLASH_STALL_MS")
+    return int(raw) if raw else FLASH_STALL_MS
 
 
 class Clock:
@@ -122,6 +130,9 @@ class Board:
         self._plan = []        # scheduled input changes: [elapsed_ms, pin, level or None]
         self._calls = []       # calls between ticks: [elapsed_ms, fn] (call_at)
         self.world = None      # world.World on a served board with vboard_world.json
+        self.flash_stall_ms = _flash_stall_ms_from_env()  # per flash write (vflash.py)
+        self.stalls = []       # [elapsed_ms at the start, ms] of each flash stall (up to capacity)
+        self.stalled_ms = 0    # all stalls' time, also past capacity
 
     # --- signals -------------------------------------------------------
     def signal(self, name: str) -> int:
@@ -212,14 +223,24 @@ class Board:
         self._calls.append([at_ms, fn])
         self._calls.sort(key=lambda item: item[0])
 
+    # --- the flash ---------------------------------------------------------
+    def stall(self, ms: int) -> None:
+        """A flash write: board time jumps ms on with nothing run, scanned or switched meanwhile
+        (interrupts off); scheduled inputs and calls that fell due are seen only afterwards."""
+        if len(self.stalls) < self.capacity:
+            self.stalls.append([self.clock.elapsed, ms])
+        self.stalled_ms += ms
+        self.clock.advance(ms)
+
     # --- virtual time through the firmware's runtime ---------------------
-    def runtime(self, app, wdt=None, sleep_ms=None):
+    def runtime(self, app, wdt=None, sleep_ms=None, guard=None, stores=()):
         """runtime.Runtime for `app` in this board's virtual time (the loop main.py runs): the
         board's clock; each wait moves board time on by pass_ms (or by sleep_ms, which calls it),
-        at least 1 ms, since virtual time moves only while the runtime waits. Pump it with run()."""
+        at least 1 ms, since virtual time moves only while the runtime waits. guard and stores
+        as on a board (their writes wait for a moment the app allows). Pump it with run()."""
         from runtime import Runtime
         return Runtime(app, clock=self.clock.now, sleep_ms=sleep_ms or self.pass_ms, wdt=wdt,
-                       min_wait_ms=1)
+                       guard=guard, stores=stores, min_wait_ms=1)
 
     def run(self, runtime, duration_ms: int, until=None, each=None) -> int:
         """Virtual time: runtime.step() pass after pass (tick, watchdog, wait until the app's
@@ -253,7 +274,8 @@ class Board:
                 clock.advance(at - clock.elapsed)
             self.apply_inputs()
             fn()
-        clock.advance(end - clock.elapsed)
+        if end > clock.elapsed:  # a call may have stalled the board past the end (vflash)
+            clock.advance(end - clock.elapsed)
         self.apply_inputs()
         self.check_watchdog()
 

@@ -285,6 +285,12 @@ class ClockApp:
                 wait = left
         return wait if wait > 0 else 0
 
+    def flash_ok(self, now: int) -> bool:
+        """True when a flash write may stall the chip now (runtime.FLASH_STALL_MS, nothing runs):
+        the hand stands unpowered, the bell is quiet and no press is being debounced."""
+        return (self.state == IDLE and not self._motor.energised and not self._chime.busy
+                and self._switches.settled)
+
     def _advance(self, now: int) -> None:
         if ticks_diff(now, self._stop_at) >= 0:
             self._stop(now)

@@ -212,6 +212,12 @@ class FootballApp:
         if self._indicator is not None:
             self._indicator.off()
 
+    def flash_ok(self, now: int) -> bool:
+        """True when a flash write may stall the chip now (runtime.FLASH_STALL_MS, nothing runs):
+        no kick count, no tone, no button change being debounced."""
+        return (self.state != COUNTING and not self._expired and not self._chime.busy
+                and self._switches.settled)
+
     # --- the tick ------------------------------------------------------------
     def tick(self, now: int) -> None:
         """Do everything due at `now` (ms ticks). The count allocates nothing; button

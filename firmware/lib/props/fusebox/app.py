@@ -248,6 +248,14 @@ class FuseBoxApp:
         if self._relay is not None:
             self._relay.off()
 
+    def flash_ok(self, now: int) -> bool:
+        """True when a flash write may stall the chip now (runtime.FLASH_STALL_MS, nothing runs):
+        no sound, no relay pulse, no window or button change being debounced."""
+        relay = self._relay
+        buttons = self._buttons
+        return (not self._chime.busy and (relay is None or not relay.busy)
+                and self._windows.settled and (buttons is None or buttons.settled))
+
     # --- the tick ------------------------------------------------------------
     def tick(self, now: int) -> None:
         """Scan sensors and buttons, react, advance sound and lights.
