@@ -16,7 +16,8 @@ the socket is never blocking: connect is polled for writability, outgoing
 packets go into one preallocated buffer that poll() writes as far as the
 socket takes, incoming bytes are read into a preallocated chunk and parsed
 byte by byte into one preallocated packet buffer, at most MAX_MESSAGES
-messages per poll().
+messages per poll(). The bytes on the wire (both ways) are net.mqtt_packets;
+this module is the connection: its states, the socket, the keep-alive.
 
 What it does: CONNECT (clean session, will, user and password), CONNACK
 with its refusal codes, PUBLISH QoS 0 both ways and QoS 1 both ways (a
@@ -40,6 +41,8 @@ from time import ticks_diff
 
 from micropython import const
 
+from net.mqtt_packets import DISCONNECT, MALFORMED, MORE, PACKET, Outbox, PacketReader
+
 DOWN = const(0)
 TCP = const(1)      # TCP connect under way
 CONNACK = const(2)  # CONNECT sent (or queued), waiting for the broker's answer
@@ -47,16 +50,8 @@ UP = const(3)
 
 TCP_TIMEOUT_MS = const(5000)
 CONNACK_TIMEOUT_MS = const(5000)
-READ_CHUNK = const(256)
 MAX_CHUNKS = const(4)      # at most 1 KB read per poll()
 MAX_MESSAGES = const(8)    # at most 8 messages handed on per poll()
-
-_CONNECT = const(0x10)
-_PUBLISH = const(0x30)
-_PUBACK = const(0x40)
-_SUBSCRIBE = const(0x82)
-_PINGREQ = const(0xC0)
-_DISCONNECT = const(0xE0)
 
 # CONNACK return codes 1..5, for a person
 REFUSALS = ("accepted", "the broker does not speak MQTT 3.1.1", "the broker refused the client id",
@@ -94,21 +89,8 @@ class Client:
         self._pid = 0
         self.unacked = 0             # QoS 1 publishes without PUBACK yet
         self.dropped = 0             # publishes refused for want of room
-        # outgoing bytes: [_out_start, _out_len) still to write
-        self._out = bytearray(out_size)
-        self._out_mv = memoryview(self._out)
-        self._out_start = 0
-        self._out_len = 0
-        # incoming: a chunk from the socket, parsed into one packet at a time
-        self._rx = bytearray(READ_CHUNK)
-        self._rx_pos = 0
-        self._rx_len = 0
-        self._pkt = bytearray(in_size)
-        self._pkt_len = 0
-        self._phase = 0              # 0 header byte, 1 length bytes, 2 body, 3 skipping
-        self._header = 0
-        self._remaining = 0
-        self._shift = 0
+        self._out = Outbox(out_size)
+        self._in = PacketReader(in_size)
 
     # --- connection -------------------------------------------------
     def open(self, addr, now: int) -> None:
@@ -125,12 +107,13 @@ class Client:
                 return
         self._sock = sock
         self._poll.register(sock, select.POLLOUT)
-        self._out_start = self._out_len = 0
-        self._phase = self._rx_pos = self._rx_len = 0
+        self._out.clear()
+        self._in.reset()
         self._pinging = False
         self.unacked = 0
         self._set(TCP, now)
-        self._queue_connect()
+        self._out.connect(self.client_id, self.keepalive_ms // 1000, self._will, self._user,
+                          self._password)
 
     def close(self, polite: bool = True) -> None:
         """Drop the connection (with a DISCONNECT first when polite: no will is published)."""
@@ -139,7 +122,7 @@ class Client:
             return
         if polite and self.state == UP:
             try:
-                sock.write(b"\xe0\x00")
+                sock.write(DISCONNECT)
             except OSError:
                 pass
         try:
@@ -193,43 +176,37 @@ class Client:
                 self._down(now, "lost", "no answer from the broker for %d s" % (self.keepalive_ms // 1000))
                 return
         elif ticks_diff(now, self._last_tx) >= self.keepalive_ms // 2:
-            if self._room(2):
-                self._byte(_PINGREQ)
-                self._byte(0)
+            if self._out.pingreq():
                 self._pinging = True
                 self._last_rx = now  # the answer is due within keepalive_ms from here
 
     def _flush(self, now: int) -> bool:
-        start = self._out_start
-        end = self._out_len
-        if start == end:
+        out = self._out
+        if out.start == out.end:
             return True
         try:
-            n = self._sock.write(self._out_mv[start:end])  # type: ignore[attr-defined]
+            n = self._sock.write(out.view[out.start:out.end])  # type: ignore[attr-defined]
         except OSError as exc:
             if exc.args[0] in _NOT_YET:
                 return True
             self._down(now, "lost", "cannot send (%s)" % _errname(exc))
             return False
         if n:
-            start += n
+            out.sent(n)
             self._last_tx = now
-        if start >= end:
-            start = end = 0
-        self._out_start = start
-        self._out_len = end
         return True
 
     def _read(self, now: int) -> bool:
+        reader = self._in
         messages = 0
         chunks = 0
         while messages < MAX_MESSAGES:
-            if self._rx_pos >= self._rx_len:
+            if reader.empty():
                 if chunks >= MAX_CHUNKS:
                     return True
                 chunks += 1
                 try:
-                    n = self._sock.readinto(self._rx)  # type: ignore[attr-defined]
+                    n = self._sock.readinto(reader.chunk)  # type: ignore[attr-defined]
                 except OSError as exc:
                     if exc.args[0] in _NOT_YET:
                         return True
@@ -240,209 +217,90 @@ class Client:
                 if n == 0:
                     self._down(now, "lost", "the broker closed the connection")
                     return False
-                self._rx_pos = 0
-                self._rx_len = n
+                reader.filled(n)
                 self._last_rx = now
-            done = self._parse(now)
-            if done < 0:
+            got = reader.parse()
+            if got == MORE:
+                continue
+            if got == MALFORMED:
+                self._down(now, "lost", "the broker sent a malformed packet")
                 return False
-            messages += done
+            if got == PACKET:
+                if not self._dispatch(now):
+                    return False
+            elif reader.header >> 4 == 3:  # SKIPPED: a PUBLISH too large for the packet buffer
+                self.on_message(None, None, False)
+            messages += 1
         return True
 
-    def _parse(self, now: int) -> int:
-        """Parse buffered bytes up to the end of one packet: 1 if a packet was handled,
-        0 if the chunk ran out, -1 if the connection was dropped."""
-        rx = self._rx
-        pos = self._rx_pos
-        end = self._rx_len
-        while pos < end:
-            byte = rx[pos]
-            pos += 1
-            phase = self._phase
-            if phase == 0:
-                self._header = byte
-                self._remaining = 0
-                self._shift = 0
-                self._phase = 1
-            elif phase == 1:
-                self._remaining |= (byte & 0x7F) << self._shift
-                self._shift += 7
-                if byte & 0x80:
-                    if self._shift > 21:
-                        self._rx_pos = pos
-                        self._down(now, "lost", "the broker sent a malformed packet")
-                        return -1
-                    continue
-                self._pkt_len = 0
-                if self._remaining == 0:
-                    self._phase = 0
-                    self._rx_pos = pos
-                    return self._dispatch(now)
-                self._phase = 2 if self._remaining <= len(self._pkt) else 3
-            elif phase == 2:
-                self._pkt[self._pkt_len] = byte
-                self._pkt_len += 1
-                if self._pkt_len == self._remaining:
-                    self._phase = 0
-                    self._rx_pos = pos
-                    return self._dispatch(now)
-            else:  # skipping a packet larger than the buffer
-                self._remaining -= 1
-                if self._remaining == 0:
-                    self._phase = 0
-                    self._rx_pos = pos
-                    if self._header >> 4 == 3:
-                        self.on_message(None, None, False)
-                    return 1
-        self._rx_pos = pos
-        return 0
-
-    def _dispatch(self, now: int) -> int:
-        kind = self._header >> 4
-        pkt = self._pkt
+    def _dispatch(self, now: int) -> bool:
+        """Act on the packet in the reader; False when the connection was dropped."""
+        reader = self._in
+        header = reader.header
+        kind = header >> 4
+        pkt = reader.packet
+        size = reader.size
         if kind == 2:  # CONNACK
-            code = pkt[1] if self._pkt_len >= 2 else 255
+            code = pkt[1] if size >= 2 else 255
             if code == 0:
                 self._set(UP, now)
                 self.on_change("up", "")
-                return 1 if self.state == UP else -1
+                return self.state == UP
             why = REFUSALS[code] if code < len(REFUSALS) else "refused with code %d" % code
             self._down(now, "refused", why)
-            return -1
+            return False
         if kind == 3:  # PUBLISH
-            qos = (self._header >> 1) & 3
-            size = self._pkt_len
+            qos = (header >> 1) & 3
             tlen = (pkt[0] << 8) | pkt[1] if size >= 2 else size
             pos = 2 + tlen
             if qos:
                 pos += 2
             if pos > size:
                 self._down(now, "lost", "the broker sent a malformed PUBLISH")
-                return -1
-            if qos == 1 and self._room(4):
-                self._byte(_PUBACK)
-                self._byte(2)
-                self._byte(pkt[pos - 2])
-                self._byte(pkt[pos - 1])
-            self.on_message(bytes(pkt[2:2 + tlen]), bytes(pkt[pos:size]), bool(self._header & 1))
-            return 1 if self._sock is not None else -1
+                return False
+            if qos == 1:
+                self._out.puback(pkt[pos - 2], pkt[pos - 1])
+            self.on_message(bytes(pkt[2:2 + tlen]), bytes(pkt[pos:size]), bool(header & 1))
+            return self._sock is not None
         if kind == 4:  # PUBACK
             if self.unacked:
                 self.unacked -= 1
         elif kind == 13:  # PINGRESP
             self._pinging = False
         elif kind == 9:  # SUBACK
-            if self._pkt_len >= 3 and pkt[2] == 0x80:
+            if size >= 3 and pkt[2] == 0x80:
                 self.on_change("denied", "the broker refused a subscription (check the ACL)")
-        return 1
+        return True
 
     # --- outgoing ---------------------------------------------------
-    def _room(self, size: int) -> bool:
-        if self._out_len + size <= len(self._out):
-            return True
-        if self._out_start:  # move what is left to the front (rare: only when nearly full)
-            left = self._out_len - self._out_start
-            self._out[0:left] = self._out[self._out_start:self._out_len]
-            self._out_start = 0
-            self._out_len = left
-        return self._out_len + size <= len(self._out)
-
-    def _byte(self, value: int) -> None:
-        self._out[self._out_len] = value
-        self._out_len += 1
-
-    def _bytes(self, data) -> None:
-        n = len(data)
-        self._out[self._out_len:self._out_len + n] = data
-        self._out_len += n
-
-    def _field(self, data) -> None:
-        self._byte(len(data) >> 8)
-        self._byte(len(data) & 0xFF)
-        self._bytes(data)
-
-    def _begin(self, header: int, remaining: int) -> bool:
-        """Room for a packet with this header and remaining length? Then write its fixed header."""
-        size = 2 if remaining < 128 else (3 if remaining < 16384 else 4)
-        if remaining >= 2097152 or not self._room(size + remaining):
-            return False
-        self._byte(header)
-        while True:
-            digit = remaining & 0x7F
-            remaining >>= 7
-            if remaining:
-                self._byte(digit | 0x80)
-            else:
-                self._byte(digit)
-                return True
-
-    def _queue_connect(self) -> None:
-        flags = 0x02  # clean session
-        size = 10 + 2 + len(self.client_id)
-        will = self._will
-        if will is not None:
-            flags |= 0x04 | 0x20  # will, QoS 0, retained
-            size += 4 + len(will[0]) + len(will[1])
-        if self._user:
-            flags |= 0x80
-            size += 2 + len(self._user)
-            if self._password:
-                flags |= 0x40
-                size += 2 + len(self._password)
-        self._begin(_CONNECT, size)
-        self._field(b"MQTT")
-        self._byte(4)
-        self._byte(flags)
-        self._byte(self.keepalive_ms // 1000 >> 8)
-        self._byte(self.keepalive_ms // 1000 & 0xFF)
-        self._field(self.client_id)
-        if will is not None:
-            self._field(will[0])
-            self._field(will[1])
-        if self._user:
-            self._field(self._user)
-            if self._password:
-                self._field(self._password)
-
-    def _next_pid(self) -> int:
-        self._pid = self._pid % 65535 + 1
-        return self._pid
-
     def publish(self, topic: bytes, payload, retain: bool = False, qos: int = 0) -> bool:
         """Queue one PUBLISH; False (nothing queued) when not connected or the buffer is full."""
         if self.state != UP:
             return False
-        size = 2 + len(topic) + len(payload) + (2 if qos else 0)
-        if not self._begin(_PUBLISH | (qos << 1) | (1 if retain else 0), size):
+        pid = self._pid % 65535 + 1  # taken only by a QoS 1 message that is queued
+        if not self._out.publish(topic, payload, retain, qos, pid):
             self.dropped += 1
             return False
-        self._field(topic)
         if qos:
-            pid = self._next_pid()
-            self._byte(pid >> 8)
-            self._byte(pid & 0xFF)
+            self._pid = pid
             self.unacked += 1
-        self._bytes(payload)
         return True
 
     def subscribe(self, topic: bytes, qos: int = 0) -> bool:
         """Queue one SUBSCRIBE (QoS 0 or 1); False when not connected or no room."""
-        if self.state != UP or not self._begin(_SUBSCRIBE, 2 + 2 + len(topic) + 1):
+        pid = self._pid % 65535 + 1
+        if self.state != UP or not self._out.subscribe(topic, qos, pid):
             return False
-        pid = self._next_pid()
-        self._byte(pid >> 8)
-        self._byte(pid & 0xFF)
-        self._field(topic)
-        self._byte(qos)
+        self._pid = pid
         return True
 
     def fits(self, topic: bytes, size: int) -> bool:
         """Could a PUBLISH of `size` payload bytes to `topic` ever fit the out buffer?"""
-        return 5 + 2 + len(topic) + size <= len(self._out)
+        return self._out.fits(topic, size)
 
     def pending(self) -> int:
         """Bytes queued and not yet taken by the socket."""
-        return self._out_len - self._out_start
+        return self._out.pending()
 
 
 def _errname(exc) -> str:
