@@ -7,7 +7,7 @@ import re
 from test_fingerfootball_cli import OPENING, Table, run
 from test_sim_terminal import Terminal, read_until, spawn, stop
 
-from propctl.games.pimaldaumen import Pile
+from propctl.games.pimaldaumen_pile import Pile
 from propctl.termtext import cells, wrap
 
 

@@ -10,7 +10,8 @@ import argparse
 import pytest
 from test_pimaldaumen_master import simulated_table
 
-from propctl.games.pimaldaumen import Session, register
+from propctl.games.pimaldaumen import register
+from propctl.games.pimaldaumen_session import Session
 
 
 def play_evenings(tmp_path, lang, players, games, extra=()):

@@ -407,7 +407,7 @@ def simulated_table(seed):
 
 
 def test_a_whole_seeded_game_reads_no_question_twice(tmp_path):
-    from propctl.games.pimaldaumen import Session
+    from propctl.games.pimaldaumen_session import Session
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers())
     # These games take 26 and 33 questions, more than the 20 cards: before draw() kept track of
@@ -435,7 +435,7 @@ def test_a_whole_seeded_game_reads_no_question_twice(tmp_path):
 
 
 def test_the_questions_read_survive_saving_and_resuming(tmp_path):
-    from propctl.games.pimaldaumen import Session
+    from propctl.games.pimaldaumen_session import Session
     table = Table(["240"])  # the first round ends at once; the next question is drawn, then EOF
     new_game(tmp_path, table)
     read = saved(tmp_path)["read"]
