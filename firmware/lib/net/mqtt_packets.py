@@ -11,14 +11,14 @@ built (the buffers are made once, in __init__), so a pass with nothing to do sta
 """
 from micropython import const
 
-CONNECT = const(0x10)
-PUBLISH = const(0x30)
-PUBACK = const(0x40)
-SUBSCRIBE = const(0x82)
-PINGREQ = const(0xC0)
+_CONNECT = const(0x10)
+_PUBLISH = const(0x30)
+_PUBACK = const(0x40)
+_SUBSCRIBE = const(0x82)
+_PINGREQ = const(0xC0)
 DISCONNECT = b"\xe0\x00"
 
-READ_CHUNK = const(256)
+_READ_CHUNK = const(256)
 
 # PacketReader.parse() results
 MORE = const(0)       # the chunk ran out inside a packet: read more
@@ -67,7 +67,7 @@ class Outbox:
             if password:
                 flags |= 0x40
                 size += 2 + len(password)
-        self._begin(CONNECT, size)
+        self._begin(_CONNECT, size)
         self._field(b"MQTT")
         self._byte(4)
         self._byte(flags)
@@ -85,7 +85,7 @@ class Outbox:
     def publish(self, topic: bytes, payload, retain: bool, qos: int, pid: int) -> bool:
         """PUBLISH (pid is used only when qos > 0); False when there is no room."""
         size = 2 + len(topic) + len(payload) + (2 if qos else 0)
-        if not self._begin(PUBLISH | (qos << 1) | (1 if retain else 0), size):
+        if not self._begin(_PUBLISH | (qos << 1) | (1 if retain else 0), size):
             return False
         self._field(topic)
         if qos:
@@ -95,7 +95,7 @@ class Outbox:
         return True
 
     def subscribe(self, topic: bytes, qos: int, pid: int) -> bool:
-        if not self._begin(SUBSCRIBE, 2 + 2 + len(topic) + 1):
+        if not self._begin(_SUBSCRIBE, 2 + 2 + len(topic) + 1):
             return False
         self._byte(pid >> 8)
         self._byte(pid & 0xFF)
@@ -106,7 +106,7 @@ class Outbox:
     def puback(self, pid_high: int, pid_low: int) -> None:
         """Acknowledge a QoS 1 message (dropped when there is no room: the broker sends it again)."""
         if self._room(4):
-            self._byte(PUBACK)
+            self._byte(_PUBACK)
             self._byte(2)
             self._byte(pid_high)
             self._byte(pid_low)
@@ -114,7 +114,7 @@ class Outbox:
     def pingreq(self) -> bool:
         if not self._room(2):
             return False
-        self._byte(PINGREQ)
+        self._byte(_PINGREQ)
         self._byte(0)
         return True
 
@@ -166,7 +166,7 @@ class PacketReader:
     any number of reads comes out whole, and never more than one packet per parse() call."""
 
     def __init__(self, packet_size: int) -> None:
-        self.chunk = bytearray(READ_CHUNK)
+        self.chunk = bytearray(_READ_CHUNK)
         self.packet = bytearray(packet_size)
         self.size = 0                # bytes of the packet body in `packet`
         self.header = 0
