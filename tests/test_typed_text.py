@@ -102,7 +102,7 @@ def test_the_monitor_shows_a_boards_escapes_escaped():
     assert "\\u001b[2J" in out.getvalue() and "\\u001b]0;pwn\\u0007" in out.getvalue()
 
 
-@pytest.mark.parametrize("argv", [["repl", "--port", TITLE], ["cards", "show", TITLE],
+@pytest.mark.parametrize("argv", [["repl", "--port", TITLE, "--print"], ["cards", "show", TITLE],
                                   ["wokwi", "--check", "--out", TITLE],
                                   ["sim", "serve", "--broker", "x", "--password-file", TITLE]])
 def test_a_path_or_port_typed_with_escapes_comes_back_escaped(argv):

@@ -10,7 +10,7 @@ import sys
 
 from propctl import __version__, deploy, plan, play, web, wokwi
 from propctl.board import monitor, ports, repl, selftest
-from propctl.board.ports import PortError, resolve_port
+from propctl.board.ports import PortError, not_a_port, resolve_port
 from propctl.cards import cli as cards_cli
 from propctl.display import Shown
 from propctl.helpformat import Parser, use_everywhere
@@ -55,12 +55,17 @@ def _run(argv) -> int:
     if not hasattr(args, "func"):
         parser.print_help()
         return 2
-    if getattr(args, "port", None) == "auto":
-        # every board command takes --port auto, found here once (README: selftest --port auto)
+    port = getattr(args, "port", None)
+    if isinstance(port, str):  # a board command's serial port (web's --port is a number)
+        # every board command takes --port auto, found here once (README: selftest --port auto);
+        # a file, folder or FIFO is refused before an open (a FIFO's would wait for a writer)
         try:
-            args.port = resolve_port("auto")
+            args.port = resolve_port(port)
+            problem = not_a_port(args.port)
         except PortError as exc:
-            print("\n".join(wrap("propctl: %s" % exc, 79, "  ")), file=sys.stderr)
+            problem = str(exc)
+        if problem:
+            print("\n".join(wrap("propctl: %s" % problem, 79, "  ")), file=sys.stderr)
             return 1
     try:
         return args.func(args)

@@ -9,6 +9,7 @@ Uses the same framing and message format as the board (the `link` package).
 Lines that are not link messages (tracebacks, print output, the REPL) are
 passed on as console text.
 """
+import errno
 import json
 import time
 
@@ -78,8 +79,9 @@ class LinkClient:
                 stream = serial.Serial(port, baudrate=baudrate, timeout=0.05, write_timeout=10,
                                        exclusive=True)
                 break
-            except (serial.SerialException, OSError):
-                if time.monotonic() >= deadline:
+            except (serial.SerialException, OSError) as exc:
+                # a device that is no terminal (/dev/null) will not become one: no waiting
+                if time.monotonic() >= deadline or "(%d, " % errno.ENOTTY in str(exc):
                     raise
                 time.sleep(0.1)
         # End any line another program left open (mpremote's interrupt is data to a running

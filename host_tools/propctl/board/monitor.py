@@ -14,7 +14,7 @@ import time
 from link import protocol
 from propctl.argtypes import Seconds
 from propctl.board.linkclient import LinkClient, LinkFailure, ProtocolMismatch
-from propctl.board.ports import PortError, resolve_port
+from propctl.board.ports import PortError, open_failure, resolve_port
 from propctl.describe import describe_event
 from propctl.display import printable
 from propctl.invocation import propctl_command
@@ -120,7 +120,7 @@ def monitor(port: str, sends=(), until=None, timeout=None, as_json: bool = False
     try:
         client = LinkClient.open(port, wait_s=5)
     except OSError as exc:
-        print("propctl monitor: cannot open %s: %s (see `propctl ports`)" % (port, exc), file=sys.stderr)
+        print("propctl monitor: %s" % open_failure(port, exc), file=sys.stderr)
         return 1
     try:
         with client:

@@ -1,4 +1,7 @@
 """`propctl ports`: serial ports that may be a prop board."""
+import errno
+import os
+import stat
 import sys
 
 from propctl.termtext import cut, wrap
@@ -74,6 +77,30 @@ def say(text: str) -> None:
 
 class PortError(Exception):
     """--port auto found no board; the message says what to do."""
+
+
+def not_a_port(port: str):
+    """Why `port` cannot be a serial port without opening it (a file, a folder, a FIFO, where an
+    open would wait for a writer), or None: a missing name, a device, or a COM port on Windows
+    are left to the opener, whose words say it."""
+    try:
+        mode = os.stat(port).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISCHR(mode):
+        return None
+    kind = ("a folder" if stat.S_ISDIR(mode) else "a pipe (FIFO)" if stat.S_ISFIFO(mode)
+            else "a file")
+    return "%s is not a serial port: it is %s (`propctl ports` lists the ports)" % (port, kind)
+
+
+def open_failure(port: str, exc: Exception) -> str:
+    """What opening `port` failing with `exc` means, in words: pyserial's own for a device that
+    is no terminal (/dev/null) are "Could not configure port: (25, 'Inappropriate ioctl ...')"."""
+    if getattr(exc, "errno", None) == errno.ENOTTY or "(%d, " % errno.ENOTTY in str(exc):
+        return ("%s is not a serial port: a device, but no terminal (`propctl ports` lists the "
+                "ports)" % port)
+    return "cannot open %s: %s (see `propctl ports`)" % (port, exc)
 
 
 def resolve_port(port: str) -> str:

@@ -67,6 +67,12 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    if not args.print_only and not sys.stdin.isatty():
+        # mpremote's REPL reads keys from a terminal (else a termios traceback, after the board
+        # was already sent to maintenance): say so before touching the board
+        print("propctl repl: the REPL needs a terminal, and input is not one; --print gives the "
+              "mpremote command to run where there is one", file=sys.stderr)
+        return 2
     try:
         mode = reach_maintenance(args.port, args.timeout)
     except BoardError as exc:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from propctl.argtypes import Seconds
 from propctl.board.linkclient import LinkClient, LinkFailure
+from propctl.board.ports import open_failure
 from propctl.termtext import width_now, wrap
 
 POLL_S = 0.05
@@ -302,7 +303,7 @@ def run(args, person=None) -> int:
     try:
         link = LinkClient.open(args.port, wait_s=5.0)
     except Exception as exc:  # serial.SerialException and OSError alike
-        print("propctl selftest: cannot open %s: %s" % (args.port, exc), file=sys.stderr)
+        print("propctl selftest: %s" % open_failure(args.port, exc), file=sys.stderr)
         return 1
     began = False
     with link:

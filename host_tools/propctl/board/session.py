@@ -13,6 +13,7 @@ import time
 
 from propctl.board import BoardError
 from propctl.board.linkclient import LinkClient, LinkFailure
+from propctl.board.ports import open_failure
 
 # After the reset the prop must run this long (safemode.STABLE_MS plus margin) without a fault.
 SETTLE_S = 2.0
@@ -28,7 +29,7 @@ def request_maintenance(port: str, say=_say) -> str:
     try:
         client = LinkClient.open(port)
     except OSError as exc:
-        raise BoardError("cannot open %s: %s (see `propctl ports`)" % (port, exc)) from None
+        raise BoardError(open_failure(port, exc)) from None
     try:
         try:
             info = client.request("hello", {"protocol": 1}, timeout=1.5)
