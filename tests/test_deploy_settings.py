@@ -121,3 +121,23 @@ def test_a_deck_deploy_refuses_options_it_would_drop(reached, capsys, tmp_path, 
     assert "--cards copies the card deck only; %s would be ignored" % extra[0] in err
     assert "Nothing was copied" in err
     assert reached == []
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--prop", "clock", "--board", "pico", "--set", "board=esp32"], "--set board=esp32 contradicts"),
+    (["--prop", "clock"], "give --prop and --board"),
+    (["--cards", "deck.bin", "--prop", "clock"], "--cards copies the card deck only"),
+])
+def test_usage_errors_come_before_looking_for_a_board(args, words, reached, capsys, monkeypatch):
+    # --port auto is found by the cli for every board command; with no board plugged in it
+    # said "found no MicroPython board" (exit 1) before these usage errors (exit 2)
+    from propctl.board import ports
+
+    def no_board(port):
+        raise ports.PortError("--port auto found no MicroPython board")
+    monkeypatch.setattr(ports, "resolve_port", no_board)
+    monkeypatch.setattr("propctl.cli.resolve_port", no_board)
+    assert main(["deploy", "--port", "auto"] + args) == 2
+    err = capsys.readouterr().err
+    assert words in err and "no MicroPython board" not in err
+    assert reached == []

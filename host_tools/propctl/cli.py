@@ -55,6 +55,11 @@ def _run(argv) -> int:
     if not hasattr(args, "func"):
         parser.print_help()
         return 2
+    usage_problem = getattr(args, "usage_problem", None)
+    problem = usage_problem(args) if usage_problem else ""
+    if problem:  # a command line that cannot work is exit 2, before a board is looked for
+        print(problem, file=sys.stderr)
+        return 2
     port = getattr(args, "port", None)
     if isinstance(port, str):  # a board command's serial port (web's --port is a number)
         # every board command takes --port auto, found here once (README: selftest --port auto);

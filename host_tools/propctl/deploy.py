@@ -265,7 +265,7 @@ def register(subparsers) -> None:
                         help="list what would be copied; copies nothing (a prop it stopped to "
                              "look restarts; a board found in maintenance or safe mode stays so)")
     parser.add_argument("--no-wait", action="store_true", help="do not wait for the board's hello")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, usage_problem=usage_problem)
 
 
 def _with_secrets(settings: dict, args) -> dict:
@@ -284,10 +284,17 @@ def _with_secrets(settings: dict, args) -> dict:
     return settings
 
 
-def run(args) -> int:
+def usage_problem(args) -> str:
+    """Why this command line cannot work, as the message to print ("" if it can): the
+    cli asks this before it finds `--port auto`, so a usage error is exit 2 with or without a
+    board plugged in."""
+    problem = _usage_reason(args)
+    return "propctl deploy: %s" % problem if problem else ""
+
+
+def _usage_reason(args) -> str:
     if args.cards is None and (args.prop is None or args.board is None):
-        print("propctl deploy: give --prop and --board (or --cards DECK.bin)", file=sys.stderr)
-        return 2
+        return "give --prop and --board (or --cards DECK.bin)"
     if args.cards is not None:
         # a deck deploy copies the deck only: these would be dropped without a word
         unused = [name for name, value in (("--prop", args.prop), ("--board", args.board),
@@ -296,10 +303,20 @@ def run(args) -> int:
                                            ("--ask-passwords", args.ask_passwords))
                   if value]
         if unused:
-            print("propctl deploy: --cards copies the card deck only; %s would be ignored. Deploy "
-                  "the firmware (with %s) and the deck in two runs. Nothing was copied"
-                  % (", ".join(unused), " ".join(unused)), file=sys.stderr)
-            return 2
+            return ("--cards copies the card deck only; %s would be ignored. Deploy the firmware "
+                    "(with %s) and the deck in two runs. Nothing was copied"
+                    % (", ".join(unused), " ".join(unused)))
+    try:
+        return contradicting_sets(parse_set(args.settings), args.prop, args.board)
+    except BoardError as exc:  # a malformed --set: say it here, as run() would
+        return str(exc)
+
+
+def run(args) -> int:
+    problem = usage_problem(args)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     from propctl.board.ports import PortError
     from propctl.build import CompileError
     try:
