@@ -132,24 +132,27 @@ def pack_ids(path):
 
 
 def test_web_fuse_box_deals_family_cards_unplayed_first(tmp_path, monkeypatch):
-    from propctl import web
     from propctl.cards.deal import Memory, deck_name
+    from propctl.web.played import PageDeal
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    pack, line = web.fusebox_pack(tmp_path, "en", family=True)
-    first = pack_ids(pack)
+
+    def dealt(deal):
+        (tmp_path / "pack.bin").write_bytes(deal.pack())
+        return pack_ids(tmp_path / "pack.bin")
+
+    deal = PageDeal("en", family=True)
+    first = dealt(deal)
     assert set(first) == set(family_ids("en")) and len(first) == len(family_ids("en"))
-    assert "35 family cards, the 35 not played" in line
+    assert "35 family cards, the 35 not played" in deal.line()
     # a household played two cards at the terminal: the page offers them last
     path, cards = fusebox.deck_of(None, "en")
     memory = Memory(cards, deck_name(path), lambda text: None)
     memory.begin_game(2)
     memory.played(first[0])
     memory.played(first[1])
-    (tmp_path / "again").mkdir()
-    pack, line = web.fusebox_pack(tmp_path / "again", "en", family=True)
-    assert pack_ids(pack)[-2:] == first[:2] and "the 33 not played" in line
-    everything, _ = web.fusebox_pack(tmp_path / "again", "en")
-    assert len(pack_ids(everything)) == 105
+    deal = PageDeal("en", family=True)
+    assert dealt(deal)[-2:] == first[:2] and "the 33 not played" in deal.line()
+    assert len(dealt(PageDeal("en"))) == 105
 
 
 def test_print_family_prints_only_the_family_cards(tmp_path, capsys):

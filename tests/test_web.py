@@ -91,6 +91,98 @@ def test_aborted_downloads_print_no_tracebacks_and_the_server_goes_on(server, ca
     assert "Traceback" not in err and "Exception" not in err, err[:2000]
 
 
+@contextlib.contextmanager
+def serving(srv):
+    """`srv` in a thread; its base URL."""
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield "http://127.0.0.1:%d" % srv.server_address[1]
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join(5)
+
+
+def dealt(base: str) -> list:
+    """The card ids of the pack a page load gets, in the pack's order."""
+    import base64
+    import io
+
+    from cardpack.pack import Pack
+    from propctl.cards import taskcards
+    manifest = json.loads(get(base + "/files.json"))
+    pack = Pack(io.BytesIO(base64.b64decode(manifest["binary"][manifest["pack"]])))
+    return [taskcards.decode(pack.record(k)).id for k in range(len(pack))]
+
+
+def post(base: str, body, kind: str = "application/json", path: str = "/played"):
+    """(status, answer) of a POST; `body` bytes as they are, anything else as JSON."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode("utf-8")
+    request = urllib.request.Request(base + path, data=data, headers={"Content-Type": kind})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode("utf-8", "replace")
+
+
+def test_page_records_its_cards_and_the_next_page_load_deals_unplayed_first(tmp_path, monkeypatch, capfd):
+    from propctl.web.played import PageDeal
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    history = tmp_path / "propctl" / "history.json"
+    with serving(web.make_server(0, deal=PageDeal("en"))) as base:
+        first = dealt(base)
+        assert len(first) == 105 and not history.exists()
+        # what the page sends when the box accepted a new game and when a card's round ended
+        assert post(base, {"new_game": 3}) == (200, {"unplayed": 105, "said": []})
+        assert post(base, {"played": first[0]}) == (200, {"unplayed": 104, "said": []})
+        recorded = json.loads(history.read_text())["decks"]["fusebox/shipped.en"]
+        assert recorded == {"games": 1, "played": {first[0]: 1}}
+        again = dealt(base)
+        assert sorted(again) == sorted(first) and again[0] != first[0] and again[-1] == first[0]
+
+        before = history.read_bytes()
+        for body in ({"played": "GEO-99"}, {"played": first[0].lower()}, {"played": 7},
+                     {"played": first[1], "new_game": 3}, {"new_game": True}, {"new_game": 9},
+                     {"new_game": "3"}, {"deal": 1}, {}, [first[1]], "GEO-01", b"{played: GEO-01}",
+                     b"\xff\xfe", {"played": "GEO-01" + " " * 300}):
+            status, answer = post(base, body)
+            assert status == 400, (body, status, answer)
+        assert post(base, {"played": first[1]}, kind="text/plain")[0] == 400
+        assert post(base, {"played": first[1]}, path="/played/")[0] == 404
+        assert post(base, {"played": first[1]}, path="/files.json")[0] == 404
+        import http.client
+        connection = http.client.HTTPConnection("127.0.0.1", int(base.rsplit(":", 1)[1]), timeout=10)
+        connection.putrequest("POST", "/played")  # no Content-Length
+        connection.putheader("Content-Type", "application/json")
+        connection.endheaders()
+        assert connection.getresponse().status == 400
+        connection.close()
+        assert history.read_bytes() == before and dealt(base) == again
+    # a server without a deal (a pack file) records nothing
+    with serving(web.make_server(0, None)) as base:
+        assert post(base, {"played": first[1]})[0] == 404
+    # --fresh: the page deals as if nothing had been played; the file forgets at the next report
+    with serving(web.make_server(0, deal=PageDeal("en", fresh=True))) as base:
+        assert dealt(base) == first
+        assert post(base, {"new_game": 2})[0] == 200
+        assert json.loads(history.read_text())["decks"]["fusebox/shipped.en"] == {"games": 1, "played": {}}
+    err = capfd.readouterr().err
+    assert "Traceback" not in err, err[:2000]
+
+
+def test_a_family_page_records_only_family_cards(tmp_path, monkeypatch):
+    from propctl.sim.fusebox import deck_of
+    from propctl.web.played import BadReport, PageDeal
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    deal = PageDeal("en", family=True)
+    other = next(card.id for card in deck_of(None, "en")[1] if card.id not in deal.ids)
+    with pytest.raises(BadReport):
+        deal.record(json.dumps({"played": other}).encode())
+    assert deal.record(json.dumps({"played": sorted(deal.ids)[0]}).encode())["unplayed"] == 34
+
+
 def test_a_connection_that_sends_nothing_is_closed(monkeypatch):
     # each connection holds a thread: one that never sends a request must not hold it forever
     import socket
@@ -495,6 +587,40 @@ def test_browser_fusebox_whole_game_with_players_discs_and_scores(browser, serve
         page.screenshot(tmp_path / "web-phone-over.png", whole=True)
     if os.environ.get("WEB_PHONE_SCREENSHOT"):  # the docs' picture: WEB_PHONE_SCREENSHOT=docs/web-phone.png
         Path(os.environ["WEB_PHONE_SCREENSHOT"]).write_bytes((tmp_path / "web-phone.png").read_bytes())
+
+
+@pytest.mark.slow
+def test_browser_fusebox_page_remembers_the_card_it_played(browser, tmp_path, monkeypatch):
+    from propctl.web.played import PageDeal
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    history = tmp_path / "propctl" / "history.json"
+
+    def recorded() -> dict:
+        return json.loads(history.read_text())["decks"]["fusebox/shipped.en"] if history.exists() else {}
+
+    def new_game(page) -> None:
+        page.evaluate("document.getElementById('players').value = '2'")
+        touch(page, "#new-game")
+        page.wait_for("window.propFrame.box.game && window.propFrame.box.game.players === 2", timeout=30)
+
+    with serving(web.make_server(0, deal=PageDeal("en"))) as base:
+        with opened(browser, base, "fusebox", size=PHONE) as page:
+            new_game(page)
+            card = card_in_play(page)
+            assert open_with_discs(page, card["bolt"])["round_over"] is True  # the chooser hit the bolt
+            deadline = time.monotonic() + 10
+            while recorded().get("played") != {card["id"]: 1} and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert recorded() == {"games": 1, "played": {card["id"]: 1}}, page.evaluate(LOG)
+        # the next evening: the page deals the other cards first, this one last
+        assert dealt(base)[-1] == card["id"]
+        with opened(browser, base, "fusebox", size=PHONE) as page:
+            new_game(page)
+            assert card_in_play(page)["id"] != card["id"]
+            deadline = time.monotonic() + 10
+            while recorded().get("games") != 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
+        assert recorded() == {"games": 2, "played": {card["id"]: 1}}
 
 
 @pytest.mark.slow

@@ -112,13 +112,16 @@ def prepare_pack(choice, workdir: Path, lang=None, cards=None, family=False):
     if path is None:
         return None
     if deck_cards is not None:
-        from propctl.cards import taskcards
-        from propctl.cards.container import build_pack
-        data = build_pack(taskcards.CODE, taskcards.VERSION,
-                          [taskcards.encode(c) for c in (cards if cards is not None else deck_cards)])
         path = workdir / "pack.bin"
-        path.write_bytes(data)
+        path.write_bytes(pack_bytes(cards if cards is not None else deck_cards))
     return str(path.resolve())
+
+
+def pack_bytes(cards) -> bytes:
+    """The board's card pack of these task cards, in this order."""
+    from propctl.cards import taskcards
+    from propctl.cards.container import build_pack
+    return build_pack(taskcards.CODE, taskcards.VERSION, [taskcards.encode(c) for c in cards])
 
 
 class Reveal:

@@ -7,15 +7,16 @@ file of firmware/lib and of the virtual board (host_tools/propctl/vboard), the
 event describer (propctl/describe.py), the football box's words for its buttons
 and reports (propctl/football_reports.py) and the fuse box's card pack, which the
 page writes into the port's filesystem before it imports vboard/web_bridge.py.
-Everything else runs in the browser.
+Everything else runs in the browser, except the fuse box's memory of played
+cards: the page reports them to POST /played (propctl.web.played).
 """
 import argparse
 import base64
 import http.server
 import json
 import sys
-import tempfile
 from pathlib import Path
+from typing import Callable
 
 from propctl.argtypes import Whole
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
@@ -50,27 +51,28 @@ def _python_files(root: Path, fs_root: str) -> dict:
     return out
 
 
-def files_manifest(pack_path) -> dict:
-    """What the page writes into the port's FS: {"text": {path: str}, "binary": {path: base64}, ...}."""
+def files_manifest(pack_path, pack: bytes = b"") -> dict:
+    """What the page writes into the port's FS: {"text": {path: str}, "binary": {path: base64}, ...}.
+    The card pack is the file `pack_path`, else the bytes `pack`, else none."""
     text = _python_files(FIRMWARE_LIB, FS_LIB)
     text.update(_python_files(VBOARD_DIR, FS_VBOARD))
     # the event log's sentences (the same describer as `propctl monitor`) and football's words
     for module in HOST_MODULES:
         text[FS_HOST + "/" + module.name] = module.read_text(encoding="utf-8")
-    binary = {}
     if pack_path is not None:
-        binary[FS_PACK] = base64.b64encode(Path(pack_path).read_bytes()).decode("ascii")
+        pack = Path(pack_path).read_bytes()
+    binary = {FS_PACK: base64.b64encode(pack).decode("ascii")} if pack else {}
     return {"text": text, "binary": binary, "path": [FS_VBOARD, FS_LIB, FS_HOST],
-            "pack": FS_PACK if pack_path is not None else ""}
+            "pack": FS_PACK if pack else ""}
 
 
 # A connection that sends no request in this long is closed: each one holds a thread.
 IDLE_TIMEOUT_S = 30
 
 
-def make_handler(manifest_bytes: bytes):
-    """A request handler class serving the page, the wasm port and the manifest."""
-    routes = {"/files.json": manifest_bytes}
+def make_handler(manifest: Callable[[], bytes], deal=None):
+    """A request handler class serving the page, the wasm port and the manifest (made at each
+    page load); with a `deal` (played.PageDeal), POST /played records the page's cards."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         timeout = IDLE_TIMEOUT_S
@@ -79,7 +81,7 @@ def make_handler(manifest_bytes: bytes):
             path = self.path.split("?", 1)[0]
             if path == "/":
                 path = "/index.html"
-            body = routes.get(path)
+            body = manifest() if path == "/files.json" else None
             kind = "application/json"
             if body is None:
                 name = path.rsplit("/", 1)[-1]
@@ -93,6 +95,29 @@ def make_handler(manifest_bytes: bytes):
                     return
                 body = file.read_bytes()
                 kind = TYPES.get(file.suffix, "application/octet-stream")
+            self._send(body, kind)
+
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            from propctl.web.played import MAX_BODY, PATH, BadReport
+            if deal is None or self.path != PATH:
+                self.send_error(404)
+                return
+            # JSON only: a form on another web site cannot send that without asking first (CORS)
+            if self.headers.get_content_type() != "application/json":
+                self.send_error(400, "the report must be application/json")
+                return
+            length = self.headers.get("Content-Length", "")
+            if not length.isdigit() or not 0 < int(length) <= MAX_BODY:
+                self.send_error(400, "the report needs a Content-Length of 1..%d bytes" % MAX_BODY)
+                return
+            try:
+                answer = deal.record(self.rfile.read(int(length)))
+            except BadReport as exc:
+                self.send_error(400, str(exc))
+                return
+            self._send(json.dumps(answer).encode("utf-8"), "application/json")
+
+        def _send(self, body: bytes, kind: str) -> None:
             self.send_response(200)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
@@ -120,29 +145,21 @@ class Server(http.server.ThreadingHTTPServer):
               file=sys.stderr, flush=True)
 
 
-def make_server(port: int = 0, pack_path=None) -> http.server.ThreadingHTTPServer:
-    """The server on 127.0.0.1:port (0: a free port); serve_forever() runs it."""
-    manifest = json.dumps(files_manifest(pack_path)).encode("utf-8")
-    return Server(("127.0.0.1", port), make_handler(manifest))
+def make_server(port: int = 0, pack_path=None, deal=None) -> http.server.ThreadingHTTPServer:
+    """The server on 127.0.0.1:port (0: a free port); serve_forever() runs it.
+
+    The fuse box's cards: the pack file `pack_path`, or a `deal` (played.PageDeal) that orders
+    them anew at each page load and records the cards the page plays."""
+    if deal is None:
+        fixed = json.dumps(files_manifest(pack_path)).encode("utf-8")
+        return Server(("127.0.0.1", port), make_handler(lambda: fixed))
+    files = files_manifest(None)
+    return Server(("127.0.0.1", port), make_handler(
+        lambda: json.dumps(dict(files, **_pack_entry(deal.pack()))).encode("utf-8"), deal))
 
 
-def fusebox_pack(workdir: Path, lang=None, family=False):
-    """(pack path, a line for the screen): the fuse box's shipped task cards of `lang`
-    (`family`: only the family cards), the cards this household has not played before first.
-
-    The order comes from the play history the terminal's `propctl sim fusebox` keeps
-    (propctl.cards.deal); the page itself does not record which cards it played.
-    """
-    from propctl.cards.deal import deck_name, fresh_order
-    from propctl.cards.history import History
-    from propctl.sim.fusebox import deck_of, prepare_pack
-    path, cards = deck_of(None, lang, family)
-    deck = History.load(warn=lambda text: print("propctl web: %s" % text, file=sys.stderr)).deck(
-        deck_name(path))
-    unplayed = len(deck.unplayed([card.id for card in cards]))
-    line = "fuse box: %d %scards, the %d not played at `propctl sim fusebox` first" % (
-        len(cards), "family " if family else "", unplayed)
-    return prepare_pack(None, workdir, lang, fresh_order(cards, deck)), line
+def _pack_entry(pack: bytes) -> dict:
+    return {"binary": {FS_PACK: base64.b64encode(pack).decode("ascii")}, "pack": FS_PACK}
 
 
 def run(args) -> int:
@@ -151,26 +168,26 @@ def run(args) -> int:
               "  Run `make setup` with node and npm installed." % WASM_PACKAGE, file=sys.stderr)
         return 1
     from propctl.sim.runner import SimError
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            pack, line = fusebox_pack(Path(tmp), args.lang, getattr(args, "family", False))
-        except (SimError, ValueError, OSError) as exc:
-            print("error: %s" % exc, file=sys.stderr)
-            return getattr(exc, "code", 1)
-        try:
-            server = make_server(args.port, pack)
-        except OSError as exc:
-            print("error: cannot listen on 127.0.0.1:%d: %s" % (args.port, exc), file=sys.stderr)
-            return 1
-        url = "http://127.0.0.1:%d/" % server.server_address[1]
-        print("the props in your browser: %s   (Ctrl-C stops the server)" % url, flush=True)
-        print(line, flush=True)
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            print("stopped", flush=True)
-        finally:
-            server.server_close()
+    from propctl.web.played import PageDeal
+    try:
+        deal = PageDeal(args.lang, getattr(args, "family", False), getattr(args, "fresh", False))
+    except (SimError, ValueError, OSError) as exc:
+        print("error: %s" % exc, file=sys.stderr)
+        return getattr(exc, "code", 1)
+    try:
+        server = make_server(args.port, deal=deal)
+    except OSError as exc:
+        print("error: cannot listen on 127.0.0.1:%d: %s" % (args.port, exc), file=sys.stderr)
+        return 1
+    url = "http://127.0.0.1:%d/" % server.server_address[1]
+    print("the props in your browser: %s   (Ctrl-C stops the server)" % url, flush=True)
+    print(deal.line(), flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("stopped", flush=True)
+    finally:
+        server.server_close()
     return 0
 
 
@@ -195,4 +212,7 @@ def register(subparsers) -> None:
     langs.add_argument(parser, "the fuse box's shipped task cards")
     parser.add_argument("--family", action="store_true",
                         help="the fuse box deals only the family cards (age 10+)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="forget which cards this household has played (the fuse box deals "
+                             "cards not played before first, at the page as at the terminal)")
     parser.set_defaults(func=run)

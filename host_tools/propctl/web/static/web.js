@@ -98,7 +98,32 @@ function drawClock(r) {
 }
 
 // --- the fuse box and the Finger weg! game (players and windows from 1, as on the box) ---
-const fb = { chosen: null, away: new Set(), awaiting: null, box: null };
+const fb = { chosen: null, away: new Set(), awaiting: null, box: null, card: null, spent: false };
+
+// The household's memory (propctl web's POST /played, the play history `propctl sim fusebox`
+// keeps): a new game, and a card once its round ended, so the next evening deals other cards.
+async function remember(report) {
+  try {
+    const answer = await fetch("/played", { method: "POST", body: JSON.stringify(report),
+      headers: { "Content-Type": "application/json" } });
+    if (!answer.ok) throw new Error("HTTP " + answer.status);
+    for (const text of (await answer.json()).said) logEvent({ event: "history", t: boardMs, text });
+  } catch (err) {
+    logEvent({ event: "history", t: boardMs, text: "the play history did not record this: " + err.message });
+  }
+}
+
+// At the same moments as the terminal: a card is spent when the bolt shows or the rules end its round.
+function noteCard(e) {
+  if (e.event === "card") {
+    fb.card = e.id || null;
+    fb.spent = false;
+  } else if ((e.event === "fuse_blown" || (e.event === "scored" && e.round_over === true)) &&
+             fb.card && !fb.spent) {
+    fb.spent = true;
+    remember({ played: fb.card });
+  }
+}
 
 function playersText(list) {
   if (list.length === 1) return "player " + list[0];
@@ -126,6 +151,7 @@ function drawFusebox(r) {
   for (const name of ["led_red", "led_green", "relay"]) setLight("fb-" + name, r.outputs[name]);
   setLight("fb-piezo", r.outputs["piezo.duty"] > 0);
   for (const e of r.events) {
+    noteCard(e);
     if (e.event === "fuse_blown") $("fuse").classList.add("blown");
     if (e.event === "card") $("fuse").classList.remove("blown");
     $("fuse").textContent = $("fuse").classList.contains("blown") ? "fuse BLOWN" : "fuse intact";
@@ -373,7 +399,8 @@ function buildControls() {
       fb.awaiting = null;
       fb.away.clear();
       drawGame.shown = null;
-      command("new_game", { players: parseInt(players.value, 10) });
+      const answer = command("new_game", { players: parseInt(players.value, 10) });
+      if (answer.ok) remember({ new_game: answer.ok.players });
     });
     $("open-window").addEventListener("click", openChosen);
     $("cancel-window").addEventListener("click", () => { fb.chosen = null; fb.away.clear(); drawGame.shown = null; });
