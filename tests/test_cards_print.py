@@ -182,6 +182,17 @@ def test_bad_paths_and_layouts_are_refused_and_nothing_is_written(tmp_path, caps
     assert not (tmp_path / "y.pdf").exists()
 
 
+@pytest.mark.parametrize("target", ["/proc/cards.pdf", "FOLDER"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_cards_are_laid_out(target, tmp_path, capsys):
+    # before: every card was laid out (progress to 100 %), then "cannot write"
+    if target == "FOLDER":
+        (tmp_path / "x.pdf").mkdir()
+        target = str(tmp_path / "x.pdf")
+    code, out, err = run(capsys, "cards", "print", "-o", target)
+    assert code == 1 and "cannot write %s" % target in err and "nothing written" in err
+    assert "laid out" not in out + err
+
+
 def test_layouts_that_do_not_fit_the_card_say_which_length_to_change():
     with pytest.raises(print_layout.LayoutError, match="window 8 ends 137.0 mm"):
         print_layout.from_values({"first_window": 60, "window_pitch": 10.5})

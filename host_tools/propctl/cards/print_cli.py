@@ -3,7 +3,7 @@ import argparse
 import os
 import sys
 
-from propctl.atomic import write_atomic
+from propctl.atomic import output_problem, write_atomic
 from propctl.cards import family, kinds, print_layout
 from propctl.cards import lang as langs
 from propctl.cards.report import Progress, judged, report
@@ -75,10 +75,9 @@ def run_print(args) -> int:
         print("-o %s would overwrite one of your input files; choose another name" % args.output,
               file=sys.stderr)
         return 2
-    folder = os.path.dirname(os.path.abspath(args.output))
-    if not os.path.isdir(folder):
-        print("cannot write %s: the folder %s does not exist; nothing written" % (args.output, folder),
-              file=sys.stderr)
+    problem = output_problem(args.output)  # before the layout: a deck takes a while to lay out
+    if problem:
+        print("cannot write %s: %s; nothing written" % (args.output, problem), file=sys.stderr)
         return 1
     try:
         layout = print_layout.load(args.layout) if args.layout else print_layout.defaults()
