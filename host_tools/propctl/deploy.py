@@ -27,6 +27,7 @@ from pathlib import Path
 from propctl.board import BoardError
 from propctl.board.cards import card_destination, check_pack, read_cards
 from propctl.board.flash import write_board
+from propctl.board.ports import add_port_option
 from propctl.board.session import confirm_running
 from propctl.build import BOARD_ARCH, FIRMWARE_DIR, PROPS, build_tree, is_firmware_tree
 from propctl.display import printable
@@ -241,9 +242,7 @@ def register(subparsers) -> None:
                "  propctl deploy --port /dev/ttyACM0 --cards deck.bin\n"
                "  propctl deploy --port /dev/ttyACM0 --prop clock --board pico --dry-run",
         formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
-    parser.add_argument("--port", required=True,
-                        help="serial port of the board (see `propctl ports`), or `auto`: the first "
-                             "USB port that looks like a MicroPython board")
+    add_port_option(parser)
     parser.add_argument("--prop", choices=PROPS, help="which prop the board runs")
     parser.add_argument("--board", choices=sorted(BOARD_ARCH), help="board profile (pins, architecture)")
     parser.add_argument("--cards", metavar="DECK.bin",

@@ -14,7 +14,7 @@ import time
 from link import protocol
 from propctl.argtypes import Seconds
 from propctl.board.linkclient import LinkClient, LinkFailure, ProtocolMismatch
-from propctl.board.ports import PortError, open_failure, resolve_port
+from propctl.board.ports import PortError, add_port_option, open_failure, resolve_port
 from propctl.describe import describe_event
 from propctl.display import printable
 from propctl.invocation import propctl_command
@@ -186,9 +186,7 @@ def register(subparsers) -> None:
                "Commands of the clock: start_round [seed], stop, state, new_game players, "
                "report on_clock unused; `--send help` lists them with their arguments.",
         formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
-    parser.add_argument("--port", required=True,
-                        help="serial port of the board (see `propctl ports`), or `auto`: the first "
-                             "USB port that looks like a MicroPython board")
+    add_port_option(parser)
     parser.add_argument("--send", action="append", default=[], metavar="CMD[=JSON]",
                         help="send a command after connecting (repeatable, in order)")
     parser.add_argument("--until", metavar="EVENT",

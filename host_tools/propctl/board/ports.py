@@ -103,6 +103,14 @@ def open_failure(port: str, exc: Exception) -> str:
     return "cannot open %s: %s (see `propctl ports`)" % (port, exc)
 
 
+def add_port_option(parser) -> None:
+    """--port of every board command (deploy, monitor, repl, selftest): the cli finds `auto`
+    (resolve_port) before the command runs, so each accepts it."""
+    parser.add_argument("--port", required=True,
+                        help="serial port of the board (see `propctl ports`), or `auto`: the first "
+                             "USB port that looks like a MicroPython board")
+
+
 def resolve_port(port: str) -> str:
     """`auto` -> the first likely board's port (like `mpremote connect auto`); other names unchanged."""
     if port != "auto":

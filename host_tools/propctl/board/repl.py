@@ -14,6 +14,7 @@ import time
 
 from propctl.argtypes import Seconds
 from propctl.board import BoardError
+from propctl.board.ports import add_port_option
 from propctl.board.session import request_maintenance, wait_for_hello
 
 # Modes in which the board gives the REPL to a Ctrl-C ("repl": nothing answers the link).
@@ -58,7 +59,7 @@ def register(subparsers) -> None:
                "  propctl repl --port /dev/ttyACM0\n"
                "  propctl repl --port /dev/ttyACM0 --print   # then run the mpremote command",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", required=True, help="serial port of the board (see `propctl ports`)")
+    add_port_option(parser)
     parser.add_argument("--print", action="store_true", dest="print_only",
                         help="print the mpremote command instead of running it")
     parser.add_argument("--timeout", type=Seconds(0, 3600), default=20.0,

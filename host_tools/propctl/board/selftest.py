@@ -21,7 +21,7 @@ from pathlib import Path
 
 from propctl.argtypes import Seconds
 from propctl.board.linkclient import LinkClient, LinkFailure
-from propctl.board.ports import open_failure
+from propctl.board.ports import add_port_option, open_failure
 from propctl.termtext import width_now, wrap
 
 POLL_S = 0.05
@@ -278,7 +278,7 @@ def register(subparsers) -> None:
                "  propctl selftest --port /dev/ttyACM0 --answers y,y,o,y\n"
                "Exit codes: 0 every signal passed, 1 a signal failed or the board did not answer, "
                "2 bad command line.")
-    parser.add_argument("--port", required=True, help="serial port of the board (see `propctl ports`)")
+    add_port_option(parser)
     parser.add_argument("--non-interactive", action="store_true",
                         help="run the outputs only, ask nothing (inputs need a person)")
     parser.add_argument("--answers", help="scripted answers, comma-separated y/n/o, in step order")
