@@ -64,11 +64,15 @@ class Wiring:
             self._on_event(name, fields)
 
     def plug(self, bench, app) -> None:
-        """After the build: the store written by the runtime, the self-test, the command table."""
+        """After the build: the store written by the runtime, the self-test, the command table;
+        then the boot-only modules are forgotten, as link.board.run_prop does."""
         import selftest
+
+        from link.board import forget_boot_modules
         bench.write_flash(self.store)
         gate = selftest.wrap(app, bench.settings, self.link.event)
         self.link.add_commands(gate.commands())
+        forget_boot_modules()
         self.link.event("boot", self.link.hello_info())
 
     def ask(self, cmd, **args) -> None:

@@ -147,6 +147,12 @@ def measure(prop, pack, folder, names) -> dict:
         app, built["kept"] = _kept(lambda: build(*args, **kwargs))
         return app
     module.build = measured_build
+    import link.board as link_board
+    forget = link_board.forget_boot_modules
+
+    def measured_forget():
+        built["forgotten"] = _kept(forget)[1]
+    link_board.forget_boot_modules = measured_forget
     wiring = mp_firmware.Wiring(prop, folder, None, meters.meter)
     store = wiring.store
     store.save = meters.meter("saves: encode", store.save)
@@ -155,7 +161,9 @@ def measure(prop, pack, folder, names) -> dict:
     for _ in mp_firmware.WORKLOADS[prop](wiring, pack):
         pass
     module.build = build
+    link_board.forget_boot_modules = forget
     out["build"] = built.get("kept", 0)
+    out["forgotten"] = built.get("forgotten", 0)
     gc.collect()
     out["held_after"] = gc.mem_alloc() - start
     out["work"] = [[kind, meters.total[kind], meters.largest[kind], meters.calls[kind]]

@@ -383,20 +383,25 @@ def breakdown_section(leg, frozen):
     out = ["## 3a. Where the heap goes\n\nMethod: bench/mp_heap.py on %s%s. Each module is imported "
            "on its own, dependencies first, between two collections: what it keeps (its code when "
            "loaded from .mpy, its functions, classes and tables; a package's `__init__` that imports "
-           "more shows it all on its first row). *build*: what `props.PROP.build` keeps. Work: the "
+           "more shows it all on its first row). *build*: what `props.PROP.build` keeps. *Boot-only "
+           "modules forgotten*: what link.board gives back once the prop is built (settings and "
+           "boards leave sys.modules; negative: heap freed). Work: the "
            "bytes each kind of work allocates over the round (garbage included; a kind inside "
            "another is counted where it happens), its largest single call and the calls."
            % (leg.name, " and on %s" % frozen.name if frozen else "")]
     for prop in PROPS:
         r = heap_breakdown(leg, prop)
         rows = import_rows(r)
-        if frozen is not None:
-            f = dict(heap_breakdown(frozen, prop)["imports"])
+        fr = heap_breakdown(frozen, prop) if frozen is not None else None
+        if fr is not None:
+            f = dict(fr["imports"])
             rows = [row + [kb(f.get(row[0], 0))] for row in rows]
         header = ["module (%s)" % prop, "kept KB"] + (["kept KB, frozen"] if frozen else [])
         total = sum(k for _, k in r["imports"])
         rows.append(["**all imports**", kb(total)] + ([""] if frozen else []))
         rows.append(["**build**", kb(r["build"])] + ([""] if frozen else []))
+        rows.append(["**boot-only modules forgotten**", kb(r["forgotten"])]
+                    + ([kb(fr["forgotten"])] if fr is not None else []))
         out.append(table(header, rows))
         out.append(table(["work over the round (%s)" % prop, "allocated KB", "largest call KB", "calls"],
                          [[k, kb(t), kb(b), c] for k, t, b, c in r["work"]]))

@@ -11,4 +11,5 @@ from link import board
 guard = safemode.BootGuard()
 mode = safemode.boot_mode(guard)
 config, config_errors = settings.load(echo=None)
+del settings  # boot only: link.board forgets the module once the prop is built
 board.start(mode, config, config_errors, guard)

@@ -31,6 +31,18 @@ from link import stdio
 from link.router import Link
 
 STATE_DIR = ""
+# Read only while booting: settings (config.json's checks and defaults) and boards (every
+# board's pin tables). Once the prop is built and its runtime made, nothing refers to them;
+# forgotten, their tables (and, run from .mpy files, their code) go back to the heap for the
+# game (docs/heap.md). A later import (the self-test's) loads them afresh.
+BOOT_ONLY = ("settings", "boards")
+
+
+def forget_boot_modules() -> None:
+    """Drop the BOOT_ONLY modules from sys.modules (main.py holds no name of theirs)."""
+    for name in BOOT_ONLY:
+        if name in sys.modules:
+            del sys.modules[name]
 
 
 def identity(settings, mode: str, errors=None) -> dict:
@@ -102,11 +114,22 @@ def serve_without_prop(mode: str, settings, errors, guard) -> None:
 
 def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS) -> None:
     """Build the prop, then run it and the link in the runtime forever. Exceptions propagate."""
-    name = settings["prop"]
-    if name not in props.NAMES:
-        link.event("fault", {"error": "this firmware has no %s prop yet" % name})
+    if settings["prop"] not in props.NAMES:
+        link.event("fault", {"error": "this firmware has no %s prop yet" % settings["prop"]})
         serve_without_prop_loop(link)
         return
+    rt, port = build_prop(link, settings, errors, guard, stable_ms)
+    port.hold_repl()  # from here on a Ctrl-C on the line is data, always: no REPL while a prop runs
+    try:
+        rt.run()
+    finally:
+        port.release_repl()
+
+
+def build_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS) -> tuple:
+    """(runtime, port): the prop built, wrapped and linked, its boot events sent, the boot-only
+    modules forgotten; nothing runs yet."""
+    name = settings["prop"]
     import gc
 
     from store import Store
@@ -137,11 +160,8 @@ def run_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_MS)
         port = venue.start(port, link, app, settings, link.hello_info())  # type: ignore[assignment]
     rt = Runtime(app, port=port, wdt=watchdog(settings, name), guard=guard, stable_ms=stable_ms,
                  stores=(store,))
-    port.hold_repl()  # from here on a Ctrl-C on the line is data, always: no REPL while a prop runs
-    try:
-        rt.run()
-    finally:
-        port.release_repl()
+    forget_boot_modules()
+    return rt, port
 
 
 def serve_without_prop_loop(link) -> None:

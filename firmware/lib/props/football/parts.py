@@ -3,7 +3,6 @@
 Shared by the box's control logic (props.football.app) and its build
 (props.football); the events and the count are described in props.football.
 """
-import settings as _settings
 from micropython import const
 
 BEAT_MS = const(1000)        # one "one thousand ..."
@@ -26,20 +25,19 @@ IDLE = "idle"
 COUNTING = "counting"
 FAULT = "fault"
 
-# Box settings (the "football" section of config.json) and their defaults.
-# The box's own settings section ("football" in config.json); kept with the
-# other props' sections so one merge checks them all.
-DEFAULTS: dict = _settings.DEFAULTS["football"]  # type: ignore[assignment]
 
 def box_settings(settings) -> tuple:
-    """(football section, errors): the config's "football" keys over DEFAULTS.
+    """(football section, errors): the config's "football" keys over the defaults (settings.DEFAULTS).
 
     Unknown keys and values of the wrong type are named in errors and the
     default kept (settings.merge does the checking), so a bad config never
     stops the box.
     """
+    # the settings module's SCHEMA checks every prop's section; imported here, not at the
+    # top, so nothing holds it once the box is built (link.board forgets it: docs/heap.md)
+    import settings as _settings
     given = settings.get("football") if settings is not None else None
     if given is None:
-        return dict(DEFAULTS), []
+        return dict(_settings.DEFAULTS["football"]), []
     merged, errors = _settings.merge({"football": given})
     return merged["football"], errors

@@ -1,0 +1,43 @@
+"""The heap a prop keeps once booted as main.py boots it, on the virtual board (MicroPython).
+
+    MICROPYPATH=host_tools/propctl/vboard:firmware/lib micropython tests/mp/boot_heap.py PROP [keep]
+
+Run in an empty folder (the flash: no config.json, so the defaults with prop PROP).
+main.py's steps: the boot guard, settings.load, then link.board.build_prop (the
+prop built, wrapped and linked; nothing runs). `keep`: link.board forgets no
+module (BOOT_ONLY emptied), to compare. Prints one JSON line: the bytes in use
+after a collection, and whether the boot-only modules are still in sys.modules.
+"""
+import gc
+import json
+import sys
+
+import safemode
+
+from link import board
+from link.router import Link
+
+
+def load():
+    """settings.load as main.py calls it; main.py then holds no name of the module (del)."""
+    import settings
+    return settings.load(echo=None)
+
+
+def main():
+    prop = sys.argv[1]
+    if len(sys.argv) > 2 and sys.argv[2] == "keep":
+        board.BOOT_ONLY = ()
+    guard = safemode.BootGuard()
+    mode = safemode.boot_mode(guard)
+    config, errors = load()
+    config["prop"] = prop
+    lines = []
+    link = Link(lines.append, board.identity(config, mode, errors))
+    board.build_prop(link, config, errors, guard)
+    gc.collect()
+    print(json.dumps({"mode": mode, "used": gc.mem_alloc(), "lines": len(lines),
+                      "loaded": [name for name in ("settings", "boards") if name in sys.modules]}))
+
+
+main()
