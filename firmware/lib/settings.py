@@ -78,82 +78,82 @@ def _secret(max_len):
 
 
 SCHEMA: dict = {
-    "prop": _choice("clock", NAMES),  # props.NAMES: the one prop list
-    "board": _choice("pico", tuple(sorted(PROFILES))),
+    "prop": ("choice", "clock", NAMES),  # props.NAMES: the one prop list
+    "board": ("choice", "pico", tuple(sorted(PROFILES))),
     "clock": {
         # "dc" (gear motor on an H-bridge) or "stepper" (28BYJ-48 + ULN2003)
-        "motor": _choice("dc", ("dc", "stepper")),
-        "bridge": _choice("drv8833", ("drv8833", "tb6612")),  # dc only
-        "chime": _choice("piezo", ("piezo", "solenoid")),
-        "seed": _seed(),                    # null: fresh entropy every round
+        "motor": ("choice", "dc", ("dc", "stepper")),
+        "bridge": ("choice", "drv8833", ("drv8833", "tb6612")),  # dc only
+        "chime": ("choice", "piezo", ("piezo", "solenoid")),
+        "seed": ("seed", None, 0, 0xFFFFFFFF),                    # null: fresh entropy every round
         # lowers (never raises) the firmware's 120 s hard cap; 0 is no cap, so refused
-        "max_run_ms": _int(60000, 1000, 120000),
+        "max_run_ms": ("int", 60000, 1000, 120000, None),
         # the DC motor's rated voltage: speed 1000 (the planner's full speed) puts this on the
         # motor, on a fresh or a flat pack; 3000 for the recommended 3 V N20 (props.clock)
-        "motor_rated_mv": _int(3000, 1000, 12000),
+        "motor_rated_mv": ("int", 3000, 1000, 12000, None),
         # the motor supply where the pack is not read (battery_min_mv 0: no divider): a fresh
         # 3 x AA's 4.8 V, the highest it gets, so the motor is never over-driven (a flat pack
         # then turns it slower); with the divider the firmware measures the pack instead
-        "supply_mv": _int(4800, 1000, 12000),
+        "supply_mv": ("int", 4800, 1000, 12000, None),
         # a further cap on the duty (share of the supply), below what motor_rated_mv allows
-        "motor_max_permille": _int(1000, 100, 1000),
-        "ramp_ms": _int(120, 1, 5000),      # time for a full-scale speed change
+        "motor_max_permille": ("int", 1000, 100, 1000, None),
+        "ramp_ms": ("int", 120, 1, 5000, None),      # time for a full-scale speed change
         # braked pause before any reversal; also how long the motor (the stepper's
         # coils) stays energised after a stop: bounded so nothing stands powered long
-        "dwell_ms": _int(150, 50, 2000),
-        "stepper_steps_per_s": _int(300, 1, 1000),  # half-steps/s at full speed (stepper only)
+        "dwell_ms": ("int", 150, 50, 2000, None),
+        "stepper_steps_per_s": ("int", 300, 1, 1000, None),  # half-steps/s at full speed (stepper only)
         # refuse a round below this pack voltage; 0: no divider wired (no check, supply_mv used)
-        "battery_min_mv": _int(0, 1000, 12000, off=0),
-        "battery_divider_permille": _int(2000, 1000, 20000),  # battery V per ADC-pin V x 1000
+        "battery_min_mv": ("int", 0, 1000, 12000, 0),
+        "battery_divider_permille": ("int", 2000, 1000, 20000, None),  # battery V per ADC-pin V x 1000
         # a button bounces for ~10 ms; a debounce near a press's length would swallow presses
-        "debounce_ms": _int(20, 1, 50),
-        "long_press_ms": _int(1500, 300, 10000),  # held this long while running: emergency stop
-        "watchdog_ms": _int(2000, 500, _WATCHDOG_MAX_MS, off=0),  # 0: no watchdog
-        "limits": _object({}),              # overrides for rules.geisteruhr.DEFAULT_LIMITS
+        "debounce_ms": ("int", 20, 1, 50, None),
+        "long_press_ms": ("int", 1500, 300, 10000, None),  # held this long while running: emergency stop
+        "watchdog_ms": ("int", 2000, 500, _WATCHDOG_MAX_MS, 0),  # 0: no watchdog
+        "limits": ("object", {}),              # overrides for rules.geisteruhr.DEFAULT_LIMITS
     },
     "fusebox": {
         # window sensors on 8 GPIOs ("gpio") or on an MCP23017 ("mcp23017")
-        "inputs": _choice("gpio", ("gpio", "mcp23017")),
-        "mcp_address": _int(0x20, 0x20, 0x27),  # I2C address set by A0-A2
+        "inputs": ("choice", "gpio", ("gpio", "mcp23017")),
+        "mcp_address": ("int", 0x20, 0x20, 0x27, None),  # I2C address set by A0-A2
         # False: the sensor is closed while its window is shut (reed + magnet)
-        "open_when_active": _bool(False),
-        "scan_ms": _int(5, 1, 50),          # sensor scan period
-        "debounce_ms": _int(20, 1, 200),    # a sensor state counts once stable this long
-        "flicker_ms": _int(1000, 500, 60000),  # never stable this long: sensor_fault "flicker"
+        "open_when_active": ("bool", False),
+        "scan_ms": ("int", 5, 1, 50, None),          # sensor scan period
+        "debounce_ms": ("int", 20, 1, 200, None),    # a sensor state counts once stable this long
+        "flicker_ms": ("int", 1000, 500, 60000, None),  # never stable this long: sensor_fault "flicker"
         # open at every scan this long: sensor_fault "stuck_open" (0: off; at most a day)
-        "stuck_open_ms": _int(1800000, 1000, 86400000, off=0),
+        "stuck_open_ms": ("int", 1800000, 1000, 86400000, 0),
         # the task-card pack; null: where `propctl deploy --cards` puts it
         # (cardpack.taskcard.PACK_PATH); "" or a missing/corrupt file: manual mode
-        "pack": _path(255),
-        "relay": _bool(False),              # also pulse the relay output when the fuse blows
-        "relay_ms": _int(2000, 10, 10000),
-        "watchdog_ms": _int(2000, 500, _WATCHDOG_MAX_MS, off=0),  # 0: no watchdog
+        "pack": ("path", None, 255),
+        "relay": ("bool", False),              # also pulse the relay output when the fuse blows
+        "relay_ms": ("int", 2000, 10, 10000, None),
+        "watchdog_ms": ("int", 2000, 500, _WATCHDOG_MAX_MS, 0),  # 0: no watchdog
     },
     "football": {
-        "display": _choice("oled", ("oled", "leds")),  # SSD1306 on I2C, or LEDs
-        "oled_height": _choice(32, (32, 64)),           # rows
-        "oled_address": _choice(0x3C, (0x3C, 0x3D)),
-        "debounce_ms": _int(20, 1, 50),     # as the clock's button
-        "long_press_ms": _int(1500, 300, 10000),  # holding ROLL after the final whistle: new game
-        "seed": _seed(),                    # null: fresh entropy for each new game
-        "plays_per_quarter": _int(20, 1, 99),
-        "quarters": _choice(4, (2, 4, 6, 8)),  # halves need an even number
-        "names": _names(["Home", "Away"], 2, 12),
-        "watchdog_ms": _int(2000, 500, _WATCHDOG_MAX_MS, off=0),  # 0: no watchdog
+        "display": ("choice", "oled", ("oled", "leds")),  # SSD1306 on I2C, or LEDs
+        "oled_height": ("choice", 32, (32, 64)),           # rows
+        "oled_address": ("choice", 0x3C, (0x3C, 0x3D)),
+        "debounce_ms": ("int", 20, 1, 50, None),     # as the clock's button
+        "long_press_ms": ("int", 1500, 300, 10000, None),  # holding ROLL after the final whistle: new game
+        "seed": ("seed", None, 0, 0xFFFFFFFF),                    # null: fresh entropy for each new game
+        "plays_per_quarter": ("int", 20, 1, 99, None),
+        "quarters": ("choice", 4, (2, 4, 6, 8)),  # halves need an even number
+        "names": ("names", ["Home", "Away"], 2, 12),
+        "watchdog_ms": ("int", 2000, 500, _WATCHDOG_MAX_MS, 0),  # 0: no watchdog
     },
     # Venue mode (docs/venue.md): the prop on an MQTT broker. broker "" (the default):
     # no network at all, and the net layer is not even imported (it costs heap).
     "net": {
-        "ssid": _text("", 32),              # Wi-Fi to join; "": the network is already up (unix port)
-        "password": _secret(63),            # Wi-Fi password (WPA2: at most 63 characters)
-        "broker": _text("", 64),            # broker host name or IP address; "": no venue mode
-        "port": _int(1883, 1, 65535),
-        "user": _text("", 32),              # broker user; "": connect without one
-        "broker_password": _secret(64),
-        "prefix": _text("props", 32, True),  # topics PREFIX/ID/event|state|status|cmd|reply
-        "id": _text("", 32, True),          # this prop's id; "": the prop's name (clock, ...)
-        "keepalive_s": _int(30, 5, 600),    # MQTT keep-alive: a dead link shows within 1.5 x this
-        "discovery": _bool(False),          # announce to Home Assistant (homeassistant/...)
+        "ssid": ("text", "", 32, False),              # Wi-Fi to join; "": the network is already up (unix port)
+        "password": ("secret", "", 63),            # Wi-Fi password (WPA2: at most 63 characters)
+        "broker": ("text", "", 64, False),            # broker host name or IP address; "": no venue mode
+        "port": ("int", 1883, 1, 65535, None),
+        "user": ("text", "", 32, False),              # broker user; "": connect without one
+        "broker_password": ("secret", "", 64),
+        "prefix": ("text", "props", 32, True),  # topics PREFIX/ID/event|state|status|cmd|reply
+        "id": ("text", "", 32, True),          # this prop's id; "": the prop's name (clock, ...)
+        "keepalive_s": ("int", 30, 5, 600, None),    # MQTT keep-alive: a dead link shows within 1.5 x this
+        "discovery": ("bool", False),          # announce to Home Assistant (homeassistant/...)
     },
 }
 

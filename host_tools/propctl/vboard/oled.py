@@ -53,11 +53,14 @@ class FakeSSD1306:
         self.col = 0
         self.page = 0
         self.frames = 0               # data bursts received
-        self.commands = []            # the first command bytes, in order (for tests; the rest
-                                      # only counted, so a long game does not grow the heap)
+        # The first command bytes, in order (for tests; the rest only counted). Fixed buffers,
+        # allocated once: a real chip takes the firmware's writes without touching its heap,
+        # so the model must not charge that heap either (the bench counts it: bench/REPORT.md).
+        self.commands = bytearray(_KEEP_COMMANDS)
         self.command_count = 0
         self.errors = []              # things a real chip would not take
-        self._pending = []            # the command whose arguments are still coming
+        self._pending = bytearray(7)  # the command whose arguments are still coming (at most 6)
+        self._pending_len = 0
 
     # --- I2C side --------------------------------------------------------
     def writeto_mem(self, memaddr, buf) -> None:
@@ -76,38 +79,41 @@ class FakeSSD1306:
 
     # --- command decoding ---------------------------------------------------
     def _command_byte(self, byte: int) -> None:
+        if self.command_count < _KEEP_COMMANDS:
+            self.commands[self.command_count] = byte
         self.command_count += 1
-        if len(self.commands) < _KEEP_COMMANDS:
-            self.commands.append(byte)
-        if self._pending:
-            self._pending.append(byte)
-            if len(self._pending) - 1 < _ARGS[self._pending[0]]:
+        pending = self._pending
+        if self._pending_len:
+            pending[self._pending_len] = byte
+            self._pending_len += 1
+            if self._pending_len - 1 < _ARGS[pending[0]]:
                 return
-            cmd = self._pending
-            self._pending = []
-            self._apply(cmd[0], cmd[1:])
+            self._pending_len = 0
+            self._apply(pending[0], pending, 1)
             return
         if byte in _ARGS:
-            self._pending = [byte]
+            pending[0] = byte
+            self._pending_len = 1
             return
-        self._apply(byte, [])
+        self._apply(byte, pending, 0)
 
-    def _apply(self, cmd: int, args) -> None:
+    def _apply(self, cmd: int, buf, at: int) -> None:
+        """Command `cmd`, its argument bytes in buf from index `at` on."""
         if cmd == 0xAE:
             self.on = False
         elif cmd == 0xAF:
             self.on = True
         elif cmd == 0x8D:
-            self.charge_pump = bool(args[0] & 0x04)
+            self.charge_pump = bool(buf[at] & 0x04)
         elif cmd == 0xA8:
-            self.mux = args[0] + 1
+            self.mux = buf[at] + 1
         elif cmd == 0x20:
-            self.mode = args[0] & 3
+            self.mode = buf[at] & 3
         elif cmd == 0x21:
-            self.col_lo, self.col_hi = args[0] & 0x7F, args[1] & 0x7F
+            self.col_lo, self.col_hi = buf[at] & 0x7F, buf[at + 1] & 0x7F
             self.col = self.col_lo
         elif cmd == 0x22:
-            self.page_lo, self.page_hi = args[0] & 7, args[1] & 7
+            self.page_lo, self.page_hi = buf[at] & 7, buf[at + 1] & 7
             self.page = self.page_lo
         elif 0xB0 <= cmd <= 0xB7:
             self.page = cmd & 7
