@@ -27,56 +27,23 @@ DEFAULT_PATH = "config.json"
 MAX_FILE_BYTES = 8192
 # the longest watchdog any board profile accepts (each board then caps it to its own)
 _WATCHDOG_MAX_MS = max(PROFILES[name]["limits"]["wdt_max_ms"] for name in PROFILES)
-_SEED_MAX = 0xFFFFFFFF
 
 
-# Kinds of setting, each a tuple (kind, default, ...):
-def _int(default, lo, hi, off=None):
-    """An int in lo..hi; `off` (e.g. 0 for "no watchdog") is accepted besides."""
-    return ("int", default, lo, hi, off)
-
-
-def _choice(default, choices):
-    """One of a fixed set of values."""
-    return ("choice", default, choices)
-
-
-def _bool(default):
-    return ("bool", default)
-
-
-def _seed():
-    """null (fresh entropy) or an int 0..2^32-1."""
-    return ("seed", None, 0, _SEED_MAX)
-
-
-def _path(max_len):
-    """null (the prop's standard place) or a file name of printable ASCII, at most max_len characters."""
-    return ("path", None, max_len)
-
-
-def _names(default, count, max_len):
-    """`count` different non-empty printable names of at most max_len characters."""
-    return ("names", default, count, max_len)
-
-
-def _object(default):
-    """A JSON object the prop checks itself (clock.limits: the rules core validates it)."""
-    return ("object", default)
-
-
-def _text(default, max_len, word=False):
-    """Printable ASCII of at most max_len characters ("" allowed); word: only A-Z a-z 0-9 - _
-    (an MQTT topic level or client id: no spaces, no / + # wildcards)."""
-    return ("text", default, max_len, word)
-
-
-def _secret(max_len):
-    """A password: printable ASCII of at most max_len characters. A message about it never
-    shows the value (errors go to the serial console, hello and the logs)."""
-    return ("secret", "", max_len)
-
-
+# Each setting is a tuple (kind, default, ...), written out as a literal: a tuple of constants
+# is itself a constant, so in a frozen image SCHEMA's tuples stay in flash (no heap).
+#   ("int", default, lo, hi, off)    an int in lo..hi; `off` (e.g. 0: "no watchdog") or None
+#   ("choice", default, choices)     one of a fixed set of values
+#   ("bool", default)
+#   ("seed", None, 0, 0xFFFFFFFF)    null (fresh entropy) or an int 0..2^32-1
+#   ("path", None, max_len)          null (the prop's standard place) or a file name of
+#                                    printable ASCII, at most max_len characters
+#   ("names", default, count, max_len)  `count` different non-empty printable names
+#   ("object", default)              a JSON object the prop checks itself (clock.limits:
+#                                    the rules core validates it)
+#   ("text", default, max_len, word) printable ASCII, at most max_len ("" allowed); word:
+#                                    only A-Z a-z 0-9 - _ (an MQTT topic level or client id)
+#   ("secret", "", max_len)          a password: printable ASCII; a message about it never
+#                                    shows the value (errors go to the console, hello, logs)
 SCHEMA: dict = {
     "prop": ("choice", "clock", NAMES),  # props.NAMES: the one prop list
     "board": ("choice", "pico", tuple(sorted(PROFILES))),
@@ -85,7 +52,7 @@ SCHEMA: dict = {
         "motor": ("choice", "dc", ("dc", "stepper")),
         "bridge": ("choice", "drv8833", ("drv8833", "tb6612")),  # dc only
         "chime": ("choice", "piezo", ("piezo", "solenoid")),
-        "seed": ("seed", None, 0, 0xFFFFFFFF),                    # null: fresh entropy every round
+        "seed": ("seed", None, 0, 0xFFFFFFFF),  # null: fresh entropy every round
         # lowers (never raises) the firmware's 120 s hard cap; 0 is no cap, so refused
         "max_run_ms": ("int", 60000, 1000, 120000, None),
         # the DC motor's rated voltage: speed 1000 (the planner's full speed) puts this on the
@@ -97,19 +64,22 @@ SCHEMA: dict = {
         "supply_mv": ("int", 4800, 1000, 12000, None),
         # a further cap on the duty (share of the supply), below what motor_rated_mv allows
         "motor_max_permille": ("int", 1000, 100, 1000, None),
-        "ramp_ms": ("int", 120, 1, 5000, None),      # time for a full-scale speed change
+        "ramp_ms": ("int", 120, 1, 5000, None),  # time for a full-scale speed change
         # braked pause before any reversal; also how long the motor (the stepper's
         # coils) stays energised after a stop: bounded so nothing stands powered long
         "dwell_ms": ("int", 150, 50, 2000, None),
-        "stepper_steps_per_s": ("int", 300, 1, 1000, None),  # half-steps/s at full speed (stepper only)
+        # half-steps/s at full speed (stepper only)
+        "stepper_steps_per_s": ("int", 300, 1, 1000, None),
         # refuse a round below this pack voltage; 0: no divider wired (no check, supply_mv used)
         "battery_min_mv": ("int", 0, 1000, 12000, 0),
-        "battery_divider_permille": ("int", 2000, 1000, 20000, None),  # battery V per ADC-pin V x 1000
+        # battery V per ADC-pin V x 1000
+        "battery_divider_permille": ("int", 2000, 1000, 20000, None),
         # a button bounces for ~10 ms; a debounce near a press's length would swallow presses
         "debounce_ms": ("int", 20, 1, 50, None),
-        "long_press_ms": ("int", 1500, 300, 10000, None),  # held this long while running: emergency stop
+        # held this long while running: emergency stop
+        "long_press_ms": ("int", 1500, 300, 10000, None),
         "watchdog_ms": ("int", 2000, 500, _WATCHDOG_MAX_MS, 0),  # 0: no watchdog
-        "limits": ("object", {}),              # overrides for rules.geisteruhr.DEFAULT_LIMITS
+        "limits": ("object", {}),  # overrides for rules.geisteruhr.DEFAULT_LIMITS
     },
     "fusebox": {
         # window sensors on 8 GPIOs ("gpio") or on an MCP23017 ("mcp23017")
@@ -117,25 +87,27 @@ SCHEMA: dict = {
         "mcp_address": ("int", 0x20, 0x20, 0x27, None),  # I2C address set by A0-A2
         # False: the sensor is closed while its window is shut (reed + magnet)
         "open_when_active": ("bool", False),
-        "scan_ms": ("int", 5, 1, 50, None),          # sensor scan period
-        "debounce_ms": ("int", 20, 1, 200, None),    # a sensor state counts once stable this long
-        "flicker_ms": ("int", 1000, 500, 60000, None),  # never stable this long: sensor_fault "flicker"
+        "scan_ms": ("int", 5, 1, 50, None),  # sensor scan period
+        "debounce_ms": ("int", 20, 1, 200, None),  # a sensor state counts once stable this long
+        # never stable this long: sensor_fault "flicker"
+        "flicker_ms": ("int", 1000, 500, 60000, None),
         # open at every scan this long: sensor_fault "stuck_open" (0: off; at most a day)
         "stuck_open_ms": ("int", 1800000, 1000, 86400000, 0),
         # the task-card pack; null: where `propctl deploy --cards` puts it
         # (cardpack.taskcard.PACK_PATH); "" or a missing/corrupt file: manual mode
         "pack": ("path", None, 255),
-        "relay": ("bool", False),              # also pulse the relay output when the fuse blows
+        "relay": ("bool", False),  # also pulse the relay output when the fuse blows
         "relay_ms": ("int", 2000, 10, 10000, None),
         "watchdog_ms": ("int", 2000, 500, _WATCHDOG_MAX_MS, 0),  # 0: no watchdog
     },
     "football": {
         "display": ("choice", "oled", ("oled", "leds")),  # SSD1306 on I2C, or LEDs
-        "oled_height": ("choice", 32, (32, 64)),           # rows
+        "oled_height": ("choice", 32, (32, 64)),  # rows
         "oled_address": ("choice", 0x3C, (0x3C, 0x3D)),
-        "debounce_ms": ("int", 20, 1, 50, None),     # as the clock's button
-        "long_press_ms": ("int", 1500, 300, 10000, None),  # holding ROLL after the final whistle: new game
-        "seed": ("seed", None, 0, 0xFFFFFFFF),                    # null: fresh entropy for each new game
+        "debounce_ms": ("int", 20, 1, 50, None),  # as the clock's button
+        # holding ROLL after the final whistle: new game
+        "long_press_ms": ("int", 1500, 300, 10000, None),
+        "seed": ("seed", None, 0, 0xFFFFFFFF),  # null: fresh entropy for each new game
         "plays_per_quarter": ("int", 20, 1, 99, None),
         "quarters": ("choice", 4, (2, 4, 6, 8)),  # halves need an even number
         "names": ("names", ["Home", "Away"], 2, 12),
@@ -144,16 +116,17 @@ SCHEMA: dict = {
     # Venue mode (docs/venue.md): the prop on an MQTT broker. broker "" (the default):
     # no network at all, and the net layer is not even imported (it costs heap).
     "net": {
-        "ssid": ("text", "", 32, False),              # Wi-Fi to join; "": the network is already up (unix port)
-        "password": ("secret", "", 63),            # Wi-Fi password (WPA2: at most 63 characters)
-        "broker": ("text", "", 64, False),            # broker host name or IP address; "": no venue mode
+        "ssid": ("text", "", 32, False),  # Wi-Fi to join; "": the network is already up (unix port)
+        "password": ("secret", "", 63),  # Wi-Fi password (WPA2: at most 63 characters)
+        "broker": ("text", "", 64, False),  # broker host name or IP address; "": no venue mode
         "port": ("int", 1883, 1, 65535, None),
-        "user": ("text", "", 32, False),              # broker user; "": connect without one
+        "user": ("text", "", 32, False),  # broker user; "": connect without one
         "broker_password": ("secret", "", 64),
         "prefix": ("text", "props", 32, True),  # topics PREFIX/ID/event|state|status|cmd|reply
-        "id": ("text", "", 32, True),          # this prop's id; "": the prop's name (clock, ...)
-        "keepalive_s": ("int", 30, 5, 600, None),    # MQTT keep-alive: a dead link shows within 1.5 x this
-        "discovery": ("bool", False),          # announce to Home Assistant (homeassistant/...)
+        "id": ("text", "", 32, True),  # this prop's id; "": the prop's name (clock, ...)
+        # MQTT keep-alive: a dead link shows within 1.5 x this
+        "keepalive_s": ("int", 30, 5, 600, None),
+        "discovery": ("bool", False),  # announce to Home Assistant (homeassistant/...)
     },
 }
 
