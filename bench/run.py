@@ -219,7 +219,12 @@ class Leg:
         """True if the prop's round completes with heap_kb of heap (cached)."""
         key = (prop, heap_kb)
         if key not in self._runs:
-            r = self.run("mp_firmware.py", prop, "p.bin", "", heap_kb=heap_kb)
+            try:
+                r = self.run("mp_firmware.py", prop, "p.bin", "", heap_kb=heap_kb)
+            except RuntimeError as exc:
+                if "MemoryError" not in str(exc):
+                    raise
+                r = {"memory_error": True}  # too small to compile the bench script itself
             self._runs[key] = not r.get("memory_error")
             if self._runs[key]:
                 self.base = r["base"]

@@ -110,7 +110,7 @@ def test_any_config_merges_the_same_on_both_interpreters_and_never_raises(differ
                 assert got is None or type(got) is type(value) or (value is None and type(got) is int)
         else:
             assert type(result[key]) is type(default)
-    assert result["board"] in boards.PROFILES
+    assert result["board"] in boards.NAMES
 
 
 def test_broken_text_parses_to_defaults_on_both(differential):
@@ -120,7 +120,7 @@ def test_broken_text_parses_to_defaults_on_both(differential):
 
 def test_board_profiles_have_the_same_clock_signals_and_distinct_pins():
     names = None
-    for board in boards.PROFILES:
+    for board in boards.NAMES:
         pins = boards.profile(board, "clock")
         if names is None:
             names = set(pins)

@@ -21,13 +21,13 @@ def profile(board):
 
 def test_wiring_table_equals_the_board_profiles():
     table = wiring_table((DOCS / "README.md").read_text())
-    assert set(table) == set(boards.PROFILES)
+    assert set(table) == set(boards.NAMES)
     for board, pins in table.items():
         assert pins == profile(board), board
 
 
 def test_profiles_name_every_signal_the_firmware_uses_and_no_pin_twice():
-    for board in boards.PROFILES:
+    for board in boards.NAMES:
         pins = profile(board)
         assert set(pins) == FIRMWARE_SIGNALS, board
         assert len(set(pins.values())) == len(pins), "a GPIO used twice on %s" % board

@@ -19,13 +19,13 @@ def readme() -> str:
 
 def test_wiring_table_equals_the_board_profiles():
     table = wiring_table(readme())
-    assert set(table) == set(boards.PROFILES)
+    assert set(table) == set(boards.NAMES)
     for board, pins in table.items():
         assert pins == boards.profile(board, "fusebox"), board
 
 
 def test_no_pin_is_used_twice_on_a_board():
-    for board in boards.PROFILES:
+    for board in boards.NAMES:
         pins = list(boards.profile(board, "fusebox").values())
         assert len(pins) == len(set(pins)), board
 

@@ -1,4 +1,4 @@
-"""hardware/README.md's boards table says what boards.PROFILES and boards.VARIANTS say."""
+"""hardware/README.md's boards table says what boards.board_profile and boards.VARIANTS say."""
 import re
 
 from hardware_docs import BOARD_COLUMNS, HARDWARE, board_variants, boards, settings, table_rows
@@ -11,9 +11,9 @@ def rows() -> dict:
 
 def test_every_profile_is_in_the_boards_table_with_its_name():
     table = rows()
-    assert set(table) == set(boards.PROFILES)
+    assert set(table) == set(boards.NAMES)
     for board, row in table.items():
-        assert row["board"] == boards.PROFILES[board]["name"], board
+        assert row["board"] == boards.board_profile(board)["name"], board
 
 
 def test_variants_are_documented_with_their_differences():
@@ -48,10 +48,10 @@ def test_pico_w_led_is_the_wireless_chips_and_every_other_pin_the_picos():
 
 def test_header_maps_put_each_gpio_on_one_pin():
     # Pico: 40 pins, 8 of them GND and 7 power/control, so 26 GPIOs on the header.
-    pico = boards.PROFILES["pico"]["header"]
+    pico = boards.board_profile("pico")["header"]
     assert len(pico) == 26 and len(set(pico.values())) == 26
     assert set(pico.values()).isdisjoint({3, 8, 13, 18, 23, 28, 33, 38, 30, 35, 36, 37, 39, 40})
-    esp = boards.PROFILES["esp32"]["header"]
+    esp = boards.board_profile("esp32")["header"]
     assert len(set(esp.values())) == len(esp)
     assert all(re.fullmatch(r"J[13]-(\d+)", where) for where in esp.values())
     # no GPIO on a DevKitC power or ground pin (J1-1 3V3, J1-2 EN, J1-14 GND, J1-19 5V, J3-1/J3-7 GND)
@@ -61,7 +61,7 @@ def test_header_maps_put_each_gpio_on_one_pin():
 def test_every_profile_can_be_deployed():
     # propctl deploy compiles for the board's architecture: a profile without one cannot be chosen.
     from propctl.build import BOARD_ARCH
-    assert set(BOARD_ARCH) == set(boards.PROFILES)
+    assert set(BOARD_ARCH) == set(boards.NAMES)
 
 
 # ESP32-S3 pins the esp32s3 profile must leave alone, though many are on the DevKitC-1's header:
@@ -73,7 +73,7 @@ S3_ADC1 = range(1, 11)  # GPIO 1-10; ADC2 (GPIO 11-20) does not read while Wi-Fi
 
 
 def test_esp32s3_header_map_is_the_devkitc1_headers():
-    header = boards.PROFILES["esp32s3"]["header"]
+    header = boards.board_profile("esp32s3")["header"]
     assert len(set(header.values())) == len(header) == 36
     for where in header.values():
         column, number = re.fullmatch(r"(J[13])-(\d+)", where).groups()
@@ -83,7 +83,7 @@ def test_esp32s3_header_map_is_the_devkitc1_headers():
 
 def esp32s3_problems(pins: dict) -> list:
     problems = []
-    header = boards.PROFILES["esp32s3"]["header"]
+    header = boards.board_profile("esp32s3")["header"]
     for signal, pin in pins.items():
         if pin in S3_AVOIDED or pin not in header:
             problems.append(signal)
@@ -107,7 +107,7 @@ def test_esp32s3_pin_check_can_fail():
 
 
 def test_every_profile_is_a_board_choice_of_the_settings():
-    for board in boards.PROFILES:
+    for board in boards.NAMES:
         result, errors = settings.merge({"board": board})
         assert errors == [] and result["board"] == board, board
     result, errors = settings.merge({"board": "esp32c3"})  # no profile: the default, and a message

@@ -12,7 +12,7 @@ DOCS = HARDWARE / "clock"
 
 def test_wiring_table_equals_the_board_profiles():
     table = wiring_table((DOCS / "README.md").read_text())
-    assert set(table) == set(boards.PROFILES)
+    assert set(table) == set(boards.NAMES)
     for board, pins in table.items():
         assert pins == profile_pins(board, "clock"), board
 

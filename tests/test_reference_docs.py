@@ -1,7 +1,7 @@
 """docs/reference/ says what the code says: each page is regenerated from the code and compared.
 
 settings.md from settings.SCHEMA, link.md from the command tables the firmware
-builds (on the virtual board under MicroPython), pins.md from boards.PROFILES.
+builds (on the virtual board under MicroPython), pins.md from the boards module's profiles.
 The sentences (propctl/reference/texts.py) must cover every setting and
 command, and name none that does not exist.
 """
@@ -81,7 +81,7 @@ def test_the_build_guides_pico_tables_say_what_boards_py_says():
     for prop in ("clock", "fusebox", "football"):
         text = (REPO_ROOT / "docs" / ("build-%s.md" % prop)).read_text(encoding="utf-8")
         for signal, cell in re.findall(r"^\| `(\w+)` \| (GP\d+(?: \(pin \d+\))?) \|", text, re.M):
-            gpio = boards.PROFILES["pico"][prop][signal]
+            gpio = boards.board_profile("pico")[prop][signal]
             assert cell == generate.pin_cell(boards, "pico", gpio), (prop, signal)
             seen += 1
     assert seen >= 25

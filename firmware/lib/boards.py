@@ -2,7 +2,7 @@
 
 Structure (plain dicts, importable on a board and on the desktop):
 
-    PROFILES[board] = {
+    board_profile(board) == {
         "name":   human name of the board,
         "header": {GPIO: where the builder finds it on the board's header}
                   (Pico: the physical pin 1-40; ESP32 DevKitC and ESP32-S3-DevKitC-1:
@@ -24,41 +24,23 @@ the port knows (the Pico W's "LED" on its wireless chip), or None when the
 board has nothing wired for it. Pin names are the signal names used in the
 wiring tables under hardware/<prop>/, and a test compares the two.
 
-VARIANTS lists boards that are another board with a few pins or limits
-changed (the Pico W, Pico 2 and Pico 2 W are wired like the Pico); their PROFILES
-entries are built from the base board at import.
+Each base board's profile is made by a function (BASES), on demand: a board
+makes only its own, while its prop is built (profile(), limits()), and keeps
+none of the others on its heap; all_profiles() makes them all, for the
+desktop's docs and checks. VARIANTS lists boards that are another board with
+a few pins or limits changed (the Pico W, Pico 2 and Pico 2 W are wired like
+the Pico); their profiles are made from the base board's. NAMES: every board.
 """
 
-# Raspberry Pi Pico, Pico W, Pico 2, Pico 2 W: GPx -> physical pin (1-40, pin 1 next to the USB socket).
-PICO_HEADER = {
-    0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17,
-    14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34,
-}
 
-# ESP32-DevKitC V4: GPIO -> header pin (Espressif's user guide, headers J1 and J3).
-DEVKITC_HEADER = {
-    36: "J1-3", 39: "J1-4", 34: "J1-5", 35: "J1-6", 32: "J1-7", 33: "J1-8", 25: "J1-9",
-    26: "J1-10", 27: "J1-11", 14: "J1-12", 12: "J1-13", 13: "J1-15",
-    23: "J3-2", 22: "J3-3", 1: "J3-4", 3: "J3-5", 21: "J3-6", 19: "J3-8", 18: "J3-9", 5: "J3-10",
-    17: "J3-11", 16: "J3-12", 4: "J3-13", 0: "J3-14", 2: "J3-15", 15: "J3-16",
-}
-
-# ESP32-S3-DevKitC-1 (v1.0 and v1.1): GPIO -> header pin (Espressif's user guide, J1 and J3;
-# J3-2/J3-3 are labelled TX/RX). Being on the header does not make a pin safe: see the
-# boards notes in hardware/README.md for the pins the profile leaves alone.
-S3_DEVKITC1_HEADER = {
-    4: "J1-4", 5: "J1-5", 6: "J1-6", 7: "J1-7", 15: "J1-8", 16: "J1-9", 17: "J1-10", 18: "J1-11",
-    8: "J1-12", 3: "J1-13", 46: "J1-14", 9: "J1-15", 10: "J1-16", 11: "J1-17", 12: "J1-18",
-    13: "J1-19", 14: "J1-20",
-    43: "J3-2", 44: "J3-3", 1: "J3-4", 2: "J3-5", 42: "J3-6", 41: "J3-7", 40: "J3-8", 39: "J3-9",
-    38: "J3-10", 37: "J3-11", 36: "J3-12", 35: "J3-13", 0: "J3-14", 45: "J3-15", 48: "J3-16",
-    47: "J3-17", 21: "J3-18", 20: "J3-19", 19: "J3-20",
-}
-
-PROFILES: dict = {
-    "pico": {
+def _pico() -> dict:
+    return {
         "name": "Raspberry Pi Pico (RP2040)",
-        "header": PICO_HEADER,
+        # GPx -> physical pin (1-40, pin 1 next to the USB socket)
+        "header": {
+            0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17,
+            14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34,
+        },
         "limits": {
             "adc_full_mv": 3300,
             "adc_read_uv": False,  # the rp2 ADC has read_u16 only; its reference is the 3V3 rail
@@ -117,10 +99,19 @@ PROFILES: dict = {
             "i2c_sda": 4,          # I2C0 to the MCP23017 option
             "i2c_scl": 5,
         },
-    },
-    "esp32": {
+    }
+
+
+def _esp32() -> dict:
+    return {
         "name": "ESP32 DevKitC (ESP32-WROOM-32)",
-        "header": DEVKITC_HEADER,
+        # GPIO -> header pin (DevKitC V4, Espressif's user guide, headers J1 and J3)
+        "header": {
+            36: "J1-3", 39: "J1-4", 34: "J1-5", 35: "J1-6", 32: "J1-7", 33: "J1-8", 25: "J1-9",
+            26: "J1-10", 27: "J1-11", 14: "J1-12", 12: "J1-13", 13: "J1-15",
+            23: "J3-2", 22: "J3-3", 1: "J3-4", 3: "J3-5", 21: "J3-6", 19: "J3-8", 18: "J3-9", 5: "J3-10",
+            17: "J3-11", 16: "J3-12", 4: "J3-13", 0: "J3-14", 2: "J3-15", 15: "J3-16",
+        },
         "limits": {
             "adc_full_mv": 3100,   # with ADC.ATTN_11DB, roughly linear up to ~2.5 V
             "adc_read_uv": True,   # read_uv() applies the chip's eFuse calibration
@@ -179,10 +170,23 @@ PROFILES: dict = {
             "i2c_sda": 21,         # I2C0 default pins, to the MCP23017 option
             "i2c_scl": 22,
         },
-    },
-    "esp32s3": {
+    }
+
+
+def _esp32s3() -> dict:
+    return {
         "name": "ESP32-S3-DevKitC-1 (ESP32-S3-WROOM-1)",
-        "header": S3_DEVKITC1_HEADER,
+        # GPIO -> header pin (v1.0 and v1.1, Espressif's user guide, J1 and J3; J3-2/J3-3 are
+        # labelled TX/RX). Being on the header does not make a pin safe: see the boards notes
+        # in hardware/README.md for the pins the profile leaves alone.
+        "header": {
+            4: "J1-4", 5: "J1-5", 6: "J1-6", 7: "J1-7", 15: "J1-8", 16: "J1-9", 17: "J1-10", 18: "J1-11",
+            8: "J1-12", 3: "J1-13", 46: "J1-14", 9: "J1-15", 10: "J1-16", 11: "J1-17", 12: "J1-18",
+            13: "J1-19", 14: "J1-20",
+            43: "J3-2", 44: "J3-3", 1: "J3-4", 2: "J3-5", 42: "J3-6", 41: "J3-7", 40: "J3-8", 39: "J3-9",
+            38: "J3-10", 37: "J3-11", 36: "J3-12", 35: "J3-13", 0: "J3-14", 45: "J3-15", 48: "J3-16",
+            47: "J3-17", 21: "J3-18", 20: "J3-19", 19: "J3-20",
+        },
         "limits": {
             "adc_full_mv": 3100,   # with ADC.ATTN_11DB (the S3's 12 dB range), up to ~3.1 V
             "adc_read_uv": True,   # read_uv() applies the chip's eFuse calibration
@@ -241,8 +245,13 @@ PROFILES: dict = {
             "i2c_sda": 8,          # I2C0 default pins, to the MCP23017 option
             "i2c_scl": 9,
         },
-    },
-}
+    }
+
+
+# The base boards, each a function that makes its profile: code, not data, so a frozen image
+# keeps it in flash and a .mpy keeps compact bytecode; a board makes dicts of its own profile
+# only, only while its prop is built (link.board then forgets this module: docs/heap.md).
+BASES: dict = {"pico": _pico, "esp32": _esp32, "esp32s3": _esp32s3}
 
 # board: (base board, name, {pin changes in every prop}, {limit changes})
 VARIANTS: dict = {
@@ -254,36 +263,34 @@ VARIANTS: dict = {
                 {"led": "LED"},  # as on the Pico W: GP25 selects the wireless chip
                 {}),
 }
+NAMES = tuple(sorted(list(BASES) + list(VARIANTS)))  # every board a config may name
 
 
-def _build_variants() -> None:
-    # A section the variant does not change is the base board's own dict, not a copy:
-    # on a board every copy would sit on the heap for nothing.
-    for board in VARIANTS:
-        base, name, pins, limits = VARIANTS[board]
-        built = {}
-        for key in PROFILES[base]:
-            value = PROFILES[base][key]
-            if type(value) is dict and key != "header":
-                changes = limits if key == "limits" else pins
-                if any(changed in value for changed in changes):
-                    value = dict(value)
-                    for changed in changes:
-                        if changed in value:
-                            value[changed] = changes[changed]
-            built[key] = value
-        built["name"] = name
-        PROFILES[board] = built
+def board_profile(board: str) -> dict:
+    """The whole profile of `board` (see the module docstring), made afresh on each call;
+    ValueError naming the choices if there is no such board."""
+    if board in BASES:
+        return BASES[board]()
+    if board not in VARIANTS:
+        raise ValueError("unknown board %r (known: %s)" % (board, ", ".join(NAMES)))
+    base, name, pins, limits_changed = VARIANTS[board]
+    built = BASES[base]()
+    built["name"] = name
+    for key in built:
+        if key not in ("name", "header"):
+            built[key].update(limits_changed if key == "limits" else
+                              {signal: pins[signal] for signal in pins if signal in built[key]})
+    return built
 
 
-_build_variants()
+def all_profiles() -> dict:
+    """Every board's profile by name (for the desktop's docs and checks; a board needs one)."""
+    return {board: board_profile(board) for board in NAMES}
 
 
 def profile(board: str, prop: str) -> dict:
     """The pin section `prop` of board `board`; ValueError naming the choices if unknown."""
-    if board not in PROFILES:
-        raise ValueError("unknown board %r (known: %s)" % (board, ", ".join(sorted(PROFILES))))
-    section = PROFILES[board].get(prop)
+    section = board_profile(board).get(prop)
     if section is None:
         raise ValueError("board %r has no pins for the %s prop" % (board, prop))
     return section
@@ -291,12 +298,10 @@ def profile(board: str, prop: str) -> dict:
 
 def header_pin(board: str, pin) -> str:
     """Where GPIO `pin` of `board` is on its header ("19", "J1-9"), or "-" if it is not on it."""
-    where = PROFILES[board]["header"].get(pin) if type(pin) is int else None
+    where = board_profile(board)["header"].get(pin) if type(pin) is int else None
     return "-" if where is None else str(where)
 
 
 def limits(board: str) -> dict:
     """The board-level limits of `board`."""
-    if board not in PROFILES:
-        raise ValueError("unknown board %r (known: %s)" % (board, ", ".join(sorted(PROFILES))))
-    return PROFILES[board]["limits"]
+    return board_profile(board)["limits"]

@@ -5,7 +5,7 @@
     cfg["prop"], cfg["board"], cfg["clock"]["motor"]
 
 Top-level keys: "prop" (which app runs), "board" (which pin profile in
-boards.PROFILES), and one section per prop ("clock", "fusebox" and
+boards.NAMES), and one section per prop ("clock", "fusebox" and
 "football") whose keys override that prop's defaults one by one.
 
 SCHEMA is the one place that defines every setting: its default, its type
@@ -18,7 +18,7 @@ booting. A new prop adds its section to SCHEMA.
 """
 import json
 
-from boards import PROFILES
+import boards
 from props import NAMES
 
 DEFAULT_PATH = "config.json"
@@ -26,7 +26,7 @@ DEFAULT_PATH = "config.json"
 # (a board has ~200 KB of heap, and json would need several times the text).
 MAX_FILE_BYTES = 8192
 # the longest watchdog any board profile accepts (each board then caps it to its own)
-_WATCHDOG_MAX_MS = max(PROFILES[name]["limits"]["wdt_max_ms"] for name in PROFILES)
+_WATCHDOG_MAX_MS = max(boards.limits(name)["wdt_max_ms"] for name in boards.NAMES)
 
 
 # Each setting is a tuple (kind, default, ...), written out as a literal: a tuple of constants
@@ -46,7 +46,7 @@ _WATCHDOG_MAX_MS = max(PROFILES[name]["limits"]["wdt_max_ms"] for name in PROFIL
 #                                    shows the value (errors go to the console, hello, logs)
 SCHEMA: dict = {
     "prop": ("choice", "clock", NAMES),  # props.NAMES: the one prop list
-    "board": ("choice", "pico", tuple(sorted(PROFILES))),
+    "board": ("choice", "pico", boards.NAMES),
     "clock": {
         # "dc" (gear motor on an H-bridge) or "stepper" (28BYJ-48 + ULN2003)
         "motor": ("choice", "dc", ("dc", "stepper")),

@@ -4,7 +4,7 @@ Wokwi (wokwi.com, a browser simulator for the Pico and ESP32 boards) describes a
 circuit in a `diagram.json`: parts (`{"id", "type", "left", "top", "attrs"}`)
 and connections (`["part:PIN", "part:PIN", colour, []]`). This module writes
 one per prop and board, hardware/<prop>/wokwi/<board>/diagram.json, from
-`boards.PROFILES`, so a diagram cannot drift from the firmware's pins: the
+`boards.board_profile`, so a diagram cannot drift from the firmware's pins: the
 tests regenerate them and compare, and check every wire against the profile.
 
 Part types and pin names are Wokwi's documented ones (docs.wokwi.com/parts and
@@ -215,7 +215,7 @@ def diagram(boards_module, board: str, prop: str) -> dict:
     """The diagram.json content for one prop on one board."""
     wb = WOKWI_BOARDS[board]
     pins = boards_module.profile(board, prop)
-    header = boards_module.PROFILES[board]["header"]
+    header = boards_module.board_profile(board)["header"]
     spec = PROP_PARTS[prop]
     drawn = _signals(spec)
     missing = set(pins) - set(drawn) - set(NOT_DRAWN.get(prop, {}))

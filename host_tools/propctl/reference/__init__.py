@@ -5,6 +5,6 @@
 
 settings.md from the firmware's settings.SCHEMA, link.md from the command
 tables the firmware builds (run on the virtual board under MicroPython) and
-the event describers of propctl.describe, pins.md from boards.PROFILES. The
+the event describers of propctl.describe, pins.md from the boards module's profiles. The
 sentences saying what a setting or command does are in texts.py.
 """

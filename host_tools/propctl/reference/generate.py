@@ -192,8 +192,8 @@ def pins_page() -> str:
            "parts and pictures: the build guides and `hardware/<prop>/README.md`.\n\n",
            "## Boards\n\n"]
     rows = []
-    for board in sorted(boards.PROFILES):
-        profile = boards.PROFILES[board]
+    for board in boards.NAMES:
+        profile = boards.board_profile(board)
         limits = profile["limits"]
         base = boards.VARIANTS[board][0] if board in boards.VARIANTS else ""
         rows.append(["`%s`" % board, profile["name"], "`%s`" % base if base else "-",
@@ -211,8 +211,8 @@ def pins_page() -> str:
         out.append("## `%s`\n\n" % prop)
         signals: List[str] = []
         for board in BASE_BOARDS:
-            signals += [s for s in boards.PROFILES[board][prop] if s not in signals]
-        rows = [["`%s`" % signal] + [pin_cell(boards, board, boards.PROFILES[board][prop].get(signal))
+            signals += [s for s in boards.board_profile(board)[prop] if s not in signals]
+        rows = [["`%s`" % signal] + [pin_cell(boards, board, boards.board_profile(board)[prop].get(signal))
                                      for board in BASE_BOARDS] for signal in signals]
         out.append(table(["signal"] + ["`%s`" % board for board in BASE_BOARDS], rows) + "\n")
     return "".join(out).rstrip("\n") + "\n"
@@ -227,7 +227,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m propctl.reference",
         description="Write docs/reference/*.md from the code (settings.SCHEMA, the link's command "
-                    "tables, boards.PROFILES), or check that they are current.")
+                    "tables, boards.py), or check that they are current.")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a page differs")
     parser.add_argument("--out", type=Path, default=OUT, help="folder of the pages (default docs/reference)")
     args = parser.parse_args(argv)
