@@ -277,6 +277,7 @@ def test_oled_is_initialised_as_the_datasheet_says(vboard_process, height):
     assert result["mode"] == 0 and result["errors"] == []
     assert result["frames"] >= 2  # the cleared frame, then the scoreboard
     assert result["screen"][0] == " HOME  0 AWAY  0" and result["screen"][3] == "COIN TOSS"
+    assert result["commands"] > 20 and not result["allocates"]  # the virtual chip takes no heap
 
 
 def test_link_commands_drive_the_box(vboard_process, tmp_path):
