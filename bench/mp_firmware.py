@@ -269,6 +269,19 @@ BENCH_MODULES = ("machine", "physics", "oled", "fake_mcp23017", "vflash", "clock
                  "fusebox_bench", "football_bench")
 
 
+def failed_at(exc) -> str:
+    """Where the heap ran out: the innermost firmware line and the allocation that failed
+    (frames of the bench, b/, and of the virtual board, v/, are skipped)."""
+    import io
+    gc.collect()  # the failed work is garbage now: room to format the traceback
+    text = io.StringIO()
+    sys.print_exception(exc, text)  # type: ignore[attr-defined]
+    lines = [line.strip() for line in text.getvalue().split("\n") if line.strip()]
+    frames = [line[5:] for line in lines if line.startswith("File ")]
+    firmware = [f for f in frames if not f.startswith(('"b/', '"v/'))] or frames or ["?"]
+    return "%s: %s" % (firmware[-1].replace('"', ""), lines[-1].split(", ")[-1])
+
+
 def load_bench() -> None:
     """The virtual board's own code and a one-entry board: in place before anything is counted."""
     for name in BENCH_MODULES:
@@ -298,8 +311,9 @@ def main():
     try:
         for _ in WORKLOADS[prop](Wiring(prop, folder, live), pack):
             pass
-    except MemoryError:
+    except MemoryError as exc:
         out["memory_error"] = True
+        out["where"] = failed_at(exc)
         print(json.dumps(out))
         return
     print(json.dumps(_result(out, live)))

@@ -203,6 +203,7 @@ class Leg:
         self.fw = fw
         self.wasm = wasm
         self._runs = {}
+        self.where = {}             # (prop, heap_kb) -> where a run that size ran out of heap
 
     def run(self, script, *args, heap_kb=8192):
         for state in self.fw.glob("*_state.json*"):
@@ -224,8 +225,9 @@ class Leg:
             except RuntimeError as exc:
                 if "MemoryError" not in str(exc):
                     raise
-                r = {"memory_error": True}  # too small to compile the bench script itself
+                r = {"memory_error": True, "where": "compiling the bench script"}
             self._runs[key] = not r.get("memory_error")
+            self.where[key] = r.get("where", "")
             if self._runs[key]:
                 self.base = r["base"]
         return self._runs[key]
@@ -357,7 +359,7 @@ def bench_firmware(quick, folder, options=None):
         for prop in PROPS:
             heap, boundary, islands = steady_heap_kb(leg, prop)
             live = leg.run("mp_firmware.py", prop, "p.bin", "", "steps")
-            found[(leg.name, prop)] = (heap, live)
+            found[(leg.name, prop)] = (heap, live, leg.where.get((prop, heap - 1), ""))
             rows.append([prop, leg.name, "%d KB" % heap, "%d KB" % boundary, islands,
                          kb(leg.base), kb(heap * 1024 - leg.base), kb(live["live_boot"]),
                          kb(live["live_max"]), kb(live["held_after"])])
@@ -414,7 +416,7 @@ def breakdown_section(leg, frozen):
 
 
 def goals_section(found, mp32, mp32_frozen, flash_kib):
-    rows = []
+    rows, held = [], []
     for prop in PROPS:
         mpy = found.get(("unix 32-bit, .mpy", prop))
         frz = found.get(("unix 32-bit, frozen", prop))
@@ -424,7 +426,10 @@ def goals_section(found, mp32, mp32_frozen, flash_kib):
             if got is None:
                 row.append("not measured (no 32-bit leg given)")
                 continue
-            heap, live = got
+            heap, live, where = got
+            if what == "peak":
+                held.append([prop, ".mpy files" if got is mpy else "frozen", "%d KB" % (heap - 1),
+                             "`%s`" % where if where else "-"])
             value = (heap * 1024 - live["base"]) / 1024 if what == "peak" else live["live_boot"] / 1024
             row.append("%.1f KB (goal %d: %s)" % (value, goal, "met" if value <= goal
                                                   else "%.1f KB over" % (value - goal)))
@@ -434,9 +439,15 @@ def goals_section(found, mp32, mp32_frozen, flash_kib):
                  flash_kib, GOAL_FLASH_KIB, "met" if flash_kib <= GOAL_FLASH_KIB
                  else "%.1f KiB over" % (flash_kib - GOAL_FLASH_KIB))
              if flash_kib is not None else "not measured (no frozen 32-bit build given)")
-    return ("## 3b. Goals (32-bit)\n\n"
-            + table(["prop", "peak, .mpy files", "peak, frozen", "live after boot, frozen"], rows)
-            + "\n\nFlash: " + flash + ".")
+    out = ("## 3b. Goals (32-bit)\n\n"
+           + table(["prop", "peak, .mpy files", "peak, frozen", "live after boot, frozen"], rows)
+           + "\n\nFlash: " + flash + ".")
+    if held:
+        out += ("\n\nWhat holds each figure: the round one KB below the smallest heap runs out "
+                "there (the innermost firmware line, and the allocation that failed). The live "
+                "bytes and the breakdown (3, 3a) say what fills the heap by then.\n\n"
+                + table(["prop", "leg", "heap", "ran out in"], held))
+    return out
 
 
 def hot_paths(interpreter, iterations):
