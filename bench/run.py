@@ -64,15 +64,17 @@ def make_deck(count, folder: Path):
         statements = [model["s%d" % n] + " %d" % i for n in range(1, 9)]
         rows.append({"id": "BEN-%05d" % i, "category": model["category"], "text": model["text"],
                      "statements": statements, "bolt": int(model["bolt"]),
-                     "source": model["source"], "as_of": model["as_of"], "notes": model["notes"]})
+                     "source": model["source"], "as_of": model["as_of"], "notes": model["notes"],
+                     "family": model["family"] == "yes"})  # the sample's share of family cards
     csv_path = folder / ("deck%d.csv" % count)
     with open(csv_path, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["id", "category", "text"] + ["s%d" % n for n in range(1, 9)]
-                        + ["bolt", "source", "as_of", "notes"])
+                        + ["bolt", "source", "as_of", "notes", "family"])
         for row in rows:
             writer.writerow([row["id"], row["category"], row["text"]] + row["statements"]
-                            + [row["bolt"], row["source"], row["as_of"], row["notes"]])
+                            + [row["bolt"], row["source"], row["as_of"], row["notes"],
+                               "yes" if row["family"] else "no"])
     json_path = folder / ("deck%d.json" % count)
     with open(json_path, "w", encoding="utf-8") as f:
         json.dump({"kind": "taskcards", "cards": rows}, f, ensure_ascii=False)
