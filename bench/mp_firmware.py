@@ -278,7 +278,8 @@ def failed_at(exc) -> str:
     sys.print_exception(exc, text)  # type: ignore[attr-defined]
     lines = [line.strip() for line in text.getvalue().split("\n") if line.strip()]
     frames = [line[5:] for line in lines if line.startswith("File ")]
-    firmware = [f for f in frames if not f.startswith(('"b/', '"v/'))] or frames or ["?"]
+    firmware = [f for f in frames if not f.startswith(('"b/', '"v/'))]
+    firmware = firmware or ["(no firmware frame) " + f for f in frames[-1:]] or ["?"]
     return "%s: %s" % (firmware[-1].replace('"', ""), lines[-1].split(", ")[-1])
 
 

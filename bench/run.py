@@ -443,7 +443,11 @@ def goals_section(found, mp32, mp32_frozen, flash_kib):
              if flash_kib is not None else "not measured (no frozen 32-bit build given)")
     out = ("## 3b. Goals (32-bit)\n\n"
            + table(["prop", "peak, .mpy files", "peak, frozen", "live after boot, frozen"], rows)
-           + "\n\nFlash: " + flash + ".")
+           + "\n\nFlash: " + flash + ". The same growth on a real RPI_PICO build, for each "
+           "one-prop image as well: docs/heap.md.\n\nThe smallest heap is the same on every run "
+           "of the same build, and from any folder (section 3); but any change to what is on the "
+           "heap, even in the bench's own script, moves where the collections fall and with them "
+           "the figure, by a few KB either way: compare figures from one run.")
     if held:
         out += ("\n\nWhat holds each figure: the round one KB below the smallest heap runs out "
                 "there (the innermost firmware line, and the allocation that failed). The live "
