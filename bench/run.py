@@ -447,7 +447,8 @@ def goals_section(found, mp32, mp32_frozen, flash_kib):
            "one-prop image as well: docs/heap.md.\n\nThe smallest heap is the same on every run "
            "of the same build, and from any folder (section 3); but any change to what is on the "
            "heap, even in the bench's own script, moves where the collections fall and with them "
-           "the figure, by a few KB either way: compare figures from one run.")
+           "the figure, by several KB and for the football box by up to 20 KB (docs/heap.md): "
+           "compare figures from one run.")
     if held:
         out += ("\n\nWhat holds each figure: the round one KB below the smallest heap runs out "
                 "there (the innermost firmware line, and the allocation that failed). The live "
