@@ -103,7 +103,10 @@ def test_the_settings_of_the_tree_being_deployed_are_the_ones_checked(reached, c
     tree = tmp_path / "firmware"
     shutil.copytree(FIRMWARE_DIR, tree, ignore=shutil.ignore_patterns("__pycache__"))
     source = tree / "lib" / "settings.py"
-    source.write_text(source.read_text().replace('"chime": _choice(', '"bell": _choice('))
+    text = source.read_text()
+    renamed = text.replace('"chime": ("choice",', '"bell": ("choice",')
+    assert renamed != text  # the setting's line as settings.py writes it
+    source.write_text(renamed)
     err = refused(capsys, "clock.chime=piezo", firmware=tree)
     assert "clock.chime is not a setting (the clock settings are: " in err and "bell" in err
     assert main(BASE + ["--set", "clock.bell=solenoid", "--firmware", str(tree), "--no-wait"]) == 0
