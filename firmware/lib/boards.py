@@ -29,7 +29,9 @@ makes only its own, while its prop is built (profile(), limits()), and keeps
 none of the others on its heap; all_profiles() makes them all, for the
 desktop's docs and checks. VARIANTS lists boards that are another board with
 a few pins or limits changed (the Pico W, Pico 2 and Pico 2 W are wired like
-the Pico); their profiles are made from the base board's. NAMES: every board.
+the Pico); their profiles are made from the base board's. The limits alone
+are a table (LIMITS), looked up without making a profile: settings, the
+watchdog and every prop's pins read them at boot. NAMES: every board.
 """
 
 
@@ -40,13 +42,6 @@ def _pico() -> dict:
         "header": {
             0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17,
             14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34,
-        },
-        "limits": {
-            "adc_full_mv": 3300,
-            "adc_read_uv": False,  # the rp2 ADC has read_u16 only; its reference is the 3V3 rail
-            "pwm_motor_hz": 20000,
-            "max_run_ms": 120000,
-            "wdt_max_ms": 8000,
         },
         "clock": {
             "button": 14,          # start button to GND, internal pull-up
@@ -111,13 +106,6 @@ def _esp32() -> dict:
             26: "J1-10", 27: "J1-11", 14: "J1-12", 12: "J1-13", 13: "J1-15",
             23: "J3-2", 22: "J3-3", 1: "J3-4", 3: "J3-5", 21: "J3-6", 19: "J3-8", 18: "J3-9", 5: "J3-10",
             17: "J3-11", 16: "J3-12", 4: "J3-13", 0: "J3-14", 2: "J3-15", 15: "J3-16",
-        },
-        "limits": {
-            "adc_full_mv": 3100,   # with ADC.ATTN_11DB, roughly linear up to ~2.5 V
-            "adc_read_uv": True,   # read_uv() applies the chip's eFuse calibration
-            "pwm_motor_hz": 20000,
-            "max_run_ms": 120000,
-            "wdt_max_ms": 8000,
         },
         "clock": {
             "button": 25,
@@ -187,13 +175,6 @@ def _esp32s3() -> dict:
             38: "J3-10", 37: "J3-11", 36: "J3-12", 35: "J3-13", 0: "J3-14", 45: "J3-15", 48: "J3-16",
             47: "J3-17", 21: "J3-18", 20: "J3-19", 19: "J3-20",
         },
-        "limits": {
-            "adc_full_mv": 3100,   # with ADC.ATTN_11DB (the S3's 12 dB range), up to ~3.1 V
-            "adc_read_uv": True,   # read_uv() applies the chip's eFuse calibration
-            "pwm_motor_hz": 20000,
-            "max_run_ms": 120000,
-            "wdt_max_ms": 8000,
-        },
         "clock": {
             "button": 4,           # every S3 GPIO has a pull-up: no input-only pins
             "motor_in1": 5,
@@ -253,6 +234,31 @@ def _esp32s3() -> dict:
 # only, only while its prop is built (link.board then forgets this module: docs/heap.md).
 BASES: dict = {"pico": _pico, "esp32": _esp32, "esp32s3": _esp32s3}
 
+# Each board's "limits" (see the module docstring).
+LIMITS: dict = {
+    "pico": {
+        "adc_full_mv": 3300,
+        "adc_read_uv": False,  # the rp2 ADC has read_u16 only; its reference is the 3V3 rail
+        "pwm_motor_hz": 20000,
+        "max_run_ms": 120000,
+        "wdt_max_ms": 8000,
+    },
+    "esp32": {
+        "adc_full_mv": 3100,   # with ADC.ATTN_11DB, roughly linear up to ~2.5 V
+        "adc_read_uv": True,   # read_uv() applies the chip's eFuse calibration
+        "pwm_motor_hz": 20000,
+        "max_run_ms": 120000,
+        "wdt_max_ms": 8000,
+    },
+    "esp32s3": {
+        "adc_full_mv": 3100,   # with ADC.ATTN_11DB (the S3's 12 dB range), up to ~3.1 V
+        "adc_read_uv": True,   # read_uv() applies the chip's eFuse calibration
+        "pwm_motor_hz": 20000,
+        "max_run_ms": 120000,
+        "wdt_max_ms": 8000,
+    },
+}
+
 # board: (base board, name, {pin changes in every prop}, {limit changes})
 VARIANTS: dict = {
     "pico_w": ("pico", "Raspberry Pi Pico W (RP2040)",
@@ -266,20 +272,25 @@ VARIANTS: dict = {
 NAMES = tuple(sorted(list(BASES) + list(VARIANTS)))  # every board a config may name
 
 
+def _base(board: str) -> str:
+    """The base board `board` is made from (itself, or a variant's); ValueError if unknown."""
+    if board in BASES:
+        return board
+    if board not in VARIANTS:
+        raise ValueError("unknown board %r (known: %s)" % (board, ", ".join(NAMES)))
+    return VARIANTS[board][0]
+
+
 def board_profile(board: str) -> dict:
     """The whole profile of `board` (see the module docstring), made afresh on each call;
     ValueError naming the choices if there is no such board."""
-    if board in BASES:
-        return BASES[board]()
-    if board not in VARIANTS:
-        raise ValueError("unknown board %r (known: %s)" % (board, ", ".join(NAMES)))
-    base, name, pins, limits_changed = VARIANTS[board]
-    built = BASES[base]()
-    built["name"] = name
-    for key in built:
-        if key not in ("name", "header"):
-            built[key].update(limits_changed if key == "limits" else
-                              {signal: pins[signal] for signal in pins if signal in built[key]})
+    built = BASES[_base(board)]()
+    if board in VARIANTS:
+        _, built["name"], pins, _ = VARIANTS[board]
+        for key in built:
+            if key not in ("name", "header"):
+                built[key].update({signal: pins[signal] for signal in pins if signal in built[key]})
+    built["limits"] = limits(board)
     return built
 
 
@@ -303,5 +314,10 @@ def header_pin(board: str, pin) -> str:
 
 
 def limits(board: str) -> dict:
-    """The board-level limits of `board`."""
-    return board_profile(board)["limits"]
+    """The board-level limits of `board` (LIMITS, with a variant's changes); no profile is made."""
+    found = LIMITS[_base(board)]
+    changes = VARIANTS[board][3] if board in VARIANTS else {}
+    if changes:
+        found = dict(found)
+        found.update(changes)
+    return found
