@@ -117,10 +117,15 @@ def test_the_dwell_counts_from_the_brake_not_from_the_last_update(vboard_process
 
 
 def test_bridge_only_ever_sees_legal_input_combinations(vboard_process):
-    # DRV8833: every logged (IN1, IN2) pair is coast, brake, or one side driving.
+    # DRV8833: every logged (IN1, IN2) pair is coast, brake, or a slow-decay drive (one input
+    # full, the other at full minus the duty), never fast decay (one side partial, the other 0),
+    # and a drive one way never follows one the other way without a brake or coast between.
     script = [[t * 50, s] for t, s in enumerate([300, -1000, 1000, 0, -50, 700, "stop", 900, "release"])]
     r = vboard_process.call(D + "motor_script", "drv8833", script, 600, 1, {"ramp_ms": 30, "dwell_ms": 20})
+    full = 65535
     a = b = 0
+    last = 0  # direction of the last drive state, 0 after a brake or coast
+    seen = set()
     for _, name, value in r["log"]:
         if name == "16.duty":
             a = value
@@ -128,7 +133,16 @@ def test_bridge_only_ever_sees_legal_input_combinations(vboard_process):
             b = value
         else:
             continue
-        assert a == 0 or b == 0 or (a == b == 65535), (a, b)
+        assert a in (0, full) or b in (0, full), (a, b)
+        assert not (0 < a < full and b == 0) and not (0 < b < full and a == 0), ("fast decay", a, b)
+        if (a, b) in ((0, 0), (full, full)):
+            direction = 0
+        else:
+            direction = 1 if a == full and b < full or b == 0 else -1
+        assert direction == 0 or last in (0, direction), ("the other direction in between", a, b)
+        last = direction
+        seen.add(direction)
+    assert seen == {-1, 0, 1}
     # TB6612: the direction pins only change while PWM is 0.
     r = vboard_process.call(D + "motor_script", "tb6612", script, 600, 1, {"ramp_ms": 30, "dwell_ms": 20})
     duty = 0
@@ -141,7 +155,9 @@ def test_bridge_only_ever_sees_legal_input_combinations(vboard_process):
 
 def test_duty_is_capped_for_a_low_voltage_motor(vboard_process):
     r = vboard_process.call(D + "motor_script", "drv8833", [[0, 1000]], 500, 10, {"max_permille": 660})
-    duties = [v for _, name, v in r["log"] if name == "16.duty"]
+    # slow decay forward: IN1 full, IN2 at full minus the duty
+    assert max(v for _, name, v in r["log"] if name == "16.duty") == 65535
+    duties = [65535 - v for _, name, v in r["log"] if name == "17.duty" and v > 0]
     assert max(duties) == 660 * 65535 // 1000
 
 

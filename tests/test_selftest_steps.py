@@ -25,14 +25,16 @@ def test_a_dead_drv8833_motor_names_ain1_ain2_nsleep_and_asks_for_vm(vboard_proc
     assert steps["motor_cw"][2] == ("AIN1 on GP16 (pin 21), AIN2 on GP17 (pin 22), "
                                     "nSLEEP (EEP) on GP19 (pin 25)")
     started = result["started"]
-    assert started["motor_cw"]["check"] == "is VM powered (the battery pack's + at the DRV8833's VM pin)?"
+    assert started["motor_cw"]["check"].startswith(
+        "is VM powered (the battery pack's + at the DRV8833's VM pin)? if it hums but does not turn: "
+        "this firmware drives the DRV8833 in slow decay")
+    assert "fast decay" in started["motor_cw"]["check"]
     assert "supply_mv" not in started["motor_cw"]  # no divider wired: nothing to read
     assert started["solenoid"]["check"].startswith("is the solenoid powered")
     assert "check" not in started["led"] and "supply_mv" not in started["led"]
     detail = selftest.unseen(steps["motor_cw"][2], started["motor_cw"])
     assert detail == ("not seen: check the wires on AIN1 on GP16 (pin 21), AIN2 on GP17 (pin 22), "
-                      "nSLEEP (EEP) on GP19 (pin 25); is VM powered (the battery pack's + at the "
-                      "DRV8833's VM pin)?")
+                      "nSLEEP (EEP) on GP19 (pin 25); " + started["motor_cw"]["check"])
 
 
 def test_a_dead_tb6612_motor_names_pwma_and_stby_too(vboard_process):
@@ -41,7 +43,8 @@ def test_a_dead_tb6612_motor_names_pwma_and_stby_too(vboard_process):
     assert place == ("AIN1 on GPIO 26 (pin J1-10), AIN2 on GPIO 27 (pin J1-11), PWMA on GPIO 14 "
                      "(pin J1-12), STBY on GPIO 13 (pin J1-15)")
     assert result["started"]["motor_ccw"]["check"] == ("is VM powered (the battery pack's + at the "
-                                                       "TB6612's VM pin)?")
+                                                       "TB6612's VM pin)? if it hums but does not "
+                                                       "turn: free the gearbox or raise speed_min")
 
 
 def test_the_stepper_asks_for_the_uln2003s_supply(vboard_process):

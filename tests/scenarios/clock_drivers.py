@@ -241,11 +241,13 @@ def physics_catches_bad_driving(kind):
     if kind == "drv8833":
         hand = physics.HBridgeHand(board, "drv8833", 16, 17, None, None, dwell_ms=150)
         a, b = PWM(Pin(16)), PWM(Pin(17))
-        a.duty_u16(30000)
+        a.duty_u16(65535)          # forward at full
         board.clock.elapsed = 100
+        a.duty_u16(30000)
         b.duty_u16(20000)          # both sides at partial duty: forbidden
         board.clock.elapsed = 200
-        a.duty_u16(0)              # now plain reverse: 100 ms after forward drive, too soon
+        b.duty_u16(65535)          # now reverse (slow decay): 100 ms after forward drive, too soon
+        a.duty_u16(0)
         board.clock.elapsed = 300
         b.duty_u16(0)
     else:

@@ -5,7 +5,9 @@
 
 Each class only ever produces legal input combinations: a DRV8833 never has
 both inputs at partial duty, a TB6612's direction pins only change while its
-PWM is 0. Both start asleep (nSLEEP / STBY low, where wired) until wake().
+PWM is 0. Both drive in slow decay (drive/brake between pulses): the motor's
+average voltage is duty x supply, which drivers.motor's voltage compensation
+assumes and which a small geared motor answers at low duty. Both start asleep (nSLEEP / STBY low, where wired) until wake().
 Pins and PWMs come in already built; nothing here allocates after __init__.
 """
 from micropython import const
@@ -14,11 +16,22 @@ _FULL = const(65535)
 
 
 class DRV8833:
-    """One DRV8833 channel: IN1 and IN2 both on PWM (fast-decay drive on one side).
+    """One DRV8833 channel: IN1 and IN2 both on PWM, driven in slow decay.
 
-    Legal states only: (0,0) coast, (full,full) brake, (d,0) forward,
-    (0,d) reverse. When two writes are needed the intermediate state is a
-    drive in the direction already in use, never the other one.
+    TI DRV8833 datasheet (SLVSAR1), Table 3 "PWM Control of Motor Speed":
+    xIN1 = 1, xIN2 = PWM is forward with slow decay (the bridge alternates
+    between drive and brake), xIN1 = PWM, xIN2 = 1 reverse with slow decay;
+    xIN1 = PWM, xIN2 = 0 (the fast-decay way, drive/coast) lets the winding's
+    current die through the body diodes between pulses, and at 20 kHz a small
+    geared motor then barely moves at low duty (host_tools/propctl/vboard/
+    physics.py models both). So forward is IN1 full, IN2 at full minus duty;
+    reverse the mirror.
+
+    Legal states only: (0,0) coast, (full,full) brake, (full, full-d)
+    forward, (full-d, full) reverse. When two writes are needed the state in
+    between is a brake or a full drive in the direction already in use
+    (coast -> forward passes (full,0)), never the other direction and never
+    both inputs at partial duty.
     """
 
     def __init__(self, in1, in2, sleep=None) -> None:
@@ -32,13 +45,15 @@ class DRV8833:
             sleep.value(0)  # asleep until wake()
 
     def drive(self, forward: bool, duty: int) -> None:
-        """Drive in one direction at duty 0..65535."""
+        """Drive in one direction at duty 0..65535 (the share of the time the motor is driven)."""
+        # The full side first: from coast that is a full drive this way, from the other
+        # direction a brake, from this direction no change; then the PWM side.
         if forward:
-            self._b.duty_u16(0)
-            self._a.duty_u16(duty)
+            self._a.duty_u16(_FULL)
+            self._b.duty_u16(_FULL - duty)
         else:
-            self._a.duty_u16(0)
-            self._b.duty_u16(duty)
+            self._b.duty_u16(_FULL)
+            self._a.duty_u16(_FULL - duty)
         self._forward = forward
 
     def brake(self) -> None:

@@ -10,6 +10,10 @@ RUN_MS = const(2000)        # how long the motor runs each way
 BLINKS = (300, 300, 300, 300, 300, 300)  # three blinks
 BEEPS = (880, 150, 0, 150, 880, 150, 0, 150, 880, 150)
 RELAY_MS = const(1000)
+# The motor step's speed (per mille) when the round's speed_min is slower: the N20 model
+# (host_tools/propctl/vboard/physics.py, slow decay) breaks away at about 267, so 450 starts a
+# real motor with a margin (tests/test_motor_model.py).
+MOTOR_PERMILLE = const(450)
 
 
 def where(board: str, gpio) -> str:
@@ -60,7 +64,14 @@ def _motor_words(board: str, pins, cfg) -> tuple:
         chip, sleep = "DRV8833", "nSLEEP (EEP)"
     if pins.has("motor_stby"):
         place += ", %s on %s" % (sleep, where(board, names["motor_stby"]))
-    return place, "is VM powered (the battery pack's + at the %s's VM pin)?" % chip
+    check = "is VM powered (the battery pack's + at the %s's VM pin)?" % chip
+    if chip == "DRV8833":  # the hint for a motor that hums but stands: the decay mode
+        check += (" if it hums but does not turn: this firmware drives the DRV8833 in slow decay"
+                  " (one input held high), which starts an N20 at this speed; fast decay (one"
+                  " input held low) would only hum. Free the gearbox or raise speed_min")
+    else:
+        check += " if it hums but does not turn: free the gearbox or raise speed_min"
+    return place, check
 
 
 def _slowest(cfg) -> int:
@@ -70,6 +81,12 @@ def _slowest(cfg) -> int:
         return validate_limits(cfg["limits"])["speed_min"]
     except ValueError:  # the clock reports the bad setting itself
         return DEFAULT_LIMITS["speed_min"]
+
+
+def motor_permille(cfg) -> int:
+    """The motor step's speed: the round's slowest, but never below MOTOR_PERMILLE."""
+    slow = _slowest(cfg)
+    return slow if slow > MOTOR_PERMILLE else MOTOR_PERMILLE
 
 
 def _clock(test, settings) -> None:
@@ -82,7 +99,7 @@ def _clock(test, settings) -> None:
     place, check = _motor_words(board, pins, cfg)
     test.add_driver(motor, motor.release)
     test.battery = wiring.battery()
-    slow = _slowest(cfg)
+    slow = motor_permille(cfg)
 
     def turn(permille):
         def start(now):

@@ -15,6 +15,10 @@ change) and also check the driving rules as they go:
     hand.motor_mv          # H-bridge: average voltage on the motor now (duty x the pack's voltage)
     hand.peak_mv           # H-bridge: the highest average motor voltage of a drive that lasted
                            # (not the 0 ms between two pin writes; settle() counts the one now)
+    hand.turning           # H-bridge: the motor turns (it broke away and still gets its current)
+    hand.humming           # H-bridge: driven but standing: too little current to break away
+    hand.hum_ms            # H-bridge: total ms driven without turning
+    hand.decay             # H-bridge: SLOW or FAST, the decay mode of the drive now (0: none)
 
 A DC gear motor's speed follows its average voltage: the H-bridge hand turns at
 deg_per_s when the motor sees rated_mv (duty x board.battery_mv, the virtual
@@ -22,14 +26,137 @@ pack: signal "battery_mv" moves it at its millisecond), proportionally slower
 or faster otherwise. So an old firmware's full duty on a fresh pack shows up as
 a hand too fast and a motor over its rating, and a sagging pack as a slower hand.
 
+The motor is a geared N20 (N20 below), modelled from the parts' data, not from
+what the firmware expects, and it only turns when the drive gives it enough
+current: it starts when the average current at standstill reaches its
+break-away current (the gearbox's static friction), keeps turning while that
+current stays above its running (no-load) current, and otherwise stands and
+hums (hand.humming, hand.hum_ms). The average current depends on the bridge's
+decay mode (TI DRV8833 datasheet SLVSAR1, "Bridge Control and Decay Modes":
+Table 2 H-bridge logic, Table 3 "PWM Control of Motor Speed"):
+    slow decay (drive/brake: xIN1 = 1, xIN2 = PWM forward; xIN1 = PWM, xIN2 = 1
+        reverse; a TB6612's PWM low is a short brake too, Toshiba TB6612FNG
+        datasheet, "H-SW Control Function"): between pulses the winding is
+        shorted, the current keeps flowing, the average voltage is duty x VM and
+        the standstill current duty x VM / R (stall_current(), mode SLOW).
+    fast decay (drive/coast: xIN1 = PWM, xIN2 = 0 forward; 0, PWM reverse):
+        between pulses the outputs are off and the winding's current returns to
+        VM through the body diodes, so it falls as fast as it rose (the whole VM
+        across the winding). At tens of kHz the on-time is far shorter than the
+        winding's L/R: each pulse builds a small triangle of current that is gone
+        before the next, and the average is VM x D^2 x T / L (D the duty, T the
+        PWM period), far below slow decay's D x VM / R at low duty. Above D = 0.5
+        the current no longer returns to zero and the average voltage is
+        (2D - 1) x VM. A turning motor's back-EMF E shortens the rise and
+        lengthens the fall: (VM - E) / (VM + E) x VM x D^2 x T / L, which sets
+        the speed where it equals the running current (running_mv()).
+That fast decay at low duty "leaves a motor only humming" is reported, not
+measured here: TI E2E forum thread 898213 (a DRV8833 at 16 kHz),
+electronics.stackexchange question 509426 (DRV8833, small DC motor, 25 % duty:
+the speed falls as the PWM frequency rises above about 100 Hz) and E2E thread
+1521553 (DRV8251A, 15 kHz, 20 % duty on IN1, IN2 low: no movement).
+
 H-bridge decoding: DRV8833 (IN1, IN2 as PWM duties): (0,0) coast, (full,full)
-brake, (d,0) forward, (0,d) reverse, anything else forbidden (both sides at
-partial duty); nSLEEP low: off. TB6612 (IN1, IN2 levels, PWM duty, STBY): STBY
-low or IN1=IN2=0 off, IN1=IN2=1 brake, (1,0)/(0,1) with PWM > 0 forward/reverse, with PWM 0 brake;
+brake, (d,0) forward fast decay, (0,d) reverse fast decay, (full,x) forward slow
+decay at duty full - x, (x,full) reverse slow decay, anything else forbidden
+(both sides at partial duty: two unsynchronised PWMs mix both directions);
+nSLEEP low: off. The PWM frequency is read from the inputs' ".freq" signals
+(20 kHz until one is set). TB6612 (IN1, IN2 levels, PWM duty, STBY): STBY
+low or IN1=IN2=0 off, IN1=IN2=1 brake, (1,0)/(0,1) with PWM > 0 forward/reverse
+(slow decay), with PWM 0 brake;
 forbidden: a direction pin changing while PWM > 0.
 A floating pin (after a reset) reads low: the bridge boards pull inputs down.
 """
 FULL = 65535
+SLOW = 1  # decay modes (see above)
+FAST = 2
+
+# A geared N20 for 3 V (the clock's motor, hardware/clock/README.md). Sellers' sheets give the
+# rated voltage, the no-load current and the stall current (3 V N20s: about 30-60 mA no-load,
+# 0.3-0.6 A stall); the Pololu forum (micro metal gearmotors, the same size) notes that speed and
+# stall current scale with the voltage, which is the linear law used here. What no sheet gives is
+# assumed and marked so: the winding inductance and the break-away current.
+N20_RATED_MV = 3000
+N20_R_MOHM = 10000        # 3 V / 0.3 A stall: the low end of the stall currents, the worst case here
+N20_NOLOAD_MA10 = 400     # 40 mA no-load at 3 V: the running friction (in 0.1 mA)
+N20_START_MA10 = 800      # assumed: break-away = 2 x the running current (gearbox static friction),
+                          # i.e. the motor starts at 0.8 V of its 3 V (speed 267 per mille)
+N20_L_UH = 1000           # assumed: 1 mH (L/R 0.1 ms); fast decay at speed_min fails to start for
+                          # any L above about 0.25 mH on a 3.3-4.8 V pack (tests/test_motor_model.py)
+PWM_DEFAULT_HZ = 20000    # boards.py pwm_motor_hz
+
+
+class N20:
+    """The motor's parameters (defaults: a 3 V geared N20, see above); all ints."""
+
+    def __init__(self, rated_mv: int = N20_RATED_MV, r_mohm: int = N20_R_MOHM,
+                 noload_ma10: int = N20_NOLOAD_MA10, start_ma10: int = N20_START_MA10,
+                 l_uh: int = N20_L_UH) -> None:
+        if not (0 < rated_mv <= 12000 and 1000 <= r_mohm <= 1000000 and 0 < noload_ma10 <= start_ma10
+                and start_ma10 < 60000 and 1 <= l_uh <= 100000):
+            raise ValueError("motor parameters out of range")
+        self.rated_mv = rated_mv
+        self.r_mohm = r_mohm
+        self.noload_ma10 = noload_ma10
+        self.start_ma10 = start_ma10
+        self.l_uh = l_uh
+
+
+def _period(freq_hz: int) -> int:
+    """The PWM period in units of 100 ns (1 kHz .. 10 MHz: 10000 .. 1)."""
+    if freq_hz < 1000:
+        freq_hz = 1000  # below 1 kHz a pulse outlasts L/R: no longer the small-triangle regime
+    t = 10000000 // freq_hz
+    return t if t > 0 else 1
+
+
+def _triangle(motor, supply_mv: int, duty: int, freq_hz: int) -> int:
+    """Fast decay at standstill, D <= 0.5: peak VM x on / L (capped at VM / R), average peak x D."""
+    on = _scale(_period(freq_hz), duty)              # 100 ns units, <= 10000
+    peak = supply_mv * on // motor.l_uh              # mV x 100 ns / uH = 0.1 mA
+    cap = supply_mv * 10000 // motor.r_mohm          # VM / R in 0.1 mA
+    if peak > cap:
+        peak = cap
+    if peak > 65535:
+        peak = 65535
+    return _scale(peak, duty)
+
+
+def stall_current(motor, mode: int, supply_mv: int, duty: int, freq_hz: int) -> int:
+    """Average current (0.1 mA) at standstill for a drive at `duty` (0..FULL) of `supply_mv`."""
+    if duty <= 0 or supply_mv <= 0:
+        return 0
+    if mode == SLOW:
+        return _scale(supply_mv, duty) * 10000 // motor.r_mohm
+    if 2 * duty <= FULL:
+        return _triangle(motor, supply_mv, duty, freq_hz)
+    continuous = _scale(supply_mv, 2 * duty - FULL) * 10000 // motor.r_mohm
+    half = _triangle(motor, supply_mv, FULL // 2, freq_hz)
+    return continuous if continuous > half else half
+
+
+def running_mv(motor, mode: int, supply_mv: int, duty: int, freq_hz: int) -> int:
+    """The voltage that sets a turning motor's speed (mV): back-EMF plus the running current x R.
+
+    Slow decay: the average voltage, duty x VM. Fast decay: the back-EMF E at which the average
+    current equals the running current (see the module docstring), whichever regime gives more.
+    """
+    vm = _scale(supply_mv, duty)
+    if mode == SLOW:
+        return vm
+    i0 = motor.noload_ma10
+    ir = i0 * motor.r_mohm // 10000                  # running current x R, mV
+    k = _triangle(motor, supply_mv, duty, freq_hz)   # <= 65535
+    e = 0
+    if k > i0:
+        e = supply_mv * (k - i0) // (k + i0)         # < 12000 x 65535 < 2^30
+    if 2 * duty > FULL:
+        c = _scale(supply_mv, 2 * duty - FULL) - ir
+        if c > e:
+            e = c
+    return e + ir
+
+
 HALF_STEPS = b"\x01\x03\x02\x06\x04\x0c\x08\x09"
 
 
@@ -106,10 +233,10 @@ class _Hand:
 
 
 class HBridgeHand(_Hand):
-    """A DC gear motor on a DRV8833 or TB6612 channel turning the hand."""
+    """A DC gear motor (N20 by default) on a DRV8833 or TB6612 channel turning the hand."""
 
     def __init__(self, board, mode: str, in1, in2, pwm=None, stby=None,
-                 deg_per_s: int = 120, dwell_ms: int = 150, rated_mv: int = 3000) -> None:
+                 deg_per_s: int = 120, dwell_ms: int = 150, rated_mv: int = 3000, motor=None) -> None:
         super().__init__(board, dwell_ms)
         if mode not in ("drv8833", "tb6612"):
             raise ValueError("unknown bridge %r" % mode)
@@ -120,18 +247,29 @@ class HBridgeHand(_Hand):
             raise ValueError("rated_mv is 1..12000, got %r" % (rated_mv,))
         self.deg_per_s = deg_per_s
         self.rated_mv = rated_mv
+        self.motor = motor if motor is not None else N20(rated_mv=rated_mv)
         self.supply_mv = board.battery_mv
         self.motor_mv = 0
         self.peak_mv = 0
         self._mv_since = 0
+        self.turning = False
+        self.humming = False
+        self.hum_ms = 0
+        self._hum_since = 0
+        self.decay = 0
+        self.freq_hz = PWM_DEFAULT_HZ
         self._supply = board.signal("battery_mv")
         if mode == "drv8833":
             self._a = board.signal(str(in1) + ".duty")
             self._b = board.signal(str(in2) + ".duty")
+            self._fa = board.signal(str(in1) + ".freq")
+            self._fb = board.signal(str(in2) + ".freq")
         else:
             self._a = board.signal(str(in1))
             self._b = board.signal(str(in2))
             self._pwm = board.signal(str(pwm) + ".duty")
+            self._fa = board.signal(str(pwm) + ".freq")
+            self._fb = self._fa
         self._stby = board.signal(str(stby)) if stby is not None else -1
         self.a = 0
         self.b = 0
@@ -155,6 +293,9 @@ class HBridgeHand(_Hand):
             self.stby = value
         elif sig == self._supply:
             self.supply_mv = value
+        elif sig == self._fa or sig == self._fb:
+            if value > 0:
+                self.freq_hz = value
         else:
             return
         self._decode(t)
@@ -167,20 +308,46 @@ class HBridgeHand(_Hand):
             self.motor_mv = mv
             self._mv_since = t
 
-    def settle(self) -> None:
-        """Count the drive going on now (reversal figures, peak_mv)."""
-        super().settle()
-        self._motor_mv(self.motor_mv, self.board.clock.elapsed)
+    def _hum(self, on: bool, t: int) -> None:
+        if self.humming:
+            self.hum_ms += t - self._hum_since
+        self._hum_since = t
+        self.humming = on
 
-    def _run(self, direction: int, duty: int, t: int) -> None:
-        """Drive at `duty` (0..FULL of the pack): the average motor voltage sets the speed."""
-        mv = _scale(self.supply_mv, duty)
+    def settle(self) -> None:
+        """Count the drive going on now (reversal figures, peak_mv, hum_ms)."""
+        super().settle()
+        t = self.board.clock.elapsed
+        self._motor_mv(self.motor_mv, t)
+        self._hum(self.humming, t)
+
+    def _run(self, direction: int, duty: int, decay: int, t: int) -> None:
+        """Drive at `duty` (0..FULL of the pack) in `decay` mode: the motor turns if it gets the
+        current (N20 model above), and then its voltage sets the speed."""
+        m = self.motor
+        supply = self.supply_mv
+        self.decay = decay
+        if direction != self.direction and self.direction != 0:
+            self.turning = False  # the other way round: it starts from standstill
+        current = stall_current(m, decay, supply, duty, self.freq_hz)
+        if current < (m.noload_ma10 if self.turning else m.start_ma10):
+            self.turning = False
+            self._hum(True, t)
+            self._motor_mv(_scale(supply, duty), t)
+            self._drive(0, 0, t)
+            return
+        self.turning = True
+        self._hum(False, t)
+        mv = running_mv(m, decay, supply, duty, self.freq_hz)
         self._motor_mv(mv, t)
         # deg_per_s x mv x 1000 // rated_mv in mdeg/s, split so no product reaches 2^30
         x = self.deg_per_s * mv
         self._drive(direction, x // self.rated_mv * 1000 + x % self.rated_mv * 1000 // self.rated_mv, t)
 
     def _stand(self, t: int) -> None:
+        self.turning = False
+        self.decay = 0
+        self._hum(False, t)
         self._motor_mv(0, t)
         self._drive(0, 0, t)
 
@@ -196,16 +363,20 @@ class HBridgeHand(_Hand):
             if a == 0 and b == 0 or a == FULL and b == FULL:
                 self._stand(t)
             elif b == 0:
-                self._run(1, a, t)
+                self._run(1, a, FAST if a < FULL else SLOW, t)
             elif a == 0:
-                self._run(-1, b, t)
+                self._run(-1, b, FAST if b < FULL else SLOW, t)
+            elif a == FULL:
+                self._run(1, FULL - b, SLOW, t)
+            elif b == FULL:
+                self._run(-1, FULL - a, SLOW, t)
             else:
                 self._forbid(t)
                 self._stand(t)
             return
         self.energised = a != b or (a == 1 and b == 1)
         if a != b and self.duty > 0:
-            self._run(1 if a else -1, self.duty, t)
+            self._run(1 if a else -1, self.duty, SLOW, t)
         else:
             self._stand(t)
 
