@@ -15,6 +15,7 @@ sys.path.insert(0, str(ROOT / "host_tools" / "propctl" / "vboard"))
 sys.path.insert(0, str(ROOT / "firmware" / "lib"))
 
 import physics  # noqa: E402
+
 from rules.geisteruhr import DEFAULT_LIMITS  # noqa: E402
 
 M = "scenarios.motor_model:"

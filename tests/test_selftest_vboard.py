@@ -92,9 +92,10 @@ def rows(out: str) -> dict:
 def test_correctly_wired_clock_passes_every_signal_within_the_motor_limits(compiled, tmp_path, capsys):
     code, out, person = run_selftest(compiled, tmp_path, capsys, "clock")
     table = rows(out)
-    assert set(table) == {"motor_cw", "motor_ccw", "piezo", "led", "button"}, out
+    # the self-test plays each of the clock's sounds (drivers.chime.CLOCK_SOUNDS)
+    assert set(table) == {"motor_cw", "motor_ccw", "piezo_bell", "piezo_alarm", "led", "button"}, out
     assert all(result == "ok" for result, _ in table.values()), out
-    assert code == 0 and "5 signals, 0 failed" in out
+    assert code == 0 and "6 signals, 0 failed" in out
     assert table["button"][1] == "seen on GP14 (pin 19)"
     seen = dict(person.seen)
     # clockwise, then back: the hand went both ways, never two bridge sides at once,
@@ -121,7 +122,7 @@ def test_reversed_motor_leads_are_named(compiled, tmp_path, capsys):
     for name in ("motor_cw", "motor_ccw"):
         assert table[name] == ("FAIL", "the hand turned the other way: the motor's leads are reversed; "
                                        "swap the two motor wires at the driver (AOUT1/AOUT2)")
-    assert table["piezo"][0] == table["led"][0] == table["button"][0] == "ok"
+    assert table["piezo_bell"][0] == table["led"][0] == table["button"][0] == "ok"
 
 
 def test_a_switched_off_pack_is_named_as_the_motor_supply_not_the_wires(compiled, tmp_path, capsys):
@@ -143,16 +144,16 @@ def test_a_switched_off_pack_is_named_as_the_motor_supply_not_the_wires(compiled
 def test_correctly_wired_fusebox_passes_every_signal(compiled, tmp_path, capsys):
     code, out, _ = run_selftest(compiled, tmp_path, capsys, "fusebox", config={"fusebox": {"relay": True}})
     table = rows(out)
-    assert set(table) == {"led_red", "led_green", "piezo", "relay", "btn_next", "btn_prev", "btn_bolt"} | {
-        "window %d" % n for n in range(1, 9)}, out
+    assert set(table) == {"led_red", "led_green", "piezo_blown", "piezo_click", "piezo_wrong", "relay",
+                          "btn_next", "btn_prev", "btn_bolt"} | {"window %d" % n for n in range(1, 9)}, out
     assert all(result == "ok" for result, _ in table.values()), out
-    assert code == 0 and "15 signals, 0 failed" in out
+    assert code == 0 and "17 signals, 0 failed" in out
 
 
 def test_swapped_windows_and_a_dead_sensor_are_named_exactly(compiled, tmp_path, capsys):
     code, out, _ = run_selftest(compiled, tmp_path, capsys, "fusebox", MISWIRED_FUSEBOX)
     table = rows(out)
-    assert code == 1 and "14 signals, 3 failed" in out, out
+    assert code == 1 and "16 signals, 3 failed" in out, out
     assert table["window 3"] == ("FAIL", "no change seen on GP6 (pin 9), but window 4's input GP7 "
                                          "(pin 10) changed: the wires of window 3 and window 4 are swapped "
                                          "at the board")
@@ -187,17 +188,18 @@ def test_esp32s3_pins_are_named_by_their_devkitc1_header_place(compiled, tmp_pat
 def test_non_interactive_runs_the_outputs_and_asks_nothing(compiled, tmp_path, capsys):
     code, out, person = run_selftest(compiled, tmp_path, capsys, "clock", extra={"non_interactive": True})
     table = rows(out)
-    assert set(table) == {"motor_cw", "motor_ccw", "piezo", "led"}
+    assert set(table) == {"motor_cw", "motor_ccw", "piezo_bell", "piezo_alarm", "led"}
     assert all(row == ("ran", "not confirmed (--non-interactive)") for row in table.values())
     assert code == 0 and "did it?" not in out and person.seen == []
 
 
 def test_scripted_answers_fail_what_was_not_seen_and_unworked_inputs_time_out(compiled, tmp_path, capsys):
     code, out, _ = run_selftest(compiled, tmp_path, capsys, "football",
-                                extra={"answers": "y,n", "timeout": 1.0})
+                                extra={"answers": "y,y,y,y,n", "timeout": 1.0})
     table = rows(out)
     assert code == 1
-    assert table["piezo"] == ("ok", "")
+    for sound in ("go", "beat", "end", "refused"):  # each of the box's sounds (parts.SOUNDS)
+        assert table["piezo_" + sound] == ("ok", "")
     assert table["led"] == ("FAIL", "not seen: check the wires on GP25 (on the board)")
     for name in ("btn_roll", "btn_kick", "btn_good", "btn_miss"):
         assert table[name][0] == "FAIL" and table[name][1].endswith("check the wire and the button")

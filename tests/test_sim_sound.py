@@ -9,10 +9,21 @@ import pytest
 
 from propctl import sound
 
-# drivers.chime.BELL, the clock's default melody: (freq_hz, ms) pairs, 0 a rest
-BELL = (1319, 180, 988, 420, 0, 150,
-        1319, 180, 988, 420, 0, 150,
-        1319, 180, 988, 900)
+
+def _firmware_bell():
+    """drivers.chime.BELL, the clock's default melody, read from the source: (freq_hz, ms) pairs,
+    0 a rest."""
+    import ast
+    from pathlib import Path
+    source = Path(__file__).resolve().parents[1] / "firmware" / "lib" / "drivers" / "chime.py"
+    for node in ast.parse(source.read_text()).body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "BELL":
+            return ast.literal_eval(node.value)
+    raise AssertionError("no BELL in drivers/chime.py")
+
+
+BELL = _firmware_bell()
+HIGH, LOW = BELL[0], BELL[2]
 
 
 def goertzel(samples, rate, freq):
@@ -66,7 +77,7 @@ def test_the_wav_plays_the_firmware_melody_in_time(played):
     for start, end, freq in notes:
         # the middle of each note: its own frequency dominates the other note's by far
         chunk = samples[(start + 20) * rate // 1000:(end - 20) * rate // 1000]
-        other = 988 if freq == 1319 else 1319
+        other = LOW if freq == HIGH else HIGH
         assert goertzel(chunk, rate, freq) > 50 * goertzel(chunk, rate, other), (start, freq)
         # and the zero crossings count the frequency within 2 %
         crossings = sum(1 for a, b in zip(chunk, chunk[1:]) if (a < 0) != (b < 0))

@@ -14,6 +14,9 @@ Structure (plain dicts, importable on a board and on the desktop):
                   pwm_motor_hz    PWM frequency for motor drivers (inaudible)
                   max_run_ms      no motor on this board runs longer than this per round
                   wdt_max_ms      the longest watchdog timeout the chip accepts
+                  no_pull         GPIOs without internal pull resistors (input-only):
+                                  an input there gets no pull requested (an external
+                                  pull-up is wired, see the wiring tables)
         "clock":  pins of the ghost clock (GPIO numbers, see hardware/clock/README.md),
         "football": pins of the Finger Football box (see hardware/football/README.md),
         "fusebox": pins of the fuse box (see hardware/fusebox/README.md),
@@ -242,6 +245,7 @@ LIMITS: dict = {
         "pwm_motor_hz": 20000,
         "max_run_ms": 120000,
         "wdt_max_ms": 8000,
+        "no_pull": (),
     },
     "esp32": {
         "adc_full_mv": 3100,   # with ADC.ATTN_11DB, roughly linear up to ~2.5 V
@@ -249,6 +253,9 @@ LIMITS: dict = {
         "pwm_motor_hz": 20000,
         "max_run_ms": 120000,
         "wdt_max_ms": 8000,
+        # GPIO 34-39 are input-only and have no pull-up or pull-down (ESP32 datasheet, "GPIO &
+        # RTC GPIO"; ESP-IDF warns on the UART for each one a pull is asked for)
+        "no_pull": (34, 35, 36, 37, 38, 39),
     },
     "esp32s3": {
         "adc_full_mv": 3100,   # with ADC.ATTN_11DB (the S3's 12 dB range), up to ~3.1 V
@@ -256,6 +263,7 @@ LIMITS: dict = {
         "pwm_motor_hz": 20000,
         "max_run_ms": 120000,
         "wdt_max_ms": 8000,
+        "no_pull": (),         # every S3 GPIO has its pull-up
     },
 }
 

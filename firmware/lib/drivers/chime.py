@@ -19,12 +19,22 @@ from micropython import const
 _HALF = const(32768)  # 50 % duty: loudest square wave for a piezo
 MAX_PULSE_MS = const(60)
 
-# A clock-tower bell: three strikes, each a high partial then a lower hum.
-BELL = (1319, 180, 988, 420, 0, 150,
-        1319, 180, 988, 420, 0, 150,
-        1319, 180, 988, 900)
-# Low double beeps: "cannot start" (battery low).
-ALARM = (330, 120, 0, 80, 330, 120, 0, 400, 330, 120, 0, 80, 330, 120)
+# Every tone lies in a piezo's loud band, PIEZO_LOW_HZ..PIEZO_HIGH_HZ: a 27 mm disc resonates
+# at 4.6 kHz (Murata 7BB-27-4 datasheet) and a 12 mm buzzer is rated at 4 kHz (TDK PS1240P02BT
+# datasheet); both curves fall off steeply below about 2 kHz, where a few hundred Hz is barely
+# heard. Datasheet figures, not measured here. tests/test_sounds.py checks every prop's sounds
+# (the SOUNDS tables) against this band; the table of all sounds is in hardware/README.md.
+PIEZO_LOW_HZ = const(2000)
+PIEZO_HIGH_HZ = const(5000)
+
+# A clock-tower bell: three strikes, each a high partial then a lower hum (G7 then D7).
+BELL = (3136, 180, 2349, 420, 0, 150,
+        3136, 180, 2349, 420, 0, 150,
+        3136, 180, 2349, 900)
+# Low double beeps (C7, the band's bottom): "cannot start" (battery low).
+ALARM = (2093, 120, 0, 80, 2093, 120, 0, 400, 2093, 120, 0, 80, 2093, 120)
+# The clock's sounds on a piezo (the self-test plays each): (name, melody).
+CLOCK_SOUNDS = (("bell", BELL), ("alarm", ALARM))
 
 
 class PiezoChime:

@@ -6,7 +6,9 @@
 
 Every output starts low (value=0) and every PWM at duty 0, so nothing moves or
 sounds until a driver says so; every button input gets the pull-up (pressed =
-low). Each prop's wiring module (props.clock.wiring, ...) builds its drivers
+low), except on a GPIO that has none (the ESP32's input-only 34-39, the board's
+"no_pull" limit), where the wiring tables put a 10k pull-up to 3V3 and no pull
+is asked for. Each prop's wiring module (props.clock.wiring, ...) builds its drivers
 from these, for the prop's build() and for the wiring self-test alike.
 """
 
@@ -33,7 +35,10 @@ class Pins:
 
     def button(self, name: str):
         m = self.m
-        return m.Pin(self.names[name], m.Pin.IN, m.Pin.PULL_UP)
+        gpio = self.names[name]
+        if gpio in self.limits.get("no_pull", ()):
+            return m.Pin(gpio, m.Pin.IN)  # input-only: no internal pull; a 10k to 3V3 is wired
+        return m.Pin(gpio, m.Pin.IN, m.Pin.PULL_UP)
 
     def buttons(self, names):
         """A drivers.switches.PinSource of these buttons (bit i: names[i] pressed)."""

@@ -8,7 +8,6 @@ from micropython import const
 
 RUN_MS = const(2000)        # how long the motor runs each way
 BLINKS = (300, 300, 300, 300, 300, 300)  # three blinks
-BEEPS = (880, 150, 0, 150, 880, 150, 0, 150, 880, 150)
 RELAY_MS = const(1000)
 # The motor step's speed (per mille) when the round's speed_min is slower: the N20 model
 # (host_tools/propctl/vboard/physics.py, slow decay) breaks away at about 267, so 450 starts a
@@ -35,11 +34,41 @@ def _led(test, pins, signal: str, prompt: str) -> None:
                     lambda now: led.start(now, BLINKS), led.off)
 
 
-def _piezo(test, pins, prompt: str) -> None:
+# What each sound of a prop's SOUNDS table is, for the person listening.
+SOUND_WORDS = {
+    "bell": "the bell: 3 strikes, each high then low",
+    "alarm": "the low-battery alarm: low double beeps",
+    "blown": "the blown fuse: a falling buzz",
+    "click": "the safe window: one short tick",
+    "wrong": "the refused card: a low double beep",
+    "go": "the start of the count: one high beep",
+    "beat": "a beat of the count: one short beep",
+    "end": "the end of the count: one long low beep",
+    "refused": "a refused button: one short low beep",
+}
+
+
+def _length(melody) -> int:
+    ms = 0
+    i = 1
+    while i < len(melody):
+        ms += melody[i]
+        i += 2
+    return ms
+
+
+def _piezo(test, pins, part: str, sounds) -> None:
+    """One step per sound of the prop (its SOUNDS table), each played on the piezo."""
     chime = pins.piezo()
     test.add_driver(chime, chime.silence)
-    test.add_output("piezo", prompt, 1000, where(test.board, pins.names["piezo"]),
-                    lambda now: chime.start(now, BEEPS), chime.silence)
+    place = where(test.board, pins.names["piezo"])
+    for name, melody in sounds:
+        test.add_output("piezo_" + name, "the %s should play %s" % (part, SOUND_WORDS[name]),
+                        _length(melody) + 300, place, _play(chime, melody), chime.silence)
+
+
+def _play(chime, melody):
+    return lambda now: chime.start(now, melody)
 
 
 def _buttons(test, pins, labels, source=None) -> None:
@@ -123,7 +152,8 @@ def _clock(test, settings) -> None:
                         check="is the solenoid powered (the battery pack's + at the solenoid)?",
                         pack=True)
     else:
-        _piezo(test, pins, "the piezo should beep 3 times")
+        from drivers.chime import CLOCK_SOUNDS
+        _piezo(test, pins, "piezo", CLOCK_SOUNDS)
     _led(test, pins, "led", "the LED should blink 3 times")
 
 
@@ -134,7 +164,8 @@ def _fusebox(test, settings) -> None:
     pins = wiring.pins
     _led(test, pins, "led_red", "the red LED should blink 3 times")
     _led(test, pins, "led_green", "the green LED should blink 3 times")
-    _piezo(test, pins, "the buzzer should beep 3 times")
+    from props.fusebox.parts import SOUNDS
+    _piezo(test, pins, "buzzer", SOUNDS)
     relay = wiring.relay()
     if relay is not None:
         test.add_driver(relay, relay.off)
@@ -150,10 +181,11 @@ def _fusebox(test, settings) -> None:
 
 def _football(test, settings) -> None:
     import machine
+    from props.football.parts import SOUNDS
     from props.football.wiring import SCOREBOARD_LEDS, FootballWiring
     wiring = FootballWiring(machine, settings)
     pins = wiring.pins
-    _piezo(test, pins, "the piezo should beep 3 times")
+    _piezo(test, pins, "piezo", SOUNDS)
     if wiring.leds_asked_for():
         for name, what in SCOREBOARD_LEDS:
             _led(test, pins, name, "the %s LED should blink 3 times" % what)

@@ -124,7 +124,7 @@ class VirtualPerson(Scripted):
             wanted = 1 if name == "motor_cw" else -1
             answer = "y" if moved * wanted > 0 else ("o" if moved else "n")
         else:
-            part = name
+            part = "piezo" if name.startswith("piezo_") else name  # one step per sound, one piezo
             seen = after["edges"].get(part, 0) - self._before.get("edges", {}).get(part, 0)
             answer = "y" if seen > 0 else "n"
         print("%s [%s] %s" % (question, "/".join(choices), answer), flush=True)

@@ -51,7 +51,7 @@ class Pin:
             forced = self._board.inputs.get(self.id)
             if forced is not None:
                 return forced
-            return 1 if self._pull == Pin.PULL_UP else 0
+            return 1 if self._pull == Pin.PULL_UP or self.id in self._board.pulled_up else 0
         level = 1 if v else 0
         if not self._driven or level != self._level:
             # record first: a write that raises (fault injection) did not happen

@@ -114,6 +114,9 @@ class Board:
         self._index = {}       # name -> signal index
         self.outputs = []      # machine objects that drive something (for resets)
         self.inputs = {}       # pin id -> level forced from outside
+        # Inputs with an external pull-up as the wiring tables wire them: the ESP32's input-only
+        # GPIO 34-39 have no internal pull (boards.py "no_pull"), so a 10k to 3V3 holds each high.
+        self.pulled_up = (34, 35, 36, 37, 38, 39)
         self.adc_mv = {}       # pin id -> millivolts at the pin
         self.adc_full_mv = 3300  # millivolts that read as 65535
         # The battery pack: the motor's supply, and what an ADC pin without adc_mv of its own

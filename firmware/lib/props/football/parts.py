@@ -15,11 +15,14 @@ GOOD = const(2)
 MISS = const(3)
 BUTTON_NAMES = ("roll", "kick", "good", "miss")
 
-# Piezo patterns: (freq_hz, ms, ...). The count's tones start on its beats.
-GO_TONE = (1568, 150)
-BEAT_TONE = (1175, 100)
-END_TONE = (784, 600)
-REFUSED_TONE = (220, 150)
+# Piezo patterns: (freq_hz, ms, ...). The count's tones start on its beats. Every tone in a
+# piezo's loud band (drivers.chime.PIEZO_LOW_HZ..PIEZO_HIGH_HZ).
+GO_TONE = (3136, 150)
+BEAT_TONE = (2349, 100)
+END_TONE = (2093, 600)
+REFUSED_TONE = (2000, 150)
+# The box's sounds (the self-test plays each): (name, melody).
+SOUNDS = (("go", GO_TONE), ("beat", BEAT_TONE), ("end", END_TONE), ("refused", REFUSED_TONE))
 
 IDLE = "idle"
 COUNTING = "counting"

@@ -17,10 +17,13 @@ BUTTON_PREV = const(1)
 BUTTON_BOLT = const(2)
 ALL_WINDOWS = const(0xFF)
 
-# A blown fuse: a harsh falling buzz. A safe window: a short tick.
-BLOWN_SOUND = (196, 120, 175, 120, 196, 120, 175, 120, 147, 120, 131, 700)
+# A blown fuse: a harsh falling buzz (G7 F7 G7 F7 D7 C7). A safe window: a short tick. Every
+# tone in a piezo's loud band (drivers.chime.PIEZO_LOW_HZ..PIEZO_HIGH_HZ).
+BLOWN_SOUND = (3136, 120, 2794, 120, 3136, 120, 2794, 120, 2349, 120, 2093, 700)
 CLICK = (3500, 8)
-WRONG = (330, 120, 0, 80, 330, 120)   # a card cannot be accepted yet
+WRONG = (2093, 120, 0, 80, 2093, 120)   # a card cannot be accepted yet
+# The fuse box's sounds (the self-test plays each): (name, melody).
+SOUNDS = (("blown", BLOWN_SOUND), ("click", CLICK), ("wrong", WRONG))
 SAFE_FLASH = (600,)                   # green on for 600 ms
 ACCEPT_BLINK = (120, 100, 120)        # green: card accepted
 

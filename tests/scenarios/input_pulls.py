@@ -1,0 +1,25 @@
+"""The pulls each prop's build asks for on its input pins, on the virtual board (MicroPython)."""
+
+
+def pulls(prop, overrides):
+    """{gpio: [signal, pull]} of every input Pin the prop's build made (None: no pull asked for)."""
+    import boards
+    from machine import Pin
+    if prop == "clock":
+        from clock_bench import ClockBench
+        bench = ClockBench(overrides)
+    elif prop == "fusebox":
+        from fusebox_bench import FuseBoxBench
+        bench = FuseBoxBench(overrides)
+    else:
+        from football_bench import FootballBench
+        bench = FootballBench(overrides)
+    board = overrides.get("board", "pico")
+    signal = {}
+    for name, gpio in boards.profile(board, prop).items():
+        signal[gpio] = name
+    out = {}
+    for part in bench.board.outputs:
+        if isinstance(part, Pin) and part._mode == Pin.IN and type(part.id) is int:
+            out[str(part.id)] = [signal.get(part.id, "?"), part._pull]
+    return out
