@@ -141,7 +141,7 @@ PROP_PARTS = {
         + button("btn_prev", "PREV", "p", "blue")
         + button("btn_bolt", "BOLT", "b", "yellow")
         + led("led_red", 220, "red", "fuse blown")
-        + led("led_green", 150, "limegreen", "safe")
+        + led("led_green", 220, "limegreen", "safe")
         + piezo("piezo")
         + [_part("relay", "wokwi-relay-module", {}, {"IN": sig("relay"), "VCC": V33, "GND": GND})]
     ),
@@ -156,10 +156,10 @@ PROP_PARTS = {
         + led("led_home", 220, "red", "home")
         + led("led_away", 220, "yellow", "away")
         + led("led_kick", 220, "orange", "kick count")
-        + led("led_down1", 150, "limegreen", "down 1")
-        + led("led_down2", 150, "limegreen", "down 2")
-        + led("led_down3", 150, "limegreen", "down 3")
-        + led("led_down4", 150, "limegreen", "down 4")
+        + led("led_down1", 220, "limegreen", "down 1")
+        + led("led_down2", 220, "limegreen", "down 2")
+        + led("led_down3", 220, "limegreen", "down 3")
+        + led("led_down4", 220, "limegreen", "down 4")
         + led("led", 330, "red", "LED")
     ),
 }

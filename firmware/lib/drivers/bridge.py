@@ -7,7 +7,8 @@ Each class only ever produces legal input combinations: a DRV8833 never has
 both inputs at partial duty, a TB6612's direction pins only change while its
 PWM is 0. Both drive in slow decay (drive/brake between pulses): the motor's
 average voltage is duty x supply, which drivers.motor's voltage compensation
-assumes and which a small geared motor answers at low duty. Both start asleep (nSLEEP / STBY low, where wired) until wake().
+assumes and which a small geared motor answers at low duty. Both start asleep
+(nSLEEP / STBY low, where wired) until wake().
 Pins and PWMs come in already built; nothing here allocates after __init__.
 """
 from micropython import const
