@@ -15,9 +15,11 @@ The running test is selftest/session.py and the steps of each prop are in
 selftest/steps.py, both imported only when the self-test begins. Outputs go
 through the same drivers the props use, with the same settings: the motor
 keeps its ramp, its brake-then-dwell before a reversal and its release after
-a stop (drivers.motor), at the round's slowest speed (`speed_min` of the
-clock's motion limits: slower stalls a geared motor) and never longer than
-the step (2 s); the solenoid's pulse is capped by drivers.chime. No step can
+a stop (drivers.motor), at selftest.steps.MOTOR_PERMILLE or the round's
+slowest speed (`speed_min`), whichever is faster (slower may only hum a
+geared motor) and never longer than the step (2 s); the piezo plays each of
+the prop's sounds (its SOUNDS table), one step each; the solenoid's pulse is
+capped by drivers.chime. No step can
 run on after the link goes quiet: each ends on its own time.
 """
 
