@@ -19,7 +19,8 @@ as built, wires and all, so a wiring fault can be put in on purpose:
     vboard_seen.json    written by the World every POLL_MS: what a person would see,
         {"t": ms, "seq": the hands' seq applied, "on": {part: 1/0},
          "edges": {part: times switched on so far}, and for the clock "hand_mdeg" (hand
-         angle, clockwise +) and "motor" (energised, forbidden, quick_reversals, reversals)}
+         angle, clockwise +) and "motor" (energised, forbidden, quick_reversals, reversals,
+         and for a DC motor hum_ms: ms it was driven without turning, physics.HBridgeHand)}
 
 The World reads and writes these files when the firmware reads an input
 (machine.Pin.value), at most every POLL_MS; inputs follow the wiring, the
@@ -159,6 +160,8 @@ class World:
             # the motor's safety rules as the bridge saw them (vboard.physics)
             seen["motor"] = {"energised": hand.energised, "forbidden": hand.forbidden,
                              "quick_reversals": hand.quick_reversals, "reversals": hand.reversals}
+            if hasattr(hand, "hum_ms"):
+                seen["motor"]["hum_ms"] = hand.hum_ms
         with open(SEEN + ".tmp", "w") as f:
             f.write(json.dumps(seen))
         os.rename(SEEN + ".tmp", SEEN)
