@@ -6,6 +6,7 @@ the OLED's pixels, the count's timing off the recorded piezo outputs.
 """
 import re
 
+import firmware_sounds
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -239,7 +240,11 @@ def test_refused_presses_change_nothing_and_sound_low(vboard_process):
     refused = result["refused"]
     assert [e["button"] for e in refused] == ["kick", "good"]
     assert "50" in refused[0]["error"]
-    assert [f for _, f in result["tones"]] == [220, 220]
+    refused_hz = firmware_sounds.tuples("props/football/parts.py")["REFUSED_TONE"][0]
+    assert [f for _, f in result["tones"]] == [refused_hz, refused_hz]
+    # the lowest sound the box makes ("sound low"), and still in the piezo's band
+    low, _ = firmware_sounds.band()
+    assert refused_hz == low
 
 
 def test_led_display_shows_possession_downs_and_the_count(vboard_process):
