@@ -137,3 +137,23 @@ def test_fast_decay_at_a_slow_pwm_does_turn_it(vboard_process):
     duty = compensated_duty(SPEED_MIN, 4800)
     r = vboard_process.call(M + "hand_drive", "fast", duty, 4800, 2000, 1000)
     assert r["turning"], r
+
+
+# --- the sim says so ---------------------------------------------------------------------
+
+def run_sim(*extra):
+    import subprocess
+    done = subprocess.run([sys.executable, "-m", "propctl.cli", "sim", "clock", "--seed", "42",
+                           "--non-interactive"] + list(extra),
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_sim_says_when_the_motor_hums_instead_of_turning():
+    out = run_sim("--set", 'clock.limits={"speed_min": 5, "speed_max": 20}')
+    assert "hand at 0.0 deg" in out
+    assert "the motor hummed" in out and "speed_min" in out, out
+    tail = out[out.index("the motor hummed") - 6:].splitlines()
+    assert len(tail) == 2 and all(len(line) <= 80 for line in tail), tail
+    assert "hummed" not in run_sim()  # the defaults start the motor at once

@@ -269,6 +269,10 @@ class RunView:
                   "" if angle is None else ", hand at %.1f deg" % (angle % 360),
                   "still energised!" if end["energised"] else "released",
                   end["forbidden"], end["quick_reversals"]), flush=True)
+        hum = end.get("hum_ms", 0)
+        if hum >= 500:  # more than the ramps' first moments: speeds too slow to start the motor
+            print("      the motor hummed %.1f s, not turning: speeds below about 270 per mille\n"
+                  "      do not start a geared N20 (clock.limits speed_min)" % (hum / 1000), flush=True)
         return True
 
 

@@ -24,7 +24,8 @@ Output, one JSON object per line, "t" = board time in ms since power-up:
     {"type": "event", "t": ..., "event": "start", ...the event's fields}
     {"type": "frame", "t": ..., "angle_mdeg": ..., "state": ..., "direction": ..., "left_ms": ...}
     {"type": "pwm", "t": ..., "pin": "15", "what": "freq" or "duty", "value": ...}   the piezo's PWM
-    {"type": "end", "t": ..., "completed": ..., "energised": ..., "quick_reversals": ..., "forbidden": ...}
+    {"type": "end", "t": ..., "completed": ..., "energised": ..., "quick_reversals": ..., "forbidden": ...,
+     "hum_ms": ms the DC motor was driven without turning (physics.HBridgeHand)}
 The run ends once the clock is idle again after its last round (exit status 0),
 or with status 1 on a fault or when the round does not finish in time.
 """
@@ -212,7 +213,8 @@ class ClockRun:
         self.frame()
         emit({"type": "end", "t": self.board.clock.elapsed, "completed": app.completed,
               "energised": bench.hand.energised, "quick_reversals": bench.hand.quick_reversals,
-              "forbidden": bench.hand.forbidden, "resets": self.board.resets})
+              "forbidden": bench.hand.forbidden, "resets": self.board.resets,
+              "hum_ms": getattr(bench.hand, "hum_ms", 0)})
         if self.keys is not None:
             return 0
         return 0 if app.completed >= self.opts["rounds"] else 1
