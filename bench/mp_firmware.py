@@ -1,7 +1,7 @@
 """One prop's round on the virtual board, wired as link.board wires it (MicroPython): heap figures.
 
 Usage: micropython -X heapsize=N bench/mp_firmware.py PROP PACK FOLDER [live|steps]
-MICROPYPATH: host_tools/propctl/vboard, tests, then the firmware (firmware/lib as
+MICROPYPATH: host_tools/propctl/vboard, bench, then the firmware (firmware/lib as
 source, or a folder of .mpy files from mpy-cross; or nothing, on a build with
 the firmware frozen in). FOLDER holds the prop's flash files. Prints one JSON line.
 

@@ -24,11 +24,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tools" / "testbed"))  # a private Mosquitto, shared with the tests
 sys.path.insert(0, str(ROOT / "host_tools"))
 
 from mosquitto_broker import Mosquitto  # noqa: E402
-from venue_helpers import Listener, request  # noqa: E402
+from venue_helpers import Listener, hostile_payloads, request  # noqa: E402
 
 from propctl.venue.netprop import NetProp  # noqa: E402
 
@@ -95,7 +95,6 @@ def heap_cost(port: int, folder: Path) -> list:
 
 
 def hostile(port: int, count: int) -> dict:
-    from test_venue_hostile import hostile_payloads
     admin = Listener(port, topics=("props/p1/reply", "props/p1/status"), client_id="bench-admin")
     with NetProp("clock", "127.0.0.1", port, "p1", user="p1", password="pw-p1") as prop:
         admin.wait(lambda t, p, r: t == "props/p1/status" and p == b"online", 10)

@@ -7,7 +7,7 @@ import time
 import pytest
 from mosquitto_broker import Mosquitto
 from test_venue_broker import CLOCK, assert_stop_on_time
-from venue_helpers import Listener, request
+from venue_helpers import Listener, hostile_payloads, request
 
 from propctl.venue.netprop import NetProp
 
@@ -19,26 +19,6 @@ WIFI_PW = "wifi-pw-Q93m"
 def broker(tmp_path):
     with Mosquitto(tmp_path / "broker", {"h1": BROKER_PW, "venue": "venue-pw"}) as b:
         yield b
-
-
-def hostile_payloads(rng: random.Random, count: int) -> list:
-    """Bytes no well-behaved desktop would send: junk, broken JSON, wrong shapes, huge lines."""
-    shapes = [
-        lambda: bytes(rng.randrange(256) for _ in range(rng.randrange(0, 80))),
-        lambda: b"{" * rng.randrange(1, 300),
-        lambda: b"[" * 200 + b"]" * 200,
-        lambda: json.dumps({"id": rng.randrange(-5, 2**40), "cmd": "start_round"}).encode(),
-        lambda: json.dumps({"cmd": "x" * rng.randrange(30, 40)}).encode(),
-        lambda: json.dumps({"cmd": "report", "args": {"on_clock": [1] * 40, "unused": "no"}}).encode(),
-        lambda: json.dumps({"cmd": "new_game", "args": {"players": 2**70}}).encode(),
-        lambda: json.dumps({"cmd": "maintenance"}).encode(),
-        lambda: json.dumps({"cmd": "help", "extra": 1}).encode(),
-        lambda: b"x" * rng.randrange(500, 900),
-        lambda: "\u00e9\u0000\ud800".encode("utf-8", "surrogatepass"),
-        lambda: json.dumps({"cmd": "stop", "args": {"now": True}}).encode(),
-        lambda: b'{"cmd": "state", "args": ' + b'{"a":' * 100 + b"1" + b"}" * 101,
-    ]
-    return [rng.choice(shapes)() for _ in range(count)]
 
 
 def test_hostile_payloads_on_the_command_topic_crash_nothing_and_every_valid_request_is_answered(broker):

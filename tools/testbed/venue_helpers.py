@@ -1,5 +1,7 @@
-"""What the venue tests share: a listener on the broker that records every message, and waits."""
+"""What the venue tests and the venue bench share: a listener on the broker that records every
+message, and waits; the hostile payloads a venue's network may send."""
 import json
+import random
 import threading
 import time
 
@@ -73,3 +75,23 @@ def request(listener: Listener, prop_id: str, request_id: int, cmd: str, args=No
         body["args"] = args
     listener.publish("props/%s/cmd" % prop_id, json.dumps(body))
     return listener.wait_json("props/%s/reply" % prop_id, lambda m: m.get("re") == request_id, timeout, start)
+
+
+def hostile_payloads(rng: random.Random, count: int) -> list:
+    """Bytes no well-behaved desktop would send: junk, broken JSON, wrong shapes, huge lines."""
+    shapes = [
+        lambda: bytes(rng.randrange(256) for _ in range(rng.randrange(0, 80))),
+        lambda: b"{" * rng.randrange(1, 300),
+        lambda: b"[" * 200 + b"]" * 200,
+        lambda: json.dumps({"id": rng.randrange(-5, 2**40), "cmd": "start_round"}).encode(),
+        lambda: json.dumps({"cmd": "x" * rng.randrange(30, 40)}).encode(),
+        lambda: json.dumps({"cmd": "report", "args": {"on_clock": [1] * 40, "unused": "no"}}).encode(),
+        lambda: json.dumps({"cmd": "new_game", "args": {"players": 2**70}}).encode(),
+        lambda: json.dumps({"cmd": "maintenance"}).encode(),
+        lambda: json.dumps({"cmd": "help", "extra": 1}).encode(),
+        lambda: b"x" * rng.randrange(500, 900),
+        lambda: "\u00e9\u0000\ud800".encode("utf-8", "surrogatepass"),
+        lambda: json.dumps({"cmd": "stop", "args": {"now": True}}).encode(),
+        lambda: b'{"cmd": "state", "args": ' + b'{"a":' * 100 + b"1" + b"}" * 101,
+    ]
+    return [rng.choice(shapes)() for _ in range(count)]
