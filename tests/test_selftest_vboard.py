@@ -124,7 +124,7 @@ def test_reversed_motor_leads_are_named(compiled, tmp_path, capsys):
 
 
 def test_a_switched_off_pack_is_named_as_the_motor_supply_not_the_wires(compiled, tmp_path, capsys):
-    # Issue 23: an ESP32 clock on USB with the whole pack switched off cannot turn its motor
+    # An ESP32 clock on USB with the whole pack switched off cannot turn its motor
     # or strike its bell; the self-test blamed the wires. The divider reads the pack: 0 V.
     config = {"clock": {"chime": "solenoid", "battery_min_mv": 3600}}
     code, out, _ = run_selftest(compiled, tmp_path, capsys, "clock", {"battery_mv": 0}, board="esp32",
