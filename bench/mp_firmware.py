@@ -87,10 +87,7 @@ def _no_meter(kind, fn):
 
 def _sink(app, fn) -> None:
     """Point the app's event callback at fn, as link.board's build(settings, link.event) does."""
-    if hasattr(app, "on_event"):
-        app.on_event = fn
-    else:
-        app._on_event = fn
+    app.on_event = fn  # every prop's sink (props/contract.pyi)
 
 
 def clock_round(wiring, pack):
