@@ -8,8 +8,9 @@ build() by name; props.contract, the stub mypy checks every app against, names i
 imported only under TYPE_CHECKING), never a prop module itself. The selftest package (the
 wiring self-test link.board wraps around every app): selftest imports only its
 selftest.session, that only selftest.steps, which builds drivers from boards like a prop and
-reads the clock's motion limits from rules; none of them imports a prop. net (venue mode) uses link's protocol and rules' PRNG and nothing
-of a prop; only link.board imports it, and only when net.broker is set.
+reads the clock's motion limits from rules; none of them imports a prop. net (venue mode)
+uses link's protocol and rules' PRNG and nothing of a prop; only link.board imports it, and
+only when net.broker is set.
 """
 import ast
 from pathlib import Path
