@@ -108,9 +108,11 @@ def test_correctly_wired_clock_passes_every_signal_within_the_motor_limits(compi
         motor = seen[name]["motor"]
         assert motor["forbidden"] == 0 and motor["quick_reversals"] == 0, (name, motor)
     assert seen["motor_ccw"]["motor"]["reversals"] == 1
-    # pressing the start button during the self-test started no round: the hand stood still
-    assert seen["button"]["hand_mdeg"] == seen["motor_ccw"]["hand_mdeg"]
+    # pressing the start button during the self-test started no round: the motor was never
+    # energised, and the hand stood (a round turns it tens of degrees; what it still coasted
+    # after the last step, read a little later on a loaded host, is a fraction of one)
     assert not seen["button"]["motor"]["energised"]
+    assert abs(seen["button"]["hand_mdeg"] - seen["motor_ccw"]["hand_mdeg"]) < 1000, seen
 
 
 def test_reversed_motor_leads_are_named(compiled, tmp_path, capsys):
