@@ -163,7 +163,8 @@ def test_no_password_in_any_topic_reply_event_or_log_of_a_session(broker, tmp_pa
 def test_the_football_count_keeps_its_beat_while_the_broker_dies(broker):
     """A field goal's 3-second count started over MQTT; the broker is killed at "go": the
     beats come at 1, 2 and 3 s of the count by the firmware's clock, never early and never held
-    by the network (test_venue_broker.BLOCKED_MS); its figures on an idle host: make bench."""
+    by the network (test_venue_broker.BLOCKED_MS). The beats to the millisecond: test_football_box,
+    in virtual time."""
     from test_venue_broker import BLOCKED_MS, net_stats
     admin = Listener(broker.port, topics=("props/h1/reply", "props/h1/status"))
     prop = NetProp("football", "127.0.0.1", broker.port, "h1", user="h1", password=BROKER_PW,

@@ -2,11 +2,15 @@
 message, and waits; the hostile payloads a venue's network may send."""
 import json
 import random
+import socket
+import subprocess
 import threading
 import time
+from pathlib import Path
 
 from mosquitto_broker import ADMIN_PASSWORD
 
+from propctl.launcher import board_env, command
 from propctl.venue.broker import Broker, connect
 
 
@@ -95,3 +99,58 @@ def hostile_payloads(rng: random.Random, count: int) -> list:
         lambda: b'{"cmd": "state", "args": ' + b'{"a":' * 100 + b"1" + b"}" * 101,
     ]
     return [rng.choice(shapes)() for _ in range(count)]
+
+
+FUSEBOX_NET = Path(__file__).resolve().parent / "fusebox_net.py"
+
+
+def fusebox_under(mode: str, port: int = 0, user: str = "", password: str = "", flood=None) -> dict:
+    """fusebox_net.py (the fuse box behind the net layer, real time) in MODE: its result line;
+    `flood()` is called once it is connected and ready."""
+    proc = subprocess.Popen(command([FUSEBOX_NET, mode, port, user, password], "4M"), stdout=subprocess.PIPE,
+                            text=True, env=board_env())
+    result: dict = {}
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        record = json.loads(line)
+        if "ready" in record:
+            assert record["ready"] is True
+            if flood is not None:
+                flood()
+        else:
+            result = record
+    proc.wait(timeout=30)
+    return result
+
+
+def fusebox_windows(broker_port: int, user: str, password: str) -> dict:
+    """{mode: fusebox_net.py's result} with no network ("none"), a broker that takes the TCP
+    connection and never answers ("silent"), and the real broker at broker_port flooded with
+    commands on the prop's cmd topic while the windows open ("broker")."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(4)  # takes connections into its backlog, answers nothing
+    try:
+        runs = {"none": fusebox_under("none"), "silent": fusebox_under("silent", silent.getsockname()[1])}
+    finally:
+        silent.close()
+    flooder = Listener(broker_port, client_id="flooder")
+    stop = threading.Event()
+
+    def flood() -> None:
+        def run() -> None:
+            n = 0
+            while not stop.is_set() and n < 3000:
+                payload = json.dumps({"id": n, "cmd": "state"}) if n % 2 else b"{junk"
+                flooder.publish("props/%s/cmd" % user, payload)
+                n += 1
+                if n % 50 == 0:
+                    time.sleep(0.02)
+        threading.Thread(target=run, daemon=True).start()
+
+    try:
+        runs["broker"] = fusebox_under("broker", broker_port, user, password, flood)
+    finally:
+        stop.set()
+        flooder.close()
+    return runs

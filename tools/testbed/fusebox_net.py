@@ -1,7 +1,7 @@
 """The fuse box reads its windows on time whatever the network does (MicroPython, real time).
 
     MICROPYPATH=host_tools/propctl/vboard:firmware/lib \
-        micropython tests/mp/fusebox_net.py MODE PORT [USER PASSWORD]
+        micropython tools/testbed/fusebox_net.py MODE PORT [USER PASSWORD]
 
 MODE "none": the runtime with the serial port only (the baseline); "silent": a broker at
 127.0.0.1:PORT that takes the TCP connection and never answers; "broker": a real broker
