@@ -20,9 +20,13 @@ FUNCTION_ROOTS = ("host_tools", "firmware", "bench", "tools")
 # The rules cores: pure game logic, one rulebook each, kept whole on purpose.
 RULES_CORES = {"firmware/lib/rules/%s.py" % game
                for game in ("geisteruhr", "fingerweg", "pimaldaumen", "fingerfootball")}
-# Over the limits today, to be split, with the reason each is not split yet (none today: a
-# file or function that grows over a limit is split, or named here with its reason).
-NOT_YET_SPLIT: dict = {}
+# Over the limits today, to be split, with the reason each is not split yet (a file or
+# function that grows over a limit is split, or named here with its reason).
+NOT_YET_SPLIT: dict = {
+    "firmware/lib/props/fusebox/app.py": "over 400 lines since it keeps the whole prop contract "
+    "(props/contract.pyi: wait_ms, and fault(), which it lacked); to be split when the fuse box "
+    "becomes one folder (issue 34's first item, on another branch at the same time)",
+}
 
 
 def python_files(roots):

@@ -248,8 +248,7 @@ class FuseBoxApp:
         if self._relay is not None:
             self._relay.off()
 
-    def wait_ms(self, now: int) -> int:
-        """Until the next deadline: the next scan (every deadline falls on a tick)."""
+    def wait_ms(self, now: int) -> int:  # the contract's: every deadline falls on a scan
         return self.tick_ms
 
     def flash_ok(self, now: int) -> bool:
@@ -398,8 +397,7 @@ class FuseBoxApp:
             pass  # refused: a button has no one to tell but the lights (pack_error already sent)
 
     def fault(self, exc) -> None:
-        """A tick raised (runtime.Runtime's fault contract: relay, lights and sound are already
-        off): state "fault" and the "fault" event with the state it was in."""
+        """A tick raised (runtime.Runtime's fault contract; the outputs are off): say so."""
         self._emit("fault", {"state": self.state, "error": repr(exc)})
         self.state = "fault"
 
