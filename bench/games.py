@@ -1,12 +1,15 @@
 """One whole random game per call for each rules core, for the throughput benchmark.
 
-Runs on both interpreters (tests/ and firmware/lib on the path). The players
-are the differential tests' scenario players, so a game here also logs every
-step and tries some illegal moves, as in the tests.
+Runs on both interpreters (tools/testbed and firmware/lib on the path). The
+players are the differential tests' (tools/testbed/play_*.py), so a game here also
+logs every step and tries some illegal moves, as in the tests.
 """
 import json
 
-from scenarios import fingerfootball, fingerweg, geisteruhr, pimaldaumen
+import play_fingerfootball as fingerfootball
+import play_fingerweg as fingerweg
+import play_geisteruhr as geisteruhr
+import play_pimaldaumen as pimaldaumen
 
 _board = None
 

@@ -1,7 +1,7 @@
 """One prop's round on the virtual board, wired as link.board wires it (MicroPython): heap figures.
 
 Usage: micropython -X heapsize=N bench/mp_firmware.py PROP PACK FOLDER [live|steps]
-MICROPYPATH: host_tools/propctl/vboard, tests, then the firmware (firmware/lib as
+MICROPYPATH: host_tools/propctl/vboard, bench, then the firmware (firmware/lib as
 source, or a folder of .mpy files from mpy-cross; or nothing, on a build with
 the firmware frozen in). FOLDER holds the prop's flash files. Prints one JSON line.
 
@@ -87,10 +87,7 @@ def _no_meter(kind, fn):
 
 def _sink(app, fn) -> None:
     """Point the app's event callback at fn, as link.board's build(settings, link.event) does."""
-    if hasattr(app, "on_event"):
-        app.on_event = fn
-    else:
-        app._on_event = fn
+    app.on_event = fn  # every prop's sink (props/contract.pyi)
 
 
 def clock_round(wiring, pack):

@@ -61,7 +61,7 @@ def clock_setup():
     import settings
     from props import clock
     from props.clock.app import IDLE
-    # the divider wired: ticks read the pack every 2 s and rescale the motor's duty (issue 23)
+    # the divider wired: ticks read the pack every 2 s and rescale the motor's duty (voltage compensation)
     cfg, _ = settings.merge({"clock": {"seed": 3, "battery_min_mv": 3000}})
     board = vboard.new_board(0, 1)
     app = clock.build(cfg, count_event)

@@ -1,7 +1,7 @@
 """Whole random games per second, under whichever interpreter runs this file.
 
 Usage: python bench/mp_throughput.py MODULE:FUNCTION PLAYERS SECONDS
-(with tests/ and firmware/lib on the path). Calls FUNCTION(seed, PLAYERS) for
+(with tools/testbed and firmware/lib on the path). Calls FUNCTION(seed, PLAYERS) for
 seeds 0, 1, 2, ... until SECONDS have passed; prints one JSON line.
 """
 import json

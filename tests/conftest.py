@@ -6,6 +6,8 @@ import pytest
 from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# what the tests share with the bench (a private Mosquitto, the games' players): tools/testbed
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tools" / "testbed"))
 
 from micropython_harness import (  # noqa: E402
     Differential,

@@ -11,50 +11,20 @@ import importlib
 import json
 import os
 import select
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
+from propctl.launcher import MicroPythonNotFound, board_env, find_micropython, find_micropython_wasm  # noqa: F401
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE_LIB = ROOT / "firmware" / "lib"
 TESTS = ROOT / "tests"
-# The wasm32 leg: a `micropython`-compatible command (see its header).
-WASM_RUNNER = ROOT / "tools" / "wasm" / "run.mjs"
-WASM_PACKAGE = ROOT / "tools" / "wasm" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+TESTBED = ROOT / "tools" / "testbed"  # the games' players the scenarios re-export (the bench's too)
 
 
 class MicroPythonError(AssertionError):
     """A scenario raised under MicroPython; the message is its traceback."""
-
-
-class MicroPythonNotFound(RuntimeError):
-    pass
-
-
-def find_micropython() -> str:
-    """The interpreter named by $MICROPYTHON, else the one in .venv, else on PATH."""
-    explicit = os.environ.get("MICROPYTHON")
-    candidates = [explicit] if explicit else [
-        str(ROOT / ".venv" / "bin" / "micropython"), shutil.which("micropython")]
-    for candidate in candidates:
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    raise MicroPythonNotFound(
-        "no MicroPython unix port found: run `make setup`, or set "
-        "MICROPYTHON=/path/to/micropython (looked at: %s)" % candidates)
-
-
-def find_micropython_wasm() -> str:
-    """tools/wasm/run.mjs when node and the pinned npm package are installed."""
-    if not shutil.which("node"):
-        raise MicroPythonNotFound(
-            "no node on PATH, so the MicroPython wasm32 leg cannot run (install nodejs and npm, "
-            "then `make setup`)")
-    if not (WASM_PACKAGE / "micropython.mjs").exists():
-        raise MicroPythonNotFound(
-            "the MicroPython WebAssembly port is not installed in tools/wasm: run `make setup`")
-    return str(WASM_RUNNER)
 
 
 def wasm_runner():
@@ -69,11 +39,8 @@ def wasm_runner():
 
 
 def micropython_env(*extra_paths) -> dict:
-    """Environment whose MICROPYPATH puts the firmware lib first, as on a board."""
-    env = dict(os.environ)
-    paths = [str(p) for p in extra_paths] + [str(FIRMWARE_LIB), ".frozen"]
-    env["MICROPYPATH"] = ":".join(paths)
-    return env
+    """Environment whose MICROPYPATH puts `extra_paths`, then the firmware lib (propctl.launcher)."""
+    return board_env(FIRMWARE_LIB, *extra_paths, vboard=False)
 
 
 class MicroPythonProcess:
@@ -99,7 +66,7 @@ class MicroPythonProcess:
             [self.executable, "-X", "heapsize=" + self.heap,
              str(TESTS / "micropython_server.py")],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=micropython_env(*self.paths, TESTS), cwd=str(ROOT))
+            env=micropython_env(*self.paths, TESTS, TESTBED), cwd=str(ROOT))
         self._buffer = b""
         self._copied = {}
 

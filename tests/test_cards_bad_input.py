@@ -1,4 +1,4 @@
-"""Hostile input to `propctl cards` (issue 13, bad input 11-16, 19, 20): a clear answer, never a traceback."""
+"""Hostile input to `propctl cards`: a clear answer, never a traceback."""
 import json
 import os
 import signal

@@ -1,4 +1,4 @@
-"""Voltage-compensated drive (issue 23): the recommended 3 V motor on a 4.8-3.3 V pack.
+"""Voltage-compensated drive: the recommended 3 V motor on a 4.8-3.3 V pack.
 
 The virtual hand's motor is the recommended 3 V N20: it turns at its rated speed at an
 average 3 V (duty x the pack's voltage, vboard/physics.py) and proportionally otherwise.
@@ -19,7 +19,7 @@ def spread(rounds):
 
 @pytest.mark.parametrize("board", ["pico", "esp32"])
 def test_the_recommended_motor_is_not_over_driven_by_default(vboard_process, board):
-    # Nothing set but the seed: before issue 23 full speed was full duty, 4.8 V on a 3 V motor.
+    # Nothing set but the seed: without compensation full speed was full duty, 4.8 V on a 3 V motor.
     config = {"board": board, "clock": {"seed": 5, "limits": FULL_SPEED}}
     rounds = vboard_process.call(D + "discharge", config, 4800, 3300, 3)
     assert all(0 < peak <= RATED_MV for _, _, peak in rounds), rounds

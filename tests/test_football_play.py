@@ -74,9 +74,17 @@ def read_wav(path):
 
 
 def frequency(samples, rate):
-    """A square wave's frequency from its zero crossings."""
-    crossings = sum(1 for a, b in zip(samples, samples[1:]) if (a < 0) != (b < 0))
-    return crossings / 2 / (len(samples) / rate)
+    """A square wave's frequency from its zero crossings: half periods between the first and the
+    last crossing (exact to a sample, however short the stretch)."""
+    crossings = [i for i in range(1, len(samples)) if (samples[i - 1] < 0) != (samples[i] < 0)]
+    if len(crossings) < 3:
+        return 0.0
+    return (len(crossings) - 1) / 2 / ((crossings[-1] - crossings[0]) / rate)
+
+
+def note_end(samples, start):
+    """The first silent sample from `start` on (a note is a run of samples that are not 0)."""
+    return next((i for i in range(start, len(samples)) if not samples[i]), len(samples))
 
 
 @pytest.mark.parametrize("cols,rows", [(80, 24), (120, 40)])
@@ -121,15 +129,19 @@ def test_a_person_plays_from_the_toss_to_a_touchdown_and_the_extra_point(cols, r
         assert term.overlong == 0
     finally:
         stop(pid, fd)
-    # the count as the person heard it: "go", then "one thousand one" a second later
+    # The count as the person heard it: "go", then "one thousand one" about a second later, each
+    # at the firmware's pitch. The recording follows the real clock, so a loaded host moves and
+    # shortens notes by what its scheduler costs; that the beats fall on their milliseconds is
+    # asserted in virtual time (test_football_box: the count's tones on the beats).
     rate, samples = read_wav(wav)
     tones = firmware_tones()
     go, beep = tones["go"][0], tones["beep"][0]
-    go_end = int(0.13 * rate)
-    assert abs(frequency(samples[int(0.02 * rate):go_end], rate) - go) < go * 0.02
-    beat = next(i for i in range(int(0.2 * rate), len(samples)) if samples[i])
-    assert 0.9 < beat / rate < 1.3, beat / rate  # real time: a loaded host may be some ticks late
-    assert abs(frequency(samples[beat + int(0.01 * rate):beat + int(0.09 * rate)], rate) - beep) < beep * 0.02
+    go_end = note_end(samples, 0)
+    assert abs(frequency(samples[:go_end], rate) - go) < go * 0.02, go_end / rate
+    beat = next(i for i in range(go_end, len(samples)) if samples[i])
+    assert 0.5 < beat / rate < 1.9, beat / rate  # the first beat, not "go" and not the second
+    beat_end = note_end(samples, beat)
+    assert abs(frequency(samples[beat:beat_end], rate) - beep) < beep * 0.02, (beat_end - beat) / rate
 
 
 @pytest.mark.parametrize("hold", ["key repeat", "R"])

@@ -469,7 +469,7 @@ def test_a_lost_mcp23017_is_reported_once_and_the_box_keeps_running(vboard_proce
 @pytest.mark.parametrize("silent", [False, True], ids=["power-lost", "brown-out"])
 def test_a_power_cycled_mcp23017_gets_its_pull_ups_and_directions_back_within_one_scan(
         vboard_process, silent):
-    # Issue 23: the set-up was written once at start; a chip that lost power came back with
+    # The set-up was once written only at start; a chip that lost power came back with
     # every pin an input and no pull-ups, so the open window 2 floated and read shut.
     result = vboard_process.call(S + "mcp_power_cycle", {"fusebox": {"inputs": "mcp23017"}}, 300, 800,
                                  [[100, "open", 1], [1000, "open", 4]], 1300, silent)
@@ -481,7 +481,7 @@ def test_a_power_cycled_mcp23017_gets_its_pull_ups_and_directions_back_within_on
 
 
 def test_the_link_counts_windows_1_to_8_and_players_1_to_n(vboard_process):
-    # Issue 12: the top window is window 1 on the link, as printed on the box; players are 1-n.
+    # The top window is window 1 on the link, as printed on the box; players are 1-n.
     actions = [[50, "cmd", "new_game", 3], [400, "cmd", "report_choices", [2]]]
     result = sess(vboard_process, {}, [[200, "open", 0], [300, "open", 7]], actions, 600)
     assert [(e["window"], e["open"]) for e in named(result, "window")] == [(1, True), (8, True)]

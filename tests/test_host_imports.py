@@ -96,15 +96,21 @@ def test_propctl_has_no_import_cycle():
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
+# the sims' shared pieces stand on leaves: the launcher, --set and --config (overrides), the
+# firmware's settings, files, keys
+RUNNER_LEAVES = {"propctl.inputfile", "propctl.settings", "propctl.keys", "propctl.launcher",
+                 "propctl.overrides"}
+
+
 def test_the_sim_runner_is_a_leaf():
     graph = import_graph()
     assert graph["propctl.inputfile"] == set() and graph["propctl.keys"] == set()
     assert graph["propctl.settings"] == set()
-    assert graph["propctl.sim.runner"] <= {"propctl.inputfile", "propctl.settings", "propctl.keys"}  # leaves
+    assert graph["propctl.sim.runner"] <= RUNNER_LEAVES
     assert graph["propctl.invocation"] == set()
     # venue: `sim serve --broker` writes the net section (propctl.venue.netsim, broker URLs);
     # harden: the --heap range, escaped names in messages, what a --flash is (leaves all three)
-    assert graph["propctl.board.serve"] <= {"propctl.sim", "propctl.sim.runner", "propctl.board.vserial",
+    assert graph["propctl.board.serve"] <= {"propctl.launcher", "propctl.board.vserial",
                                             "propctl.invocation", "propctl.venue.netsim",
                                             "propctl.venue", "propctl.venue.broker",
                                             "propctl.argtypes", "propctl.display", "propctl.inputfile"}
@@ -144,7 +150,7 @@ def test_the_board_wing_is_a_package_of_its_own():
     graph = import_graph()
     assert graph["propctl.inputfile"] == set() and graph["propctl.keys"] == set()
     assert graph["propctl.settings"] == set()
-    assert graph["propctl.sim.runner"] <= {"propctl.inputfile", "propctl.settings", "propctl.keys"}  # leaves
+    assert graph["propctl.sim.runner"] <= RUNNER_LEAVES
 
 
 def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path):
@@ -168,3 +174,83 @@ def test_the_old_circle_would_be_found():
              "propctl.cli": {"propctl.sim"}}
     assert find_cycle(graph) in (["propctl.board.serve", "propctl.sim", "propctl.board.serve"],
                                  ["propctl.sim", "propctl.board.serve", "propctl.sim"])
+
+
+# --- the layers ------------------------------------------------------------------------------
+# Each name is a module or package right under propctl. A module may import its own package
+# and anything in a lower layer, never a higher one or another package of its own layer: the
+# arrows all run down, so the sim, the board wing and the venue do not import one another's
+# insides the other way (sim -> board -> venue -> launcher; web and sim share the deck
+# helpers through fusebox_deck, not through each other).
+LAYERS = (
+    # leaves: each imports nothing of propctl but lower leaves
+    ("launcher", "display", "inputfile", "keys", "settings", "invocation", "termtext", "helpformat",
+     "build", "describe", "football_reports", "progress"),
+    ("argtypes", "atomic", "overrides", "wokwi"),       # on leaves only
+    ("sound", "plan", "cards", "reference"),            # the piezo, a round's plan, decks, the docs
+    ("fusebox_deck", "games"),                           # the fuse box's deck; the game masters
+    ("venue", "play"),                                   # MQTT: virtual props, the view; `play`
+    ("board",),                                          # USB serial, `sim serve` (may start a venue prop)
+    ("deploy", "sim", "web"),                            # what puts the firmware somewhere or runs it
+    ("cli",),
+)
+
+
+def package_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def arrows_up(graph: dict) -> list:
+    """"a -> b" for every import from one package to another of its own layer or a higher one."""
+    rank = {name: n for n, layer in enumerate(LAYERS) for name in layer}
+    return sorted("%s -> %s" % (module, dep) for module, deps in graph.items() for dep in deps
+                  if package_of(dep) and package_of(module) and package_of(dep) != package_of(module)
+                  and rank[package_of(dep)] >= rank[package_of(module)])
+
+
+def test_every_arrow_runs_down_the_layers():
+    graph = import_graph()
+    placed = {name for layer in LAYERS for name in layer}
+    unplaced = sorted({package_of(m) for m in graph} - placed - {""})
+    assert unplaced == [], "place these in LAYERS: %s" % unplaced
+    assert arrows_up(graph) == []
+    # the arrows that once ran back up: the launcher is a leaf, and neither the board wing,
+    # the venue nor the web page reaches into the sims
+    assert graph["propctl.launcher"] == set()
+    for wing in ("board", "venue", "web", "fusebox_deck", "overrides"):
+        reached = {m for name in graph if package_of(name) == wing for m in reach(graph, name)}
+        assert not {m for m in reached if package_of(m) == "sim"}, wing
+
+
+def test_the_layer_check_sees_the_old_arrows_back_up():
+    graph = {"propctl.board.serve": {"propctl.sim.runner"}, "propctl.sim.command": {"propctl.board.serve"},
+             "propctl.venue.netsim": {"propctl.sim.runner"}, "propctl.web.played": {"propctl.sim.fusebox"},
+             "propctl.sim.runner": set(), "propctl.sim.fusebox": set()}
+    assert arrows_up(graph) == ["propctl.board.serve -> propctl.sim.runner",
+                                "propctl.venue.netsim -> propctl.sim.runner",
+                                "propctl.web.played -> propctl.sim.fusebox"]
+
+
+ROOT = PROPCTL.parents[1]
+
+
+def test_the_bench_imports_nothing_from_tests():
+    """bench/ runs without tests/: no import of a tests module, no tests folder put on a path."""
+    tests_modules = {p.stem for p in (ROOT / "tests").glob("*.py")}
+    tests_modules |= {p.name for p in (ROOT / "tests").iterdir() if p.is_dir()}
+    assert {"micropython_harness", "conftest", "scenarios"} <= tests_modules
+    found = []
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
+            elif isinstance(node, ast.Constant) and node.value == "tests":
+                found.append("%s: the folder tests named (line %d)" % (path.name, node.lineno))
+                continue
+            else:
+                continue
+            found += ["%s imports %s" % (path.name, n) for n in names if n.split(".")[0] in tests_modules]
+    assert found == []

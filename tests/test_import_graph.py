@@ -4,11 +4,13 @@ rules and drivers depend on nothing of ours; cardpack on rules at most; a prop i
 (props.clock, props.fusebox, props.football) and depends on rules, drivers, cardpack, the
 configuration (boards, settings) and its own modules (props.clock.game is the clock's), never on
 another prop; link and runtime reach props only through the contract (the package's NAMES, then
-build() by name), never a prop module itself. The selftest package (the wiring self-test link.board
-wraps around every app): selftest imports only its selftest.session, that only selftest.steps,
-which builds drivers from boards like a prop and reads the clock's motion limits from rules;
-none of them imports a prop. net (venue mode) uses link's protocol and rules' PRNG and nothing
-of a prop; only link.board imports it, and only when net.broker is set.
+build() by name; props.contract, the stub mypy checks every app against, names its types and is
+imported only under TYPE_CHECKING), never a prop module itself. The selftest package (the
+wiring self-test link.board wraps around every app): selftest imports only its
+selftest.session, that only selftest.steps, which builds drivers from boards like a prop and
+reads the clock's motion limits from rules; none of them imports a prop. net (venue mode)
+uses link's protocol and rules' PRNG and nothing of a prop; only link.board imports it, and
+only when net.broker is set.
 """
 import ast
 from pathlib import Path
@@ -48,6 +50,8 @@ def layer(name: str) -> str:
 PROPS = ("clock", "fusebox", "football")
 # Each prop's wiring module: pins to drivers, for its build() and for the self-test.
 WIRING = {prop: "props.%s.wiring" % prop for prop in PROPS}
+# The prop contract's types (props/contract.pyi: a stub, nothing of it runs on a board).
+CONTRACT = "props.contract"
 # The self-test package, in the order it loads: each module imports only the next.
 SELFTEST_CHAIN = {"selftest": "selftest.session", "selftest.session": "selftest.steps"}
 
@@ -69,13 +73,13 @@ def allowed(module: str, dep: str) -> bool:
         if other == "props":
             # the package (NAMES), the pins every prop's wiring is built on (props.pins), or a
             # module of the same prop: props.clock -> props.clock.game
-            if dep in ("props", "props.pins"):
+            if dep in ("props", "props.pins", CONTRACT):
                 return True
             return prop_of(dep) in PROPS and prop_of(dep) == prop_of(module)
         return other in ("rules", "drivers", "cardpack", "boards", "settings")
     if own in ("link", "runtime"):
         if other == "props":
-            return dep == "props"  # the contract: NAMES, then build() by name
+            return dep in ("props", CONTRACT)  # the contract: NAMES, then build() by name
         return (other in ("link", "runtime", "safemode", "store", "boards", "version", "net")
                 or dep == "selftest")
     if own == "net":
@@ -87,7 +91,7 @@ def allowed(module: str, dep: str) -> bool:
     if own == "safemode":
         return dep == "store"
     if module in SELFTEST_CHAIN:
-        return dep == SELFTEST_CHAIN[module]
+        return dep in (SELFTEST_CHAIN[module], CONTRACT)
     if module == "selftest.steps":
         # each prop's drivers from the prop's own wiring module, as its build() gets them
         return other in ("rules", "drivers", "boards") or dep in WIRING.values()

@@ -77,7 +77,7 @@ def test_the_hosts_off_threshold_is_the_firmwares():
 
 
 def test_the_self_test_sets_the_mcp23017_up_before_the_window_steps(vboard_process):
-    # Issue 23: the self-test read the windows through an expander it never set up (pull-ups
+    # Once the self-test read the windows through an expander it never set up (pull-ups
     # off after a power-cycle: open windows floated); now set up at begin and after a brown-out.
     result = vboard_process.call(S + "mcp_set_up", {"prop": "fusebox", "fusebox": {"inputs": "mcp23017"}})
     assert result == {"at_begin": True, "lost": False, "after_one_tick": True}

@@ -113,9 +113,11 @@ def test_correctly_wired_clock_passes_every_signal_within_the_motor_limits(compi
         # a 120 ms ramp), so over both steps it hummed well under 150 ms
         assert motor["hum_ms"] < 150, (name, motor)
     assert seen["motor_ccw"]["motor"]["reversals"] == 1
-    # pressing the start button during the self-test started no round: the hand stood still
-    assert seen["button"]["hand_mdeg"] == seen["motor_ccw"]["hand_mdeg"]
+    # pressing the start button during the self-test started no round: the motor was never
+    # energised, and the hand stood (a round turns it tens of degrees; what it still coasted
+    # after the last step, read a little later on a loaded host, is a fraction of one)
     assert not seen["button"]["motor"]["energised"]
+    assert abs(seen["button"]["hand_mdeg"] - seen["motor_ccw"]["hand_mdeg"]) < 1000, seen
 
 
 def test_reversed_motor_leads_are_named(compiled, tmp_path, capsys):
@@ -129,7 +131,7 @@ def test_reversed_motor_leads_are_named(compiled, tmp_path, capsys):
 
 
 def test_a_switched_off_pack_is_named_as_the_motor_supply_not_the_wires(compiled, tmp_path, capsys):
-    # Issue 23: an ESP32 clock on USB with the whole pack switched off cannot turn its motor
+    # An ESP32 clock on USB with the whole pack switched off cannot turn its motor
     # or strike its bell; the self-test blamed the wires. The divider reads the pack: 0 V.
     config = {"clock": {"chime": "solenoid", "battery_min_mv": 3600}}
     code, out, _ = run_selftest(compiled, tmp_path, capsys, "clock", {"battery_mv": 0}, board="esp32",

@@ -1,6 +1,6 @@
-"""The size rules of issue 25: a file a maintainer reads in one sitting, a function seen whole.
+"""The size rules: a file a maintainer reads in one sitting, a function seen whole.
 
-No file in host_tools/propctl/ or firmware/lib/ over 400 lines, except the rules cores (one
+No file in host_tools/propctl/, firmware/lib/ or bench/ over 400 lines, except the rules cores (one
 game each: the rulebook is one piece); no function over 60 lines outside tests (host tools,
 firmware, bench, tools), but for a table: a function that only returns a literal of constants.
 Counted as `wc -l` counts and from `def` to the function's last line.
@@ -15,14 +15,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FILE_LINES = 400
 FUNCTION_LINES = 60
-FILE_ROOTS = ("host_tools/propctl", "firmware/lib")
+FILE_ROOTS = ("host_tools/propctl", "firmware/lib", "bench")
 FUNCTION_ROOTS = ("host_tools", "firmware", "bench", "tools")
 # The rules cores: pure game logic, one rulebook each, kept whole on purpose.
 RULES_CORES = {"firmware/lib/rules/%s.py" % game
                for game in ("geisteruhr", "fingerweg", "pimaldaumen", "fingerfootball")}
-# Over the limits today, to be split, with the reason each is not split yet (none today: a
-# file or function that grows over a limit is split, or named here with its reason).
-NOT_YET_SPLIT: dict = {}
+# Over the limits today, to be split, with the reason each is not split yet (a file or
+# function that grows over a limit is split, or named here with its reason).
+NOT_YET_SPLIT: dict = {
+    "firmware/lib/props/fusebox/app.py": "over 400 lines since it keeps the whole prop contract "
+    "(props/contract.pyi: wait_ms, and fault(), which it lacked); to be split when the fuse box "
+    "becomes one folder (issue 34's first item, on another branch at the same time)",
+}
 
 
 def python_files(roots):

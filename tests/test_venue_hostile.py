@@ -1,14 +1,13 @@
 """The command topic is open to anything a venue's network sends: hostile payloads, a second
 board claiming the same id, Wi-Fi that refuses or drops, and no password ever in sight."""
 import json
-import os
 import random
 import time
 
 import pytest
 from mosquitto_broker import Mosquitto
 from test_venue_broker import CLOCK, assert_stop_on_time
-from venue_helpers import Listener, request
+from venue_helpers import Listener, hostile_payloads, request
 
 from propctl.venue.netprop import NetProp
 
@@ -20,26 +19,6 @@ WIFI_PW = "wifi-pw-Q93m"
 def broker(tmp_path):
     with Mosquitto(tmp_path / "broker", {"h1": BROKER_PW, "venue": "venue-pw"}) as b:
         yield b
-
-
-def hostile_payloads(rng: random.Random, count: int) -> list:
-    """Bytes no well-behaved desktop would send: junk, broken JSON, wrong shapes, huge lines."""
-    shapes = [
-        lambda: bytes(rng.randrange(256) for _ in range(rng.randrange(0, 80))),
-        lambda: b"{" * rng.randrange(1, 300),
-        lambda: b"[" * 200 + b"]" * 200,
-        lambda: json.dumps({"id": rng.randrange(-5, 2**40), "cmd": "start_round"}).encode(),
-        lambda: json.dumps({"cmd": "x" * rng.randrange(30, 40)}).encode(),
-        lambda: json.dumps({"cmd": "report", "args": {"on_clock": [1] * 40, "unused": "no"}}).encode(),
-        lambda: json.dumps({"cmd": "new_game", "args": {"players": 2**70}}).encode(),
-        lambda: json.dumps({"cmd": "maintenance"}).encode(),
-        lambda: json.dumps({"cmd": "help", "extra": 1}).encode(),
-        lambda: b"x" * rng.randrange(500, 900),
-        lambda: "\u00e9\u0000\ud800".encode("utf-8", "surrogatepass"),
-        lambda: json.dumps({"cmd": "stop", "args": {"now": True}}).encode(),
-        lambda: b'{"cmd": "state", "args": ' + b'{"a":' * 100 + b"1" + b"}" * 101,
-    ]
-    return [rng.choice(shapes)() for _ in range(count)]
 
 
 def test_hostile_payloads_on_the_command_topic_crash_nothing_and_every_valid_request_is_answered(broker):
@@ -183,8 +162,10 @@ def test_no_password_in_any_topic_reply_event_or_log_of_a_session(broker, tmp_pa
 
 def test_the_football_count_keeps_its_beat_while_the_broker_dies(broker):
     """A field goal's 3-second count started over MQTT; the broker is killed at "go": the
-    beats come at 1, 2 and 3 s of the count, each within one tick (10 ms) as without a network."""
-    from test_venue_broker import net_stats
+    beats come at 1, 2 and 3 s of the count by the firmware's clock, never early and never held
+    by the network (test_venue_broker.BLOCKED_MS). The beats to the millisecond: test_football_box,
+    in virtual time."""
+    from test_venue_broker import BLOCKED_MS, net_stats
     admin = Listener(broker.port, topics=("props/h1/reply", "props/h1/status"))
     prop = NetProp("football", "127.0.0.1", broker.port, "h1", user="h1", password=BROKER_PW,
                    settings={"football": {"seed": 12}}).start()
@@ -204,10 +185,8 @@ def test_the_football_count_keeps_its_beat_while_the_broker_dies(broker):
             assert event is not None, prop.events[-5:]
             beats.append(event["data"]["at_ms"] - beat * 1000)
         stats = net_stats(prop)
-        assert stats["overrun_ms"] <= 1, stats
-        assert all(0 <= late <= 200 for late in beats), (beats, stats)
-        if os.getloadavg()[0] < 2 * (os.cpu_count() or 1):  # see test_venue_broker.assert_stop_on_time
-            assert all(late <= 11 for late in beats), (beats, stats)
+        assert stats["overrun_ms"] < BLOCKED_MS, stats
+        assert all(0 <= late < BLOCKED_MS for late in beats), (beats, stats)
         assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", 5)
     finally:
         prop.stop()

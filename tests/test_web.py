@@ -683,18 +683,24 @@ def football_step(page) -> str:
     raise AssertionError("nothing to do on the page: %s" % frame)
 
 
+SETTLE_MS = 200  # board ms after a release: the debounce has seen it, the screen is drawn
+
+
 @pytest.mark.slow
 def test_browser_football_drive_to_a_field_goal(browser, server, tmp_path):
     # seed 2: the toss, the kickoff, a roll of CHOICE, the play made, a field goal in the count
-    with opened(browser, server, "football", size=PHONE, query="&speed=4&seed=2") as page:
+    # speed 1: the kick count's 3 s are the players' real seconds, and a loaded host's
+    # browser still has them to tap GOOD in (at speed 4 it had 750 ms)
+    with opened(browser, server, "football", size=PHONE, query="&speed=1&seed=2") as page:
         page.wait_for("document.getElementById('oled').textContent.includes('HOME')", timeout=30)
         done = []
         for _ in range(20):
             count = page.evaluate("window.propEvents.length")
             done.append(football_step(page))
             page.wait_for("window.propEvents.length > %d" % count, timeout=30)
-            page.wait_for("!document.querySelector('#football button.held')", timeout=10)
-            time.sleep(0.1)  # the box settles (the release, the screen)
+            page.wait_for("!document.querySelector('#football button.held')", timeout=30)
+            released = page.evaluate("window.propFrame.t")  # the box settles (the release, the screen)
+            page.wait_for("window.propFrame.t > %d" % (released + SETTLE_MS), timeout=30)
             if page.evaluate("window.propEvents.some(e => e.event === 'score')"):
                 break
         log = assert_sentences(page)

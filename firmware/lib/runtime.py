@@ -5,9 +5,9 @@
 
 One pass (`step()`): tick the app at the clock's time, feed the watchdog,
 tell the boot guard once the prop has run STABLE_MS, then wait until the
-app's next deadline. The wait is `app.wait_ms(now)` when the app has one (the
-clock's planned stop or next segment, so a stop lands on the millisecond it
-was planned for), else the app's `tick_ms`. While waiting the link's port is
+app's next deadline: `app.wait_ms(now)` (the clock's planned stop or next
+segment, so a stop lands on the millisecond it was planned for; a prop whose
+deadlines all fall on ticks says its `tick_ms`), at most `tick_ms`. While waiting the link's port is
 pumped (`port.pump(timeout_ms)`), so a request is answered at once; without a
 port the runtime sleeps.
 
@@ -27,8 +27,8 @@ timeout never goes below WDT_MIN_MS, which covers the worst stall.
 
 The one fault contract, for every prop: when `app.tick` raises, the runtime
 makes the outputs safe at once (`app.shutdown()`: motor released, sound and
-lights off, relay open), then lets the app say so (`app.fault(exc)`, if it has
-one: its state and the "fault" event; a failure there is swallowed, the
+lights off, relay open), then lets the app say so (`app.fault(exc)`: its state
+and the "fault" event; a failure there is swallowed, the
 outputs are already safe) and re-raises. A prop's tick has no try block of
 its own; link.board reports the exception and resets the board.
 
@@ -41,6 +41,10 @@ from time import ticks_diff
 
 from micropython import const
 from safemode import STABLE_MS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: the prop contract (props/contract.pyi), never run on a board
+    from props.contract import Runnable
 
 FLASH_STALL_MS = const(400)   # the longest a flash write may stall the chip (W25Q16 sector erase)
 WDT_MIN_MS = const(500)       # a watchdog must outlast one stall and the pass around it
@@ -76,7 +80,7 @@ class Runtime:
     millisecond forever); a board's clock moves on by itself, so 0 there.
     """
 
-    def __init__(self, app, clock=None, port=None, sleep_ms=None, wdt=None, guard=None,
+    def __init__(self, app: "Runnable", clock=None, port=None, sleep_ms=None, wdt=None, guard=None,
                  stable_ms: int = STABLE_MS, speed: int = 1, min_wait_ms: int = 0,
                  stores=()) -> None:
         self.app = app
@@ -88,8 +92,6 @@ class Runtime:
         self._stable_ms = stable_ms
         self.speed = speed if speed > 1 else 1  # a virtual clock's speed; a runner may change it
         self._min_wait = min_wait_ms
-        self._has_deadline = hasattr(app, "wait_ms")
-        self._flash_ok = getattr(app, "flash_ok", None)
         self._stores = tuple(stores)
         self._writing = None      # the flash write under way: a generator, one operation a step
         self._guard_due = False   # the prop ran stably: the boot guard's write waits its moment
@@ -101,8 +103,6 @@ class Runtime:
         """How long to wait after a tick: until the app's next deadline, at most its tick_ms."""
         app = self.app
         tick = app.tick_ms
-        if not self._has_deadline:
-            return tick
         wait = app.wait_ms(now)
         if wait < 0:
             return 0
@@ -142,7 +142,7 @@ class Runtime:
 
     def _flash(self, now: int) -> None:
         """One flash operation, if the app can take the stall now (see the module docstring)."""
-        if self._flash_ok is not None and not self._flash_ok(now):
+        if not self.app.flash_ok(now):
             return
         job = self._writing
         if job is None:
@@ -164,12 +164,10 @@ class Runtime:
         """The fault contract (module docstring): outputs safe first, then the app's report."""
         app = self.app
         app.shutdown()
-        report = getattr(app, "fault", None)
-        if report is not None:
-            try:
-                report(exc)
-            except Exception:  # the event sink itself may be what failed; the outputs are off
-                pass
+        try:
+            app.fault(exc)
+        except Exception:  # the event sink itself may be what failed; the outputs are off
+            pass
 
     def run(self, until=None) -> None:
         """Pass after pass until until() is true (forever when None); app.shutdown() however it ends."""

@@ -7,8 +7,13 @@ VALUE is JSON, or a bare word taken as a string (`clock.chime=solenoid`). Dots i
 KEY nest. The result has the shape of config.json: the firmware's own
 settings.merge checks it, and the virtual-board runners take it whole as
 `--overrides JSON`. Used by `propctl sim` (every prop) and `propctl deploy`.
+`load_config` reads a `--config` file (the virtual board's config.json) for the sims
+and `sim --broker`.
 """
 import json
+from typing import Optional
+
+from propctl.launcher import SimError
 
 
 def _not_json(name: str):
@@ -60,3 +65,21 @@ def combine(base: dict, overrides: dict) -> dict:
         else:
             result[key] = value
     return result
+
+
+# A board's config.json is a few hundred bytes; the firmware refuses more than 8 KB.
+CONFIG_LIMIT = 64 * 1024
+
+
+def load_config(path: Optional[str]) -> dict:
+    """The --config file's object ({} without one); SimError when it cannot be used."""
+    if not path:
+        return {}
+    from propctl.inputfile import InputFileError, read_json  # a leaf: regular files, bounded reads
+    try:
+        data = read_json(path, CONFIG_LIMIT)
+    except InputFileError as exc:
+        raise SimError("--config %s %s" % (path, exc)) from None
+    if not isinstance(data, dict):
+        raise SimError("--config %s must hold a JSON object {...}" % path)
+    return data

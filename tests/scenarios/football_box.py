@@ -79,8 +79,8 @@ def heap_locked_count(seed, step_ms):
     clock = bench.board.clock
     _to_own_field_goal_range(bench)
     bench.run(200)
-    sink = app._on_event
-    app._on_event = _count_event
+    sink = app.on_event
+    app.on_event = _count_event
     result = {"idle_ok": True, "count_ok": True, "where": ""}
 
     def counted():
@@ -103,7 +103,7 @@ def heap_locked_count(seed, step_ms):
     micropython.heap_unlock()
     result["where"] = "%s at %d ms" % (app.state, clock.elapsed)
     result["events_in_lock"] = (_COUNTS[0] - before) & 0xFF
-    app._on_event = sink
+    app.on_event = sink
     bench.run(100)    # the kick is settled (allocating) on the next tick
     result["phase"] = app.game.state["phase"]
     result["results"] = [e for e in bench.events if e["event"] == "kick_result"]
@@ -398,7 +398,7 @@ def link_session(state_prefix, requests):
     lines = []
     bench = FootballBench({"football": {"seed": 11}})
     link = Link(lines.append, {"firmware": "test", "prop": "football", "board": "pico"})
-    bench.app._on_event = link.event
+    bench.app.on_event = link.event
     # as link.board wires every prop: the store on the module's STATE_FILE, the app's own table
     bench.app.attach_store(Store(state_prefix + football.STATE_FILE))  # in the test's folder
     link.add_commands(bench.app.commands())

@@ -208,7 +208,7 @@ def heap_locked_round(overrides, card_id, moves):
     start = bench.board.clock.elapsed
     for t, window, level in moves:
         bench.raw(window, level, start + t)
-    bench.app._on_event = _count_event
+    bench.app.on_event = _count_event
     last = moves[-1][0] if moves else 0
     before = _COUNT[0]
     ok = True

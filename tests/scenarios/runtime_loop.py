@@ -40,13 +40,24 @@ def deadline_rounds(seed, rounds):
 
 
 class _FakeApp:
+    """What runtime.Runtime runs (props/contract.pyi: Runnable), recording its ticks."""
+
     def __init__(self, tick_ms, deadline, fail_at):
         self.tick_ms = tick_ms
         self.ticks = []
         self.shut = False
         self.fail_at = fail_at
-        if deadline is not None:
-            self.wait_ms = lambda now: deadline - now
+        self.deadline = deadline  # None: every deadline on a tick
+        self.faults = []
+
+    def wait_ms(self, now):
+        return self.tick_ms if self.deadline is None else self.deadline - now
+
+    def flash_ok(self, now):
+        return True
+
+    def fault(self, exc):
+        self.faults.append(repr(exc))
 
     def tick(self, now):
         self.ticks.append(now)

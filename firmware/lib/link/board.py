@@ -4,9 +4,11 @@
     board.start(mode, settings, config_errors, guard)   # from main.py
 
 Every prop in props.NAMES plugs in the same way (the prop contract):
-`props.<name>.build(settings, on_event, store)` returns an app with
-`tick(now_ms)`, `tick_ms`, `shutdown()` and `commands()` (the link's command
-table, see link.router); store is a store.Store on the module's STATE_FILE.
+`props.<name>.build(settings, on_event, store)` returns an app that keeps the
+contract in props/contract.pyi (PropApp, checked by mypy: `tick(now_ms)`,
+`tick_ms`, `wait_ms`, `flash_ok`, `shutdown()`, `fault(exc)`, `commands()` (the
+link's command table, see link.router), `config_errors`, `on_event`, `store`,
+`snapshot()`); store is a store.Store on the module's STATE_FILE.
 A prop this firmware does not have still boots: the link answers `hello`
 and reports a fault.
 
@@ -153,7 +155,7 @@ def build_prop(link, settings, errors, guard, stable_ms: int = safemode.STABLE_M
 
     link.add_commands(run_commands(link, app, store))
     link.event("boot", link.hello_info())
-    for message in errors + getattr(app, "config_errors", []):
+    for message in errors + app.config_errors:
         link.event("config_error", {"msg": message})
     port = stdio.StdioPort(link)
     if venue is not None:

@@ -4,9 +4,11 @@
     props.fusebox  the Finger weg! fuse box (FuseBoxApp)
     props.football the Finger Football box (FootballApp)
 
-The contract: build() returns an app with tick(now_ms), tick_ms, shutdown()
-and commands() (the link's table); each module names its STATE_FILE for the
-store. NAMES is the one list of props (settings, link.board, and on the
-desktop deploy and sim read it).
+The contract: build() returns an app that keeps props/contract.pyi (PropApp:
+tick(now_ms), tick_ms, wait_ms, flash_ok, shutdown(), fault(exc), commands()
+(the link's table), config_errors, on_event, store, snapshot(); mypy checks
+each build() against it); each module names its STATE_FILE for the store.
+NAMES is the one list of props (settings, link.board, and on the desktop
+deploy and sim read it).
 """
 NAMES = ("clock", "fusebox", "football")

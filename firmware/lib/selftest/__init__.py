@@ -23,11 +23,15 @@ capped by drivers.chime. No step can
 run on after the link goes quiet: each ends on its own time.
 """
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: the prop contract (props/contract.pyi), never run on a board
+    from props.contract import PropApp
+
 
 class Gate:
-    """A prop's app (tick, tick_ms, shutdown, commands, wait_ms) with the self-test's commands."""
+    """A prop's app (props/contract.pyi: PropApp) with the self-test's commands: a Linked itself."""
 
-    def __init__(self, app, settings, on_event) -> None:
+    def __init__(self, app: "PropApp", settings, on_event) -> None:
         self.app = app
         self.tick_ms = app.tick_ms
         self._settings = settings
@@ -35,10 +39,7 @@ class Gate:
         self.session: object = None  # a selftest.session.Session while the self-test runs
         self._now = 0
         self._ticked = False
-        if hasattr(app, "wait_ms"):
-            self.wait_ms = self._wait_ms
-        self._app_flash_ok = getattr(app, "flash_ok", None)
-        self.config_errors = getattr(app, "config_errors", [])
+        self.config_errors = app.config_errors
 
     def tick(self, now: int) -> None:
         self._now = now
@@ -48,14 +49,14 @@ class Gate:
         else:
             self.session.tick(now)  # type: ignore[attr-defined]
 
-    def _wait_ms(self, now: int) -> int:
+    def wait_ms(self, now: int) -> int:
         return self.app.wait_ms(now) if self.session is None else self.tick_ms
 
     def flash_ok(self, now: int) -> bool:
         """The prop's flash_ok; never while the self-test drives outputs."""
         if self.session is not None:
             return False
-        return self._app_flash_ok is None or self._app_flash_ok(now)
+        return self.app.flash_ok(now)
 
     def shutdown(self) -> None:
         if self.session is not None:
@@ -64,9 +65,7 @@ class Gate:
 
     def fault(self, exc) -> None:
         """runtime.Runtime's fault contract: the prop reports it (the outputs are already off)."""
-        report = getattr(self.app, "fault", None)
-        if report is not None:
-            report(exc)
+        self.app.fault(exc)
 
     def commands(self) -> dict:
         table = dict(self.app.commands())
@@ -92,6 +91,6 @@ class Gate:
         return self.session
 
 
-def wrap(app, settings, on_event) -> Gate:
+def wrap(app: "PropApp", settings, on_event) -> Gate:
     """The prop's app with the self-test commands (see the module docstring)."""
     return Gate(app, settings, on_event)

@@ -27,7 +27,7 @@ from propctl.board.vserial import VirtualSerial
 from propctl.display import printable
 from propctl.inputfile import what_kind
 from propctl.invocation import propctl_command
-from propctl.sim.runner import VBOARD_DIR, find_micropython
+from propctl.launcher import board_env, command, find_micropython
 
 # MicroPython heap of the virtual board: about what a Pico leaves free.
 DEFAULT_HEAP = "256K"
@@ -62,17 +62,14 @@ class VirtualBoard:
         self._thread: Optional[threading.Thread] = None
 
     def _env(self) -> dict:
-        env = dict(os.environ)
-        # as on a board: the flash root, frozen modules, /lib; then the fake machine
-        env["MICROPYPATH"] = ":".join(["", ".frozen", str(self.flash / "lib"), str(VBOARD_DIR)])
+        # the fake machine; then as on a board: the flash root, frozen modules, /lib
+        env = board_env(self.flash / "lib", root=True)
         env["VBOARD_RESET_KILLS"] = "1"  # machine.reset() ends the process; we boot it again
         return env
 
     def _command(self) -> list:
-        command = [self.micropython, "-X", "heapsize=" + self.heap, "-i"]
-        if (self.flash / "main.py").exists():
-            command.append("main.py")
-        return command
+        return command(["-i"] + (["main.py"] if (self.flash / "main.py").exists() else []), self.heap,
+                       self.micropython)
 
     def _boot(self) -> None:
         with self._lock:

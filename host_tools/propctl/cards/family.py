@@ -15,7 +15,7 @@ these cards) needs the CSV or JSON deck.
 from typing import Optional, Sequence
 
 WORDS = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False, "": False}
-SHARE = (0.25, 0.45)  # "about a third" (issue 22)
+SHARE = (0.25, 0.45)  # "about a third" of a deck are family cards
 MIN_CARDS = 10        # deck-wide shares are judged from this many cards on (a smaller file is a draft)
 
 

@@ -9,8 +9,8 @@ from typing import Dict, List
 
 from propctl import describe
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
+from propctl.launcher import VBOARD_DIR, board_env, find_micropython
 from propctl.reference.texts import COMMANDS, SETTINGS
-from propctl.sim.runner import VBOARD_DIR, find_micropython
 
 LIB = FIRMWARE_DIR / "lib"
 OUT = REPO_ROOT / "docs" / "reference"
@@ -93,7 +93,7 @@ GROUP_TITLES = {
 
 def link_tables() -> Dict[str, dict]:
     """group -> {command: schema}, as the firmware builds its tables (vboard/link_tables.py)."""
-    env = {"PATH": "/usr/bin:/bin", "MICROPYPATH": "%s:%s" % (VBOARD_DIR, LIB)}
+    env = board_env(LIB, base={"PATH": "/usr/bin:/bin"})
     result = subprocess.run([find_micropython(), str(VBOARD_DIR / "link_tables.py")], env=env,
                             capture_output=True, text=True, timeout=60)
     if result.returncode != 0:

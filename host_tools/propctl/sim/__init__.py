@@ -1,6 +1,7 @@
 """`propctl sim`: the real prop firmware on a virtual board, one module per prop.
 
-runner     the shared pieces (MicroPython, environment, JSON lines, screen); imports nothing of ours
+runner     the shared pieces (JSON lines, screen, settings, the run's clean-up); imports only leaves
+           (propctl.launcher starts MicroPython)
 outputs    the files a sim writes at its end (--wav, --picture), checked before it runs
 clock      `propctl sim clock`: the ghost clock's face and event log
 fusebox    `propctl sim fusebox`: the fuse box played from the keyboard or a script

@@ -19,6 +19,7 @@ from typing import Callable, Optional
 from propctl.build import FIRMWARE_DIR
 from propctl.cards import lang as langs
 from propctl.display import printable
+from propctl.fusebox_deck import deck_of, pack_bytes
 from propctl.inputfile import InputFileError, read_regular
 from propctl.overrides import combine, parse_sets
 from propctl.sim.fusebox_terminal import Sound, run_interactive
@@ -75,36 +76,6 @@ def add_arguments(parser) -> None:
                              "offers cards not played before first; a script plays the deck's order)")
 
 
-def deck_of(choice, lang=None, family=False):
-    """(path, cards) of the deck to play: cards None for a ready pack (.bin) or manual mode.
-
-    No choice: the task cards shipped in `lang` (None: the locale's language).
-    `family`: only the family cards (SimError, code 2, for a pack or manual mode:
-    they keep no family marks; code 1 for a deck without family cards).
-    """
-    if choice == "none":
-        if family:
-            raise SimError("--family needs cards; --pack none is manual mode", 2)
-        return None, None
-    path = Path(choice) if choice else langs.shipped("taskcards", lang or langs.default_lang())
-    if path.suffix.lower() not in (".csv", ".json"):
-        if family:
-            raise SimError("--family needs the deck as CSV or JSON: a pack (%s) does not keep which "
-                           "cards are family cards" % printable(str(path)), 2)
-        return path, None
-    from propctl.cards.load import load_deck
-    deck = load_deck([str(path)])
-    if deck.problems or deck.kind is None or deck.kind.NAME != "taskcards":
-        raise ValueError("%s has problems; run `propctl cards check %s`" % (path, path))
-    if not family:
-        return path, deck.cards
-    from propctl.cards.family import only
-    cards = only(deck.cards)
-    if not cards:
-        raise SimError("--family: %s has no family cards (column family: yes)" % printable(str(path)))
-    return path, cards
-
-
 def prepare_pack(choice, workdir: Path, lang=None, cards=None, family=False):
     """The pack file for the board: None for manual mode; decks are packed into workdir,
     in the order of `cards` if given (else as the file has them; `family`: only its family cards)."""
@@ -115,13 +86,6 @@ def prepare_pack(choice, workdir: Path, lang=None, cards=None, family=False):
         path = workdir / "pack.bin"
         path.write_bytes(pack_bytes(cards if cards is not None else deck_cards))
     return str(path.resolve())
-
-
-def pack_bytes(cards) -> bytes:
-    """The board's card pack of these task cards, in this order."""
-    from propctl.cards import taskcards
-    from propctl.cards.container import build_pack
-    return build_pack(taskcards.CODE, taskcards.VERSION, [taskcards.encode(c) for c in cards])
 
 
 class Reveal:

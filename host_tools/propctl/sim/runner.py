@@ -1,14 +1,14 @@
-"""What every `propctl sim` runner shares: MicroPython, its environment, the JSON lines, the screen,
-and the clean-up of a run however it ends.
+"""What every `propctl sim` runner shares: the JSON lines, the screen, the settings, and the
+clean-up of a run however it ends.
 
 Each prop's firmware runs inside the MicroPython unix port on the fake
-`machine` of propctl/vboard and talks JSON lines on stdout. This module finds
-the interpreter and the firmware, builds the environment, reads the lines,
-checks `--set` keys (parsed by propctl.overrides) against the firmware's own
-settings (propctl.settings, the reader deploy uses too), and (`Run`) lets go of
-what a run holds when it ends, also on SIGTERM or SIGHUP. It imports only
-leaves of propctl (inputfile, keys, settings), so the prop modules and
-propctl.board.serve can all use it without importing each other.
+`machine` of propctl/vboard and talks JSON lines on stdout; propctl.launcher
+finds the interpreter and builds the virtual board's environment (its names are
+here too, for the sims). This module reads the lines, checks `--set` keys
+(parsed by propctl.overrides) against the firmware's own settings
+(propctl.settings, the reader deploy uses too), and (`Run`) lets go of what a
+run holds when it ends, also on SIGTERM or SIGHUP. It imports only leaves of
+propctl (launcher, inputfile, keys, settings).
 """
 import json
 import os
@@ -20,17 +20,13 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, List, Optional
 
-PROPCTL_DIR = Path(__file__).resolve().parents[1]
-VBOARD_DIR = PROPCTL_DIR / "vboard"
-REPO_FIRMWARE_LIB = PROPCTL_DIR.parents[1] / "firmware" / "lib"
+from propctl.launcher import REPO_FIRMWARE_LIB, VBOARD_DIR, SimError, find_micropython
+from propctl.launcher import board_env as runner_env
+from propctl.overrides import load_config
 
-
-class SimError(Exception):
-    """A run cannot start; `code` is the exit code (1 setup problem, 2 bad command line)."""
-
-    def __init__(self, message: str, code: int = 1) -> None:
-        super().__init__(message)
-        self.code = code
+__all__ = ["REPO_FIRMWARE_LIB", "VBOARD_DIR", "SimError", "find_micropython", "runner_env", "Run",
+           "Stopped", "setup", "interactive_default", "records", "check_settings", "overrides_args",
+           "load_config"]
 
 
 class Stopped(BaseException):
@@ -108,27 +104,6 @@ class Run:
                 signal.signal(signum, handler)
 
 
-def find_micropython() -> str:
-    """$MICROPYTHON, else `micropython` next to this Python, else on PATH."""
-    explicit = os.environ.get("MICROPYTHON")
-    if explicit:
-        return explicit
-    beside = Path(sys.executable).with_name("micropython")
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("micropython")
-    if found:
-        return found
-    raise FileNotFoundError("no MicroPython unix port found: run `make setup`, or set MICROPYTHON=/path")
-
-
-def runner_env(firmware_lib: Path) -> dict:
-    """MICROPYPATH: the fake machine first (it must shadow the built-in), then the firmware."""
-    env = dict(os.environ)
-    env["MICROPYPATH"] = ":".join([str(VBOARD_DIR), str(firmware_lib), ".frozen"])
-    return env
-
-
 def setup(firmware: Optional[str], prop_module: str) -> tuple:
     """(micropython, firmware lib folder) for a prop whose firmware is the package props/<prop_module>/."""
     firmware_lib = Path(firmware) if firmware else REPO_FIRMWARE_LIB
@@ -191,21 +166,3 @@ def overrides_args(overrides: dict, folder: Path) -> list:
     path = Path(folder) / "overrides.json"
     path.write_text(json.dumps(overrides), encoding="utf-8")
     return ["--overrides", str(path)]
-
-
-# A board's config.json is a few hundred bytes; the firmware refuses more than 8 KB.
-CONFIG_LIMIT = 64 * 1024
-
-
-def load_config(path: Optional[str]) -> dict:
-    """The --config file's object ({} without one); SimError when it cannot be used."""
-    if not path:
-        return {}
-    from propctl.inputfile import InputFileError, read_json  # a leaf too: regular files, bounded reads
-    try:
-        data = read_json(path, CONFIG_LIMIT)
-    except InputFileError as exc:
-        raise SimError("--config %s %s" % (path, exc)) from None
-    if not isinstance(data, dict):
-        raise SimError("--config %s must hold a JSON object {...}" % path)
-    return data

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from propctl.build import FIRMWARE_DIR
-from propctl.sim.runner import VBOARD_DIR, find_micropython
+from propctl.launcher import board_env, command, find_micropython
 
 # About a Pico's 234 KB of heap in 64-bit objects (x 1.55, GUIDE.md), which the prop, the
 # net layer and the virtual board's own recorder share (`sim serve` gives 256K: no net layer)
@@ -87,13 +87,12 @@ class NetProp:
 
     def start(self) -> "NetProp":
         self.write_config()
-        env = dict(os.environ)
-        env["MICROPYPATH"] = ":".join([str(self.firmware_dir / "lib"), str(VBOARD_DIR)])
+        env = board_env(self.firmware_dir / "lib")
         env["VBOARD_UID"] = self.uid
         env.update(self.extra_env)
         env.pop("VBOARD_RESET_KILLS", None)
         self._proc = subprocess.Popen(
-            [self.micropython, "-X", "heapsize=" + self.heap, str(self.firmware_dir / "main.py")],
+            command([self.firmware_dir / "main.py"], self.heap, self.micropython),
             cwd=str(self.folder), env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, start_new_session=True)
         self._reader = threading.Thread(target=self._read, name="netprop-" + self.prop_id, daemon=True)

@@ -16,8 +16,7 @@ from pathlib import Path
 
 from propctl.argtypes import TOPIC_LEVEL
 from propctl.describe import describe_event
-from propctl.overrides import parse_sets
-from propctl.sim.runner import load_config
+from propctl.overrides import load_config, parse_sets
 from propctl.venue.broker import BrokerError, parse_url, read_password
 from propctl.venue.netprop import DEFAULT_HEAP, NetProp
 

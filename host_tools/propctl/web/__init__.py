@@ -20,7 +20,7 @@ from typing import Callable
 
 from propctl.argtypes import Whole
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
-from propctl.sim.runner import VBOARD_DIR
+from propctl.launcher import VBOARD_DIR
 
 FIRMWARE_LIB = FIRMWARE_DIR / "lib"
 
@@ -167,7 +167,7 @@ def run(args) -> int:
         print("error: the MicroPython WebAssembly port is not installed (%s).\n"
               "  Run `make setup` with node and npm installed." % WASM_PACKAGE, file=sys.stderr)
         return 1
-    from propctl.sim.runner import SimError
+    from propctl.launcher import SimError
     from propctl.web.played import PageDeal
     try:
         deal = PageDeal(args.lang, getattr(args, "family", False), getattr(args, "fresh", False))

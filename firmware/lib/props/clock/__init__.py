@@ -26,9 +26,12 @@ turns is an emergency stop; short presses while it turns are ignored.
 # so a module of the package (props.clock.game, .wiring) can be imported on its own; the
 # clock's logic is props.clock.app, its wiring props.clock.wiring.
 STATE_FILE = "clock_state.json"  # the game (props.clock.game), saved on the board's flash
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: build() is checked against the prop contract (props/contract.pyi)
+    from props.contract import PropApp
 
 
-def build(settings, on_event=None, store=None, **app_options):
+def build(settings, on_event=None, store=None, **app_options) -> "PropApp":
     """A ClockApp with drivers on the pins of settings["board"]'s clock profile (the prop contract).
 
     store: a store.Store for the game (None: nothing saved). Extra keyword

@@ -59,7 +59,7 @@ class ClockApp:
         self._entropy = entropy if entropy is not None else urandom_seed
         self.on_event = on_event if on_event is not None else print_event  # replaceable sink
         self._button = button
-        self._store = store
+        self.store = store  # the game's store.Store (props.clock.game saves to it), or None
         self._table: ClockCommands | None = None  # made by commands()
         self.config_errors: list = []
         self.limits = self._limits(cfg)
@@ -216,7 +216,7 @@ class ClockApp:
     def commands(self) -> dict:
         """The link's command table: the hand and the saved game (props.clock.game)."""
         if self._table is None:
-            self._table = ClockCommands(self, self._store, self._emit)
+            self._table = ClockCommands(self, self.store, self._emit)
         return self._table.commands()
 
     def shutdown(self) -> None:

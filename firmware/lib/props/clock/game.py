@@ -1,6 +1,6 @@
 """The ghost clock's command table for the link, and its saved game (next to props.clock).
 
-The clock app (props.clock.ClockApp) runs the hand; this adds what the
+The clock app (props.clock.app.ClockApp) runs the hand; this adds what the
 desktop needs around it: the table of commands with their schemas, and the
 game as the rules core keeps it (rules.geisteruhr.Game: banked ghosts, rounds),
 saved with store.Store after every change (Game.state / Game.from_state) so a

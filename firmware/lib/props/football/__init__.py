@@ -32,8 +32,12 @@ keep it.
 # the box's logic is props.football.app, its parts .parts, its wiring .wiring.
 from props.football.parts import STATE_FILE  # noqa: F401
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: build() is checked against the prop contract (props/contract.pyi)
+    from props.contract import PropApp
 
-def build(settings, on_event=None, store=None, **app_options):
+
+def build(settings, on_event=None, store=None, **app_options) -> "PropApp":
     """A FootballApp with drivers on the pins of settings["board"]'s football profile (the prop contract).
 
     store: a store.Store for the game (None: nothing saved). A missing OLED (no

@@ -50,7 +50,7 @@ class FootballApp:
         self._chime = chime
         self._display = display
         self._indicator = indicator
-        self._on_event = on_event if on_event is not None else _print_event
+        self.on_event = on_event if on_event is not None else print_event  # replaceable sink
         self._entropy = entropy
         self._clock = clock
         self.store = None
@@ -212,6 +212,10 @@ class FootballApp:
         if self._indicator is not None:
             self._indicator.off()
 
+    def wait_ms(self, now: int) -> int:
+        """Until the next deadline: the next tick (the count's beats fall on ticks)."""
+        return self.tick_ms
+
     def flash_ok(self, now: int) -> bool:
         """True when a flash write may stall the chip now (runtime.FLASH_STALL_MS, nothing runs):
         no kick count, no tone, no button change being debounced."""
@@ -353,8 +357,9 @@ class FootballApp:
         self._emit("fault", {"state": was, "error": repr(exc)})
 
     def _emit(self, name: str, fields: dict) -> None:
-        self._on_event(name, fields)
+        self.on_event(name, fields)
 
 
-def _print_event(name: str, fields: dict) -> None:
+def print_event(name: str, fields: dict) -> None:
+    """The default event sink: one line on the console."""
     print("football:", name, fields)

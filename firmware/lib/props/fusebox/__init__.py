@@ -40,8 +40,12 @@ is dropped; its points already reported stay).
 # the box's logic is props.fusebox.app, its card slot .cards, its wiring .wiring.
 from props.fusebox.parts import STATE_FILE  # noqa: F401
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: build() is checked against the prop contract (props/contract.pyi)
+    from props.contract import PropApp
 
-def build(settings, on_event=None, store=None, pack_stream=None):
+
+def build(settings, on_event=None, store=None, pack_stream=None) -> "PropApp":
     """A FuseBoxApp on the pins of settings["board"]'s fusebox profile, with its pack (the prop contract).
 
     store: a store.Store for the game and card (None: nothing saved);

@@ -59,7 +59,7 @@ class FuseBoxApp:
         self._green = green
         self._relay = relay
         self._relay_pattern = (cfg["relay_ms"],)
-        self._on_event = on_event if on_event is not None else print_event
+        self.on_event = on_event if on_event is not None else print_event  # replaceable sink
         self._closed_level = 0 if cfg["open_when_active"] else ALL_WINDOWS
         self.tick_ms = cfg["scan_ms"] if cfg["scan_ms"] > 0 else 5
         self.config_errors: list = []
@@ -248,6 +248,9 @@ class FuseBoxApp:
         if self._relay is not None:
             self._relay.off()
 
+    def wait_ms(self, now: int) -> int:  # the contract's: every deadline falls on a scan
+        return self.tick_ms
+
     def flash_ok(self, now: int) -> bool:
         """True when a flash write may stall the chip now (runtime.FLASH_STALL_MS, nothing runs):
         no sound, no relay pulse, no window or button change being debounced."""
@@ -393,5 +396,10 @@ class FuseBoxApp:
         except ValueError:
             pass  # refused: a button has no one to tell but the lights (pack_error already sent)
 
+    def fault(self, exc) -> None:
+        """A tick raised (runtime.Runtime's fault contract; the outputs are off): say so."""
+        self._emit("fault", {"state": self.state, "error": repr(exc)})
+        self.state = "fault"
+
     def _emit(self, name: str, fields: dict) -> None:
-        self._on_event(name, fields)
+        self.on_event(name, fields)

@@ -1,4 +1,5 @@
-"""A private Mosquitto for the venue tests: a free port, a password file, an ACL, its own log.
+"""A private Mosquitto for the venue tests and the venue bench: a free port, a password file,
+an ACL, its own log.
 
     with Mosquitto(tmp_path, {"clock1": "pw1", "venue": "pw"}) as broker:
         broker.port; broker.kill(); broker.start()   # the same port, the same users

@@ -1,7 +1,7 @@
 """The fuse box reads its windows on time whatever the network does (MicroPython, real time).
 
     MICROPYPATH=host_tools/propctl/vboard:firmware/lib \
-        micropython tests/mp/fusebox_net.py MODE PORT [USER PASSWORD]
+        micropython tools/testbed/fusebox_net.py MODE PORT [USER PASSWORD]
 
 MODE "none": the runtime with the serial port only (the baseline); "silent": a broker at
 127.0.0.1:PORT that takes the TCP connection and never answers; "broker": a real broker
@@ -9,7 +9,8 @@ MODE "none": the runtime with the serial port only (the baseline); "silent": a b
 prints {"ready": true}. The fuse box (props.fusebox.build on the virtual board, clock
 following real time) runs in runtime.Runtime behind net.venue.NetPort; windows 1-6 open
 one after another, 300 ms apart. Prints one JSON line: for each opening, board ms from the
-window's change to the fuse box's "window" event, and the box's debounce and scan.
+window's change to the fuse box's "window" event, the box's debounce and scan, and the
+net layer's overrun (NetPort.overrun_ms: how far a network slice ran past its pass's wait).
 """
 import json
 import sys
@@ -86,7 +87,8 @@ def main():
     print(json.dumps({"late_ms": late, "debounce_ms": c["debounce_ms"], "scan_ms": c["scan_ms"],
                       "connects": venue.connects if venue else 0,
                       "lines": link._seq if link is not None else 0,  # replies and events sent
-                      "up": venue is not None and venue.client.state == UP}))
+                      "up": venue is not None and venue.client.state == UP,
+                      "overrun_ms": port.overrun_ms if venue else 0}))
 
 
 main()
