@@ -33,6 +33,11 @@ Exit codes: 0 written, 1 problems (nothing written), 2 bad command line.
                    for k in range(0, len(print_layout.FIELDS), 4))
 
 
+def add_strict(parser) -> None:
+    from propctl.cards.cli import add_strict as add
+    add(parser)
+
+
 def register(sub) -> None:
     """Add `propctl cards print` to the `cards` actions."""
     parser = sub.add_parser(
@@ -46,6 +51,7 @@ def register(sub) -> None:
                              "or with --kind questions the shipped questions)")
     parser.add_argument("-o", "--output", required=True, metavar="CARDS.pdf", help="the PDF to write")
     parser.add_argument("--kind", choices=kinds.names(), help="card kind, if the files do not say")
+    add_strict(parser)
     langs.add_argument(parser, "the deck and the page's words")
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="sheet size (default: a4)")
     parser.add_argument("--layout", metavar="FILE",
@@ -115,7 +121,7 @@ def _deck_pdf(args, layout):
     from propctl.cards.print_pdf import questions_pdf, taskcards_pdf
     selection = select(args.files, args.kind or (None if args.files else "taskcards"), args.lang)
     deck = one_deck(selection)
-    if report(judged(selection) or deck.problems) or deck.kind is None:
+    if report(judged(selection, deck), args.strict) or deck.kind is None:
         print("nothing written", file=sys.stderr)
         return None
     lang = selection.lang or langs.chosen(args)
