@@ -22,9 +22,11 @@ examples:
   propctl cards print --kind questions --lang de -o fragen.pdf   # duplex
 
 Print at 100 %% ("actual size"), never "fit to page": the calibration page has a
-100 mm bar to check. Task cards are one-sided. Question cards come as pairs of
-pages, fronts then backs, mirrored so the backs line up when printed duplex
-(--duplex long: flip on the long edge, the usual setting; short: short edge).
+100 mm bar to check. Question cards are double-sided, one frame a side (the
+questioner reads from the back, so players never see the asked side): pairs of
+pages, white sides then violet sides, mirrored so they line up when printed
+duplex (--duplex long: flip on the long edge, the usual setting; short: short
+edge).
 A layout file is JSON with lengths in mm, e.g. {"first_window": 41.5}; keys:
   %s
 docs/cards-print.md explains each length with a picture.
@@ -44,7 +46,7 @@ def register(sub) -> None:
         "print", help="write a print-ready PDF of a deck (crop marks, A4/Letter)",
         description="Check a deck and write it as a PDF to print and cut: task cards with the "
                     "statements beside the fuse box's windows and the bolt where only its window "
-                    "shows it; question cards front and back for duplex printing.",
+                    "shows it; question cards with one frame a side, for duplex printing.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="*", metavar="FILE",
                         help="CSV or JSON card files of one kind (none: the shipped task cards, "

@@ -6,11 +6,13 @@ window's opening, so the box shows it only when that slider opens. The
 geometry comes from a Layout (print_layout); `calibration_pdf` prints the page
 a builder measures the slot with.
 
-Question cards (Pi mal Daumen): the front holds the six questions in the
-card's frames (white frame, then violet) and colours (salmon at the top, then
-green, yellow, as on the card); the back holds units, scales and answers. Backs
-are mirrored so that, printed duplex, each back lands behind its front: across
-the sheet for flipping on the long edge, top to bottom for the short edge.
+Question cards (Pi mal Daumen), as the rulebook has them: one side holds the
+white frame's three questions (salmon at the top, then green, yellow), each
+with its unit and scale; the other side the violet frame's. The questioner
+turns a card over and reads from the back, so the players see only the side
+whose questions are not being asked. Violet sides are mirrored so that,
+printed duplex, each lands behind its white side: across the sheet for
+flipping on the long edge, top to bottom for the short edge.
 
 Fonts: DejaVu Sans where the system has it (it covers nearly every Latin
 letter), else the Bitstream Vera that ships with reportlab. A character
@@ -33,7 +35,7 @@ FIELD_COLOURS = {"salmon": (0.98, 0.66, 0.56), "green": (0.68, 0.85, 0.45), "yel
 # The card's order top to bottom (the rulebook: "the top (salmon-coloured) question").
 CARD_COLOURS = ("salmon", "green", "yellow")
 WORDS = {
-    "en": {"answer": "answer", "scale": "scale", "frame": {"white": "white frame", "violet": "violet frame"},
+    "en": {"scale": "scale", "frame": {"white": "white frame", "violet": "violet frame"},
            "calibration": "Finger weg! task cards: calibration page",
            "bar": "This bar must measure exactly 100 mm. If not, print at 100 % (\"actual size\", "
                   "no \"fit to page\") and measure again.",
@@ -44,7 +46,7 @@ WORDS = {
                      "the middle of window 8 divided by 7, windows' left edge and width.",
                      "3. Write what differs into a layout file and print the cards with it:"],
            "now": "This page uses:"},
-    "de": {"answer": "Antwort", "scale": "Skala",
+    "de": {"scale": "Skala",
            "frame": {"white": "weißer Rahmen", "violet": "violetter Rahmen"},
            "calibration": "Finger weg! Aufgabenkarten: Kalibrierseite",
            "bar": "Dieser Balken muss genau 100 mm lang sein. Sonst mit 100 % drucken (\"tatsächliche "
@@ -156,38 +158,81 @@ def _scale_text(scale, lang: str) -> str:
     return " ".join(parts)
 
 
-def _question_side(sheet: Sheet, x: float, top: float, card, lang: str, back: bool) -> None:
-    from propctl.cards.questions import SLOTS
+def _scale_pieces(question, lang: str) -> List[Tuple[str, bool]]:
+    """The scale as printed, in pieces (text, bold): the exact answer is the bold value."""
+    from rules.pimaldaumen import exact
+    target = exact(question.answer)
+    scale = question.scale
+    pieces: List[Tuple[str, bool]] = []
+    for k, value in enumerate(scale):
+        if k % 2:
+            pieces.append((" |%d| " % value, False))
+        else:
+            pieces.append((_decimal(value, lang), exact(value) == target))
+    return pieces
+
+
+def _scale_lines(sheet: Sheet, width: float, pieces, size: float, smallest: float):
+    """(lines of pieces, size): the scale on one line at the largest size from `size` down to
+    `smallest`, else on two lines broken after a point range; None if neither fits `width`."""
+    def measure(line, at):
+        return sum(sheet.width_of(text, at, bold) for text, bold in line)
+    values = (len(pieces) + 1) // 2
+    half = 2 * (values // 2)  # the second line starts with a value
+    for lines in ([pieces], [pieces[:half], pieces[half:]]):
+        at = size
+        while at > smallest and max(measure(line, at) for line in lines) > width:
+            at = max(smallest, at - 0.25)
+        if max(measure(line, at) for line in lines) <= width:
+            return lines, at
+    return None
+
+
+def _scale(sheet: Sheet, x: float, bottom: float, width: float, lines, size: float) -> None:
+    """Draw the scale's lines (from _scale_lines) ending at baseline `bottom`, answer in bold."""
+    leading = size * 1.2 / 72 * 25.4
+    for k, line in enumerate(lines):
+        at = x
+        for text, bold in line:
+            sheet.text(at, bottom - (len(lines) - 1 - k) * leading, text.strip() if at == x else text,
+                       size, bold=bold)
+            at += sheet.width_of(text.strip() if at == x else text, size, bold)
+
+
+def _question_side(sheet: Sheet, x: float, top: float, card, lang: str, frame: str) -> None:
+    """One side of a question card as the rulebook has it: one frame's three questions, salmon at
+    the top, each with its unit and its scale (the exact answer in bold), the card id and the
+    frame's name. The other side holds the other frame: a questioner turns the card over and
+    reads from the back, so the players only ever see the side whose questions are not asked."""
     w, h = QUESTION_CARD
     words = WORDS[lang]
     sheet.rect(x, top, w, h, stroke=(0.8, 0.8, 0.8), width=0.2)
-    by_slot = dict(zip(SLOTS, card.questions))
-    half = (h - 4) / 2
-    for f, frame in enumerate(("white", "violet")):
-        ftop = top + 2 + f * half
-        sheet.rect(x + 2, ftop, w - 4, half - 1, stroke=FRAME_COLOURS[frame], width=2.2)
-        sheet.text(x + 5, ftop + 3.6, "%s  %s" % (card.id, words["frame"][frame]), 5.5,
-                   colour=(0.35, 0.35, 0.35))
-        band = (half - 7) / 3
-        for c, colour in enumerate(CARD_COLOURS):
-            btop = ftop + 5 + c * band
-            sheet.rect(x + 4, btop, w - 8, band - 0.8, stroke=None, fill=FIELD_COLOURS[colour])
-            question = by_slot[(frame, colour)]
-            if back:
-                unit = " (%s)" % question.unit if question.unit else ""
-                sheet.paragraph(x + 5.5, btop + 0.8, w - 11, band - 2.4,
-                                "%s: %s%s" % (words["answer"], _decimal(question.answer, lang), unit),
-                                8, 5.5, bold=True)
-                sheet.paragraph(x + 5.5, btop + 5.0, w - 11, band - 6,
-                                "%s: %s" % (words["scale"], _scale_text(question.scale, lang)), 7.5, 5)
-            else:
-                unit = " (%s)" % question.unit if question.unit else ""
-                sheet.paragraph(x + 5.5, btop + 0.8, w - 11, band - 2.4, question.text + unit, 8, 5)
+    sheet.rect(x + 2, top + 2, w - 4, h - 4, stroke=FRAME_COLOURS[frame], width=2.2)
+    sheet.text(x + 5, top + 6.2, "%s · %s" % (card.id, words["frame"][frame]), 6.5, bold=True,
+               colour=(0.3, 0.3, 0.3))
+    band = (h - 12) / 3
+    for c, colour in enumerate(CARD_COLOURS):
+        btop = top + 8.5 + c * band
+        sheet.rect(x + 4, btop, w - 8, band - 1, stroke=None, fill=FIELD_COLOURS[colour])
+        question = card.question(frame, colour)
+        unit = " (%s)" % question.unit if question.unit else ""
+        fitted = _scale_lines(sheet, w - 12, _scale_pieces(question, lang), 8.5, 5)
+        if fitted is None:
+            raise PrintError("card %s, %s %s: the scale does not fit the card's width even at 5 pt "
+                             "on two lines; use fewer ranges" % (card.id, frame, colour))
+        lines, size = fitted
+        scale_height = len(lines) * size * 1.2 / 72 * 25.4 + 2.5
+        sheet.paragraph(x + 6, btop + 1.5, w - 12, band - 4 - scale_height, question.text + unit, 9, 6)
+        sheet.text(x + 6, btop + band - 2.6 - scale_height, words["scale"] + ":", 5.5,
+                   colour=(0.3, 0.3, 0.3))
+        _scale(sheet, x + 6, btop + band - 2.4, w - 12, lines, size)
 
 
 def questions_pdf(cards: Sequence, lang: str, paper: str, duplex: str, gap: float, margin: float,
                   progress: Progress = None) -> Tuple[bytes, int]:
-    """(PDF bytes, pages): for every sheet of fronts, the page of backs behind it (mirrored for `duplex`)."""
+    """(PDF bytes, pages): a page of white-frame sides, then the page of their violet sides
+    mirrored for `duplex` ("long": flipped on the long edge, columns mirrored; "short": rows), so
+    the violet side of card i is printed behind its white side."""
     fonts = Fonts()
     _unprintable(fonts, "questions", cards)
     out = io.BytesIO()
@@ -195,10 +240,10 @@ def questions_pdf(cards: Sequence, lang: str, paper: str, duplex: str, gap: floa
     grid = Grid(sheet, QUESTION_CARD, gap, margin)
     for start in range(0, len(cards), grid.per_page):
         page = cards[start:start + grid.per_page]
-        for back in (False, True):
+        for back, frame in ((False, "white"), (True, "violet")):
             mirror = duplex if back else None
             for k, card in enumerate(page):
-                _question_side(sheet, *grid.place(k, mirror), card, lang, back)
+                _question_side(sheet, *grid.place(k, mirror), card, lang, frame)
             grid.crop_marks(sheet, len(page), mirror)
             sheet.next_page()
         if progress:
