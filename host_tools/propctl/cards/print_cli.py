@@ -22,7 +22,9 @@ examples:
   propctl cards print --kind questions --lang de -o fragen.pdf   # duplex
 
 Print at 100 %% ("actual size"), never "fit to page": the calibration page has a
-100 mm bar to check. Question cards are double-sided, one frame a side (the
+100 mm bar to check. Task cards come with backs (category name and colour, for
+drawing blind from a category's stack) on every second page, mirrored for
+duplex; --blank-backs prints the fronts only. Question cards are double-sided, one frame a side (the
 questioner reads from the back, so players never see the asked side): pairs of
 pages, white sides then violet sides, mirrored so they line up when printed
 duplex (--duplex long: flip on the long edge, the usual setting; short: short
@@ -61,7 +63,11 @@ def register(sub) -> None:
     parser.add_argument("--calibration", action="store_true",
                         help="write only the calibration page: card outline, window boxes, rulers")
     parser.add_argument("--duplex", choices=DUPLEX, default="long",
-                        help="question cards: the edge the printer flips on (default: long)")
+                        help="the edge the printer flips on (default: long); the backs are "
+                             "mirrored for it")
+    parser.add_argument("--blank-backs", action="store_true",
+                        help="task cards: no back pages (one-sided; default: a back with the "
+                             "category's name and colour behind each front)")
     parser.add_argument("--family", action="store_true",
                         help="only the family cards (age 10+; column family yes)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
@@ -141,7 +147,8 @@ def _deck_pdf(args, layout):
 
     _say(args, "laying out %d %s on %s" % (total, deck.kind.TITLE, args.paper))
     if deck.kind.NAME == "taskcards":
-        data, pages = taskcards_pdf(cards, layout, args.paper, progress)
+        data, pages = taskcards_pdf(cards, layout, args.paper, progress,
+                                    None if args.blank_backs else args.duplex)
     else:
         data, pages = questions_pdf(cards, lang if lang in ("de", "en") else "en", args.paper,
                                     args.duplex, layout.gap, layout.margin, progress)

@@ -4,7 +4,9 @@ Task cards (Finger weg!): the task text at the top, the eight statements level
 with the fuse box's eight windows, and the red bolt only inside the bolt
 window's opening, so the box shows it only when that slider opens. The
 geometry comes from a Layout (print_layout); `calibration_pdf` prints the page
-a builder measures the slot with.
+a builder measures the slot with. Each page of fronts is followed by its page
+of backs (the category's name on its colour, for the rulebook's seven face-down
+stacks), mirrored for duplex like the question cards; or none (blank backs).
 
 Question cards (Pi mal Daumen), as the rulebook has them: one side holds the
 white frame's three questions (salmon at the top, then green, yellow), each
@@ -112,11 +114,46 @@ def _unprintable(fonts: Fonts, kind_name: str, cards) -> None:
 Progress = Optional[Callable[[int, int], None]]
 
 
-def taskcards_pdf(cards: Sequence, layout: Layout, paper: str,
-                  progress: Progress = None) -> Tuple[bytes, int]:
-    """(PDF bytes, pages) of the task cards, as many per page as fit, crop marks around each."""
+# Backs of task cards: the category's colour, by the order categories first appear in the deck
+# (the German and English decks list their cards in the same order, so a category keeps its
+# colour in both languages). Eight colours told apart also in greyscale by their lightness.
+BACK_COLOURS = ((0.16, 0.38, 0.71), (0.85, 0.33, 0.10), (0.20, 0.60, 0.30), (0.55, 0.25, 0.60),
+                (0.93, 0.69, 0.13), (0.60, 0.40, 0.20), (0.10, 0.60, 0.65), (0.80, 0.20, 0.45))
+
+
+def category_colours(cards: Sequence) -> dict:
+    """category -> (r, g, b) of its backs, by the order the categories first appear."""
+    colours: dict = {}
+    for card in cards:
+        if card.category not in colours:
+            colours[card.category] = BACK_COLOURS[len(colours) % len(BACK_COLOURS)]
+    return colours
+
+
+def _task_back(sheet: Sheet, layout: Layout, x: float, top: float, card, colour) -> None:
+    """The back of a task card: its category's name on its colour, so a stack of one category
+    can be drawn from face down; nothing of the front's text or bolt."""
+    w, h = layout.card_width, layout.card_height
+    sheet.rect(x, top, w, h, stroke=(0.8, 0.8, 0.8), width=0.2)
+    sheet.rect(x + 3, top + 3, w - 6, h - 6, stroke=None, fill=colour)
+    sheet.rect(x + 7, top + h / 2 - 9, w - 14, 18, stroke=None, fill=(1, 1, 1))
+    lines, size = sheet.fitted(card.category, w - 18, 14, 16, 6, bold=True)
+    leading = size * 1.2 / 72 * 25.4
+    first = top + h / 2 - len(lines) * leading / 2 + size * 0.95 / 72 * 25.4
+    for k, line in enumerate(lines):
+        sheet.text(x + w / 2, first + k * leading, line, size, bold=True, colour=colour, align="centre")
+
+
+def taskcards_pdf(cards: Sequence, layout: Layout, paper: str, progress: Progress = None,
+                  duplex: Optional[str] = "long") -> Tuple[bytes, int]:
+    """(PDF bytes, pages) of the task cards, as many per page as fit, crop marks around each.
+
+    `duplex` "long" or "short": each page of fronts is followed by its page of backs (the
+    category's name and colour), mirrored so that each back lands behind its front when printed
+    duplex flipping on that edge; None: fronts only (blank backs)."""
     fonts = Fonts()
     _unprintable(fonts, "taskcards", cards)
+    colours = category_colours(cards)
     out = io.BytesIO()
     sheet = Sheet(out, paper, fonts, "Finger weg! task cards")
     grid = Grid(sheet, (layout.card_width, layout.card_height), layout.gap, layout.margin)
@@ -126,6 +163,11 @@ def taskcards_pdf(cards: Sequence, layout: Layout, paper: str,
             _task_card(sheet, layout, *grid.place(k), card)
         grid.crop_marks(sheet, len(page))
         sheet.next_page()
+        if duplex is not None:
+            for k, card in enumerate(page):
+                _task_back(sheet, layout, *grid.place(k, duplex), card, colours[card.category])
+            grid.crop_marks(sheet, len(page), duplex)
+            sheet.next_page()
         if progress:
             progress(start + len(page), len(cards))
     sheet.save()
