@@ -27,7 +27,8 @@ from typing import Callable, List, Optional, Sequence, Tuple
 from reportlab.lib.units import mm
 
 from propctl.cards.print_layout import WINDOWS, Layout
-from propctl.cards.print_sheet import Fonts, Grid, PrintError, Sheet
+from propctl.cards.print_sheet import Fonts, Grid, PrintError, Sheet, TextDoesNotFit
+from propctl.cards.print_text import right_to_left
 
 # Pi mal Daumen cards are not slid into anything: one size, the task cards' default.
 QUESTION_CARD = (88.0, 125.0)
@@ -82,36 +83,63 @@ def _task_card(sheet: Sheet, layout: Layout, x: float, top: float, card) -> None
     sheet.rect(x, top, layout.card_width, layout.card_height, stroke=(0.8, 0.8, 0.8), width=0.2)
     inner = layout.card_width - 2 * layout.statement_left
     sheet.paragraph(x + layout.statement_left, top + layout.text_top, inner, layout.text_height,
-                    card.text, 11, 6.5, bold=True)
+                    card.text, 11, 6.5, bold=True, what="card %s, text" % card.id)
     room = layout.window_left - layout.statement_left - 2  # mm left of the windows
     for window in range(1, WINDOWS + 1):
         middle = top + layout.window_middle(window)
         sheet.paragraph(x + layout.statement_left, middle - layout.window_pitch / 2, room,
-                        layout.window_pitch, card.statements[window - 1], 10, 5.5, middle=True)
+                        layout.window_pitch, card.statements[window - 1], 10, 5.5, middle=True,
+                        what="card %s, s%d" % (card.id, window))
         if window - 1 == card.bolt:
             _bolt(sheet, x + layout.window_left, middle - layout.window_height / 2,
                   layout.window_width, layout.window_height)
     label = "%s · %s" % (card.id, card.category)
     below = layout.card_height - (layout.window_middle(WINDOWS) + layout.window_height / 2)
     baseline = top + layout.card_height - 2 if below >= 4 else top + 3
-    sheet.text(x + layout.card_width - layout.statement_left, baseline, label, 6, colour=(0.4, 0.4, 0.4),
-               align="right")
+    # One line across the card, shrunk if the category is long.
+    lines, size = sheet.fitted(label, inner, 6 * 1.2 / 72 * 25.4 + 0.01, 6, 4,
+                               what="card %s, id and category" % card.id)
+    sheet.text(x + layout.card_width - layout.statement_left, baseline, lines[0], size,
+               colour=(0.4, 0.4, 0.4), align="right")
 
 
 def _unprintable(fonts: Fonts, kind_name: str, cards) -> None:
     problems = []
+    backwards = []
     for card in cards:
         texts = [card.text] + list(card.statements) + [card.category] if kind_name == "taskcards" else \
             [t for q in card.questions for t in (q.text, q.unit or "", q.source or "")]
         missing = fonts.missing(" ".join(texts))
         if missing:
             problems.append("card %s: %s" % (card.id, " ".join("%r (U+%04X)" % (c, ord(c)) for c in missing)))
+        if right_to_left(" ".join(texts)):
+            backwards.append(card.id)
     if problems:
         raise PrintError("the font cannot draw these characters: %s; install the DejaVu fonts "
                          "(e.g. the package fonts-dejavu-core) or change the cards" % "; ".join(problems))
+    if backwards:
+        raise PrintError("card%s %s: right-to-left text (Hebrew, Arabic ...), which this printer "
+                         "would draw backwards and unjoined; print such cards another way"
+                         % ("s" if len(backwards) > 1 else "", ", ".join(backwards)))
 
 
 Progress = Optional[Callable[[int, int], None]]
+
+
+def _each(unfit: List[str], draw, *args) -> None:
+    """Draw one side of a card; a text that cannot fit is noted (every card is named at the end)."""
+    try:
+        draw(*args)
+    except TextDoesNotFit as exc:
+        unfit.append(str(exc))
+
+
+def _refuse(unfit: List[str]) -> None:
+    if unfit:
+        shown = unfit[:20] + (["... and %d more" % (len(unfit) - 20)] if len(unfit) > 20 else [])
+        raise PrintError("%d text%s cannot fit on the card%s: %s" % (
+            len(unfit), "" if len(unfit) == 1 else "s", "" if len(unfit) == 1 else "s",
+            "; ".join(shown)))
 
 
 # Backs of task cards: the category's colour, by the order categories first appear in the deck
@@ -137,7 +165,8 @@ def _task_back(sheet: Sheet, layout: Layout, x: float, top: float, card, colour)
     sheet.rect(x, top, w, h, stroke=(0.8, 0.8, 0.8), width=0.2)
     sheet.rect(x + 3, top + 3, w - 6, h - 6, stroke=None, fill=colour)
     sheet.rect(x + 7, top + h / 2 - 9, w - 14, 18, stroke=None, fill=(1, 1, 1))
-    lines, size = sheet.fitted(card.category, w - 18, 14, 16, 6, bold=True)
+    lines, size = sheet.fitted(card.category, w - 18, 14, 16, 6, bold=True,
+                               what="card %s, category" % card.id)
     leading = size * 1.2 / 72 * 25.4
     first = top + h / 2 - len(lines) * leading / 2 + size * 0.95 / 72 * 25.4
     for k, line in enumerate(lines):
@@ -154,22 +183,25 @@ def taskcards_pdf(cards: Sequence, layout: Layout, paper: str, progress: Progres
     fonts = Fonts()
     _unprintable(fonts, "taskcards", cards)
     colours = category_colours(cards)
+    unfit: List[str] = []
     out = io.BytesIO()
     sheet = Sheet(out, paper, fonts, "Finger weg! task cards")
     grid = Grid(sheet, (layout.card_width, layout.card_height), layout.gap, layout.margin)
     for start in range(0, len(cards), grid.per_page):
         page = cards[start:start + grid.per_page]
         for k, card in enumerate(page):
-            _task_card(sheet, layout, *grid.place(k), card)
+            _each(unfit, _task_card, sheet, layout, *grid.place(k), card)
         grid.crop_marks(sheet, len(page))
         sheet.next_page()
         if duplex is not None:
             for k, card in enumerate(page):
-                _task_back(sheet, layout, *grid.place(k, duplex), card, colours[card.category])
+                _each(unfit, _task_back, sheet, layout, *grid.place(k, duplex), card,
+                      colours[card.category])
             grid.crop_marks(sheet, len(page), duplex)
             sheet.next_page()
         if progress:
             progress(start + len(page), len(cards))
+    _refuse(unfit)
     sheet.save()
     return out.getvalue(), sheet.pages
 
@@ -264,7 +296,8 @@ def _question_side(sheet: Sheet, x: float, top: float, card, lang: str, frame: s
                              "on two lines; use fewer ranges" % (card.id, frame, colour))
         lines, size = fitted
         scale_height = len(lines) * size * 1.2 / 72 * 25.4 + 2.5
-        sheet.paragraph(x + 6, btop + 1.5, w - 12, band - 4 - scale_height, question.text + unit, 9, 6)
+        sheet.paragraph(x + 6, btop + 1.5, w - 12, band - 4 - scale_height, question.text + unit, 9, 6,
+                        what="card %s, %s_%s_text" % (card.id, frame, colour))
         sheet.text(x + 6, btop + band - 2.6 - scale_height, words["scale"] + ":", 5.5,
                    colour=(0.3, 0.3, 0.3))
         _scale(sheet, x + 6, btop + band - 2.4, w - 12, lines, size)
@@ -278,6 +311,7 @@ def questions_pdf(cards: Sequence, lang: str, paper: str, duplex: str, gap: floa
     fonts = Fonts()
     _unprintable(fonts, "questions", cards)
     out = io.BytesIO()
+    unfit: List[str] = []
     sheet = Sheet(out, paper, fonts, "Pi mal Daumen question cards")
     grid = Grid(sheet, QUESTION_CARD, gap, margin)
     for start in range(0, len(cards), grid.per_page):
@@ -285,11 +319,12 @@ def questions_pdf(cards: Sequence, lang: str, paper: str, duplex: str, gap: floa
         for back, frame in ((False, "white"), (True, "violet")):
             mirror = duplex if back else None
             for k, card in enumerate(page):
-                _question_side(sheet, *grid.place(k, mirror), card, lang, frame)
+                _each(unfit, _question_side, sheet, *grid.place(k, mirror), card, lang, frame)
             grid.crop_marks(sheet, len(page), mirror)
             sheet.next_page()
         if progress:
             progress(start + len(page), len(cards))
+    _refuse(unfit)
     sheet.save()
     return out.getvalue(), sheet.pages
 
