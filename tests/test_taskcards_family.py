@@ -161,7 +161,7 @@ def test_print_family_prints_only_the_family_cards(tmp_path, capsys):
     assert main(["cards", "print", "--lang", "de", "--family", "-q", "-o", str(out)]) == 0
     pages = PdfReader(str(out)).pages
     family = family_ids("de")
-    assert len(pages) == -(-len(family) // 4)  # four cards to an A4 page
+    assert len(pages) == 2 * -(-len(family) // 4)  # four cards to an A4 page, and their backs
     printed = " ".join(page.extract_text() for page in pages)
     others = [row["id"] for row in rows("de") if row["family"] != "yes"]
     assert all(card_id in printed for card_id in family)

@@ -25,7 +25,10 @@ Questions (Pi mal Daumen):
   - at most one question in six asks "in which year";
   - topics, small answers, tuned windows, topic mix and family share
     (propctl.cards.question_mix);
-  - in a German deck, numbers in German formats (propctl.cards.numbers_de).
+  - in a German deck, numbers in German formats (propctl.cards.numbers_de);
+  - no answer can be worked out from others: the same number about the same thing, a product
+    or quotient of two answers, a difference of two years the decks name
+    (propctl.cards.derive).
 Across all decks checked together (same language):
   - no statement twice on two task cards, no question text twice;
   - no task-card statement that gives away a question (all its two or more
@@ -72,7 +75,7 @@ def check(decks, lang=None) -> list:
         if deck.kind.NAME == "taskcards" and deck.records:
             problems.extend(_taskcards(deck, lang))
         elif deck.kind.NAME == "questions" and deck.records:
-            problems.extend(_questions(deck, lang))
+            problems.extend(_questions(deck, lang, _task_texts(decks)))
         problems.extend(_broken_rows(deck, lang))
     problems.extend(_duplicates(decks))
     for problem in problems:
@@ -210,9 +213,23 @@ def _bolt_balance(deck) -> list:
 
 # -- questions ----------------------------------------------------------------------
 
-def _questions(deck, lang) -> list:
+def _task_texts(decks) -> list:
+    """(card id, text) of every task, statement and note of the task decks checked together."""
+    out = []
+    for deck in decks:
+        if deck.kind is not None and deck.kind.NAME == "taskcards":
+            for card in deck.cards:
+                out.extend((card.id, text) for text in [card.text, getattr(card, "note", "")]
+                           + list(card.statements) if text)
+    return out
+
+
+def _questions(deck, lang, task_texts=()) -> list:
+    from propctl.cards import derive
     from propctl.cards.questions import SLOTS
     out = []
+    for i, field, message in derive.problems(deck, SLOTS, _words, task_texts):
+        out.append(_at(deck, i, field, message))
     years = 0
     for i, card in enumerate(deck.cards):
         for (frame, colour), question in zip(SLOTS, card.questions):
