@@ -112,8 +112,9 @@ class Sheet:
         found = fit(text, width, height, size, smallest,
                     lambda line, at: pdfmetrics.stringWidth(line, font, at) / mm)
         if found is None:
-            raise TextDoesNotFit("%s does not fit its %g x %g mm box even at %g pt and broken at "
-                                 "syllables: %r; shorten it" % (what, width, height, smallest, text))
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            raise TextDoesNotFit("%s does not fit its %.0f x %.0f mm box even at %g pt and broken "
+                                 "at syllables: %r; shorten it" % (what, width, height, smallest, shown))
         return found
 
     def paragraph(self, x, top, width, height, text, size, smallest, bold=False, middle=False,
