@@ -23,7 +23,7 @@ SAMPLE = ROOT / "tests/decks/questions-derivable.en.json"
 
 def found(deck, texts=()):
     return set((deck.cards[i].id, field) for i, field, _ in derive.problems(deck, SLOTS, quality._words,
-                                                                           texts))
+                                                                           texts) if i is not None)
 
 
 def test_the_known_cases_of_todays_deck_are_found():
@@ -75,6 +75,15 @@ def test_units_and_what_a_text_says_it_is_per():
     assert derive.dimension(q("How far is it?", "million km")) == (Fraction(10 ** 9), (("L", 1),))
     assert derive.dimension(q("How much?", "%")) is None
     assert derive.dimension(q("How many?", "")) is None
+
+
+def test_a_deck_too_large_for_the_pairs_says_so(monkeypatch):
+    monkeypatch.setattr(derive, "MAX_ARITHMETIC", 50)
+    deck = load_deck([SAMPLE])
+    problems = derive.problems(deck, SLOTS, quality._words)
+    assert [m for i, _, m in problems if i is None][0].startswith("has 84 questions;")
+    assert ("PMD-50", "violet_salmon_answer") not in found(deck)  # the quotient, unchecked
+    assert ("PMD-21", "violet_yellow_answer") in found(deck)      # the other checks still run
 
 
 def test_a_year_followed_by_a_comma_is_a_year():

@@ -15,7 +15,8 @@ well. `problems(deck)` finds three ways it happens:
     "in which year" question) inside the 6-point window of a question that asks how many years
     or how old.
 
-Each finding is (card index, field, message); quality.check makes them warnings at the card.
+Each finding is (card index, field, message), the index None for the whole deck; quality.check
+makes them warnings at the card.
 """
 import bisect
 import re
@@ -50,6 +51,9 @@ YEARS_ASKED = re.compile(r"(how many years|for how many years|how old|wie viele 
                          r"wie alt|how long did|how long was)", re.IGNORECASE)
 YEAR_ASKED = re.compile(r"(in which year|in what year|in welchem jahr)", re.IGNORECASE)
 YEAR_UNITS = ("years", "year", "jahre", "jahren")
+# Every pair of answers is tried: about 0.1 s for the 360 shipped questions, growing with the
+# square of the count; beyond this a deck is said not to be checked for products.
+MAX_ARITHMETIC = 2400
 CLOSE = Fraction(2, 100)  # a product within 2 % of the answer is the answer worked out, not luck
 # Words too general to tie two questions to one subject, however few questions use them.
 GENERIC = set("world welt weltweit record rekord germany deutschland earth erde".split())
@@ -132,7 +136,7 @@ class _Asked:
 
 
 def problems(deck, slots: Sequence[Tuple[str, str]], words_of, texts=()
-             ) -> List[Tuple[int, str, str]]:
+             ) -> List[Tuple[Optional[int], str, str]]:
     """(card index, field, message) for every answer of `deck` that can be worked out.
 
     `words_of(text)` gives the subject words of a text (quality._words); `texts` are the other
@@ -155,9 +159,15 @@ def problems(deck, slots: Sequence[Tuple[str, str]], words_of, texts=()
     named = [(label, text, set(w for w in words_of(text) if not w.isdigit()) - common)
              for label, text in list(texts) + [(a.label, a.q.text) for a in asked]]
     named += [(a.label + " source", a.q.source, a.words - common) for a in asked if a.q.source]
-    out: List[Tuple[int, str, str]] = []
+    out: List[Tuple[Optional[int], str, str]] = []
     out.extend(_same(asked, common))
-    out.extend(_arithmetic(asked, common))
+    if len(asked) <= MAX_ARITHMETIC:
+        out.extend(_arithmetic(asked, common))
+    else:
+        out.append((None, "answer", "has %d questions; the check for answers that are a product "
+                     "or quotient of two others looks at every pair and runs on decks of up to %d "
+                     "questions, so this deck was not checked for them (split it to check it)"
+                     % (len(asked), MAX_ARITHMETIC)))
     out.extend(_years(asked, named))
     return out
 
@@ -196,29 +206,48 @@ def _arithmetic(asked: List[_Asked], common: set) -> List[Tuple[int, str, str]]:
     by_dim: Dict[tuple, List[_Asked]] = {}
     for q in measured:
         by_dim.setdefault(q.dim[1], []).append(q)
-    for group in by_dim.values():
+    values: Dict[tuple, List[float]] = {}
+    for dim, group in by_dim.items():
         group.sort(key=lambda q: q.value)
+        values[dim] = [float(q.value) for q in group]
     order = dict((id(q), k) for k, q in enumerate(asked))
+    spread = 1 + 2 * float(CLOSE)
 
-    def candidates(dim, target):
-        group = by_dim.get(dim, [])
-        low, high = target / (1 + 2 * CLOSE), target * (1 + 2 * CLOSE)
-        start = bisect.bisect_left([q.value for q in group], low)
-        for q in group[start:]:
-            if q.value > high:
-                break
-            yield q
+    def candidates(dim, target: float):
+        group = by_dim.get(dim)
+        if not group:
+            return
+        numbers = values[dim]
+        k = bisect.bisect_left(numbers, target / spread)
+        while k < len(group) and numbers[k] <= target * spread:
+            yield group[k]
+            k += 1
+
+    combined: Dict[tuple, tuple] = {}
+
+    def combine(x, y, sign):
+        key = (x, y, sign)
+        if key not in combined:
+            combined[key] = _combine(x, y, sign)
+        return combined[key]
 
     for a in measured:
-        for b in measured:
-            if b is a:
+        wanted = float(a.value)
+        for dim_b, group_b in by_dim.items():
+            for_product = combine(a.dim[1], dim_b, -1)      # c = a / b
+            for_quotient = combine(dim_b, a.dim[1], -1)     # c = b / a
+            if for_product not in by_dim and for_quotient not in by_dim:
                 continue
-            for c in candidates(_combine(a.dim[1], b.dim[1], -1), a.value / b.value):
-                _note(out, seen, order, common, a, b, c,
-                      [(b.value * c.value, "%s x %s" % (b.label, c.label))])
-            for c in candidates(_combine(b.dim[1], a.dim[1], -1), b.value / a.value):
-                _note(out, seen, order, common, a, b, c,
-                      [(b.value / c.value, "%s / %s" % (b.label, c.label))])
+            for b in group_b:
+                if b is a:
+                    continue
+                have = float(b.value)
+                for c in candidates(for_product, wanted / have):
+                    _note(out, seen, order, common, a, b, c,
+                          [(b.value * c.value, "%s x %s" % (b.label, c.label))])
+                for c in candidates(for_quotient, have / wanted):
+                    _note(out, seen, order, common, a, b, c,
+                          [(b.value / c.value, "%s / %s" % (b.label, c.label))])
     return out
 
 
@@ -246,16 +275,31 @@ def _note(out, seen, order, common, a, b, c, trials) -> None:
 def _years(asked: List[_Asked], named) -> List[Tuple[int, str, str]]:
     """Durations that are the difference of two years named in texts about the same subject."""
     out = []
+    index: Dict[str, List[int]] = {}
+    own: Dict[str, int] = {}
+    years_in = []
+    for k, (label, text, words) in enumerate(named):
+        years_in.append([int(m.group()) for m in YEAR.finditer(text)])
+        if not years_in[-1]:
+            continue
+        for word in words:
+            index.setdefault(word, []).append(k)
+        if label.endswith(" source"):
+            own[label[:-len(" source")]] = k
     for a in asked:
         unit = (a.q.unit or "").lower()
         if not (unit in YEAR_UNITS or YEARS_ASKED.search(a.q.text)):
             continue
+        texts = set(k for word in a.words for k in index.get(word, ()))
+        if a.label in own:
+            texts.add(own[a.label])
         years = {}  # type: Dict[int, str]
-        for label, text, words in named:
-            if label == a.label or not (words & a.words or label == a.label + " source"):
+        for k in sorted(texts):
+            label = named[k][0]
+            if label == a.label:
                 continue
-            for match in YEAR.finditer(text):
-                years.setdefault(int(match.group()), label)
+            for year in years_in[k]:
+                years.setdefault(year, label)
         hit = None
         ordered = sorted(years)
         for k, early in enumerate(ordered):

@@ -229,7 +229,8 @@ def _questions(deck, lang, task_texts=()) -> list:
     from propctl.cards.questions import SLOTS
     out = []
     for i, field, message in derive.problems(deck, SLOTS, _words, task_texts):
-        out.append(_at(deck, i, field, message))
+        out.append(_at(deck, i, field, message) if i is not None
+                   else Problem(deck.where[0][0], None, field, message))
     years = 0
     for i, card in enumerate(deck.cards):
         for (frame, colour), question in zip(SLOTS, card.questions):
