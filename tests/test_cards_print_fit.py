@@ -178,3 +178,13 @@ def test_fit_never_returns_lines_wider_or_taller_than_the_box():
             assert all(measure(line, size) <= 20 for line in lines)
             assert len(lines) * size * 1.2 * 25.4 / 72 <= 8
     assert fit("x" * 40, 20, 8, 10, 4, measure) is None
+
+
+@pytest.mark.parametrize("word, cut", [
+    ("Rechtsschutzversicherungsgesellschaften", "Rechts-schutz-ver-si-che-rungs-ge-sell-schaf-ten"),
+    ("Zucker", "Zu-cker"), ("Tasche", "Ta-sche"), ("Katze", "Kat-ze"), ("Rose", "Ro-se"),
+    ("Geschwindigkeit", "Ge-schwin-dig-keit"), ("Verantwortung", "Ver-ant-wor-tung"),
+    ("Entwicklung", "Ent-wick-lung"), ("Bett", "Bett"), ("Gebäude", "Ge-bäu-de"),
+])
+def test_german_words_break_at_their_syllables(word, cut):
+    assert "-".join(syllables(word)) == cut

@@ -16,7 +16,9 @@ Syllables follow the basic German rule (Duden, "Worttrennung", rules of the 2006
 consonant between two vowels starts the next syllable (Ro-se), of several consonants the last one
 does (Kat-ze, Rechts-schutz), and ch, ck, sch, ph, rh, sh, th count as one consonant (Zu-cker,
 Ta-sche); vowel pairs that are one sound (ai, au, ei, eu, äu, ie, aa, ee, oo) stay together, and
-no piece is shorter than two letters. It is the rule that makes the long German compounds
+no piece is shorter than two letters; the prefixes be-, ge-, ver-, zer-, ent-, emp- at a word's
+start are a syllable of their own (Ge-schwin-dig-keit; a word such as gestern, ge-stern here,
+is the price). It is the rule that makes the long German compounds
 breakable (Rechts-schutz-ver-si-che-rungs-ge-sell-schaf-ten); in English words it gives
 pronounceable breaks, not always the dictionary's. A string with no vowels (a long number, an
 unbreakable code) has no syllables, so it fits by shrinking or not at all.
@@ -46,8 +48,22 @@ def right_to_left(text: str) -> bool:
     return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
 
 
+# German prefixes that are a syllable of their own whatever follows (Ge-schwin-dig-keit,
+# Be-gren-zung, Ver-ant-wor-tung), where the consonant rule alone would cut Gesch-win, Beg-ren.
+PREFIXES = ("ver", "zer", "ent", "emp", "be", "ge")
+
+
 def syllables(word: str) -> List[str]:
     """`word` cut into syllables by the basic German rule (see the module); letters only."""
+    lower = word.lower()
+    for prefix in PREFIXES:
+        rest = lower[len(prefix):]
+        if lower.startswith(prefix) and len(rest) >= 3 and any(c in _VOWELS for c in rest[:-1]):
+            return [word[:len(prefix)]] + _syllables(word[len(prefix):])
+    return _syllables(word)
+
+
+def _syllables(word: str) -> List[str]:
     lower = word.lower()
     groups = []  # (start, end) of each vowel group
     k = 0
