@@ -137,7 +137,7 @@ def test_page_records_its_cards_and_the_next_page_load_deals_unplayed_first(tmp_
         # what the page sends when the box accepted a new game and when a card's round ended
         assert post(base, {"new_game": 3}) == (200, {"unplayed": 105, "said": []})
         assert post(base, {"played": first[0]}) == (200, {"unplayed": 104, "said": []})
-        recorded = json.loads(history.read_text())["decks"]["fusebox/shipped.en"]
+        recorded = json.loads(history.read_text())["decks"]["fusebox/shipped"]
         assert recorded == {"games": 1, "played": {first[0]: 1}}
         again = dealt(base)
         assert sorted(again) == sorted(first) and again[0] != first[0] and again[-1] == first[0]
@@ -167,7 +167,7 @@ def test_page_records_its_cards_and_the_next_page_load_deals_unplayed_first(tmp_
     with serving(web.make_server(0, deal=PageDeal("en", fresh=True))) as base:
         assert dealt(base) == first
         assert post(base, {"new_game": 2})[0] == 200
-        assert json.loads(history.read_text())["decks"]["fusebox/shipped.en"] == {"games": 1, "played": {}}
+        assert json.loads(history.read_text())["decks"]["fusebox/shipped"] == {"games": 1, "played": {}}
     err = capfd.readouterr().err
     assert "Traceback" not in err, err[:2000]
 
@@ -596,7 +596,7 @@ def test_browser_fusebox_page_remembers_the_card_it_played(browser, tmp_path, mo
     history = tmp_path / "propctl" / "history.json"
 
     def recorded() -> dict:
-        return json.loads(history.read_text())["decks"]["fusebox/shipped.en"] if history.exists() else {}
+        return json.loads(history.read_text())["decks"]["fusebox/shipped"] if history.exists() else {}
 
     def new_game(page) -> None:
         page.evaluate("document.getElementById('players').value = '2'")

@@ -63,8 +63,11 @@ def _not_json(name: str) -> Any:
 
 
 def read_json(path, limit: int) -> Any:
-    """The JSON value in the regular file `path` (UTF-8); InputFileError saying what is wrong."""
+    """The JSON value in the regular file `path` (UTF-8, with or without the BOM spreadsheets and
+    Windows editors write, as the card decks accept it); InputFileError saying what is wrong."""
     data = read_regular(path, limit)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     try:
         return json.loads(data.decode("utf-8"), parse_constant=_not_json)
     except UnicodeDecodeError as exc:

@@ -37,7 +37,13 @@ The kind of cards comes from the CSV header or the JSON "kind" key; --kind
 overrides it. A file's name may say its language (deck.de.csv); a deck and a
 pack hold one language. `check` and `pack` also judge the content (wording,
 order of statements, sources, scales, facts used twice: propctl.cards.quality).
-Exit codes: 0 fine, 1 problems found (nothing written), 2 bad command line.
+Two levels: errors are what the box or game cannot play (a missing or bad bolt,
+a bad or duplicate id, a card too large): `pack` and `print` refuse them.
+Warnings are the house rules the shipped decks keep (family share, sources,
+as-of dates, notes, the wording "Keep your fingers off", spread of the bolts,
+statements in order): reported for any deck, failing only with --strict.
+Exit codes: 0 fine (warnings allowed), 1 errors found (or warnings with
+--strict; nothing written), 2 bad command line.
 docs/cards.md describes the formats.
 """
 
@@ -73,25 +79,29 @@ def register(subparsers) -> None:
     check = sub.add_parser(
         "check", help="report every problem in card files",
         description="Read the files as one deck per kind (no files: the shipped decks of --lang) "
-                    "and report every problem, content included: file, line, card, field, what is "
-                    "wrong and what is allowed. Exit 1 if any, 0 if clean.",
+                    "and report every problem, errors and house-rule warnings, in one run: file, "
+                    "line, card, field, what is wrong and what is allowed, sorted by line and "
+                    "field. Exit 1 on errors (with --strict also on warnings), else 0.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("files", nargs="*", metavar="FILE",
                        help="CSV or JSON card files (none: the decks shipped with propctl)")
     check.add_argument("--kind", choices=kinds.names(), help=kind_help)
+    add_strict(check)
     langs.add_argument(check, "the decks")
     check.set_defaults(func=run_check)
 
     pack = sub.add_parser(
         "pack", help="write a binary pack for a board",
-        description="Check the files and, only if they are clean, write the binary pack "
-                    "atomically (a failure leaves no file and no half file).",
+        description="Check the files and, only if they have no errors (house-rule warnings are "
+                    "shown; --strict refuses on them too), write the binary pack atomically (a "
+                    "failure leaves no file and no half file).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     pack.add_argument("files", nargs="*", metavar="FILE",
                       help="CSV or JSON card files of one kind (none: the shipped task cards, "
                            "or with --kind questions the shipped questions)")
     pack.add_argument("-o", "--output", required=True, metavar="DECK.bin", help="the pack to write")
     pack.add_argument("--kind", choices=kinds.names(), help=kind_help)
+    add_strict(pack)
     langs.add_argument(pack, "the deck")
     pack.add_argument("--family", action="store_true",
                       help="only the family cards (age 10+): CSV column family yes, JSON "
@@ -121,6 +131,13 @@ def register(subparsers) -> None:
     parser.set_defaults(func=lambda args: _usage(parser))
 
 
+def add_strict(parser) -> None:
+    """--strict: the house rules of the shipped decks fail too (the tests check those decks so)."""
+    parser.add_argument("--strict", action="store_true",
+                        help="fail on house-rule warnings too (sources, wording, spread, family "
+                             "share), as the shipped decks are checked")
+
+
 def _usage(parser) -> int:
     parser.print_help(sys.stderr)
     return 2
@@ -130,12 +147,14 @@ def _usage(parser) -> int:
 def run_check(args) -> int:
     """`propctl cards check`: every problem, including every limit `pack` enforces."""
     selection = select(args.files, args.kind, args.lang)
-    if report(judged(selection)) or any(deck.kind is None for deck in selection.decks):
+    problems = judged(selection)
+    if report(problems, args.strict) or any(deck.kind is None for deck in selection.decks):
         return 1
     for deck in selection.decks:
         assert deck.kind is not None
-        print("%d %s%s: no problems" % (len(deck.records), deck.kind.TITLE,
-                                        " (%s)" % selection.lang if selection.lang else ""))
+        print("%d %s%s: %s" % (len(deck.records), deck.kind.TITLE,
+                               " (%s)" % selection.lang if selection.lang else "",
+                               "no errors, house-rule warnings above" if problems else "no problems"))
     return 0
 
 
@@ -149,7 +168,7 @@ def run_pack(args) -> int:
         return 2
     selection = select(args.files, args.kind or (None if args.files else "taskcards"), args.lang)
     deck = one_deck(selection)
-    if report(judged(selection) or deck.problems) or deck.kind is None:
+    if report(judged(selection, deck), args.strict) or deck.kind is None:
         print("nothing written", file=sys.stderr)
         return 1
     kind, records = deck.kind, deck.records

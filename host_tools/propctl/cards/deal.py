@@ -5,8 +5,10 @@ card once before any comes back. The fuse box steps through its pack in order
 (the next/previous buttons, `n`/`p` in the sim), so the order is the choice:
 `fresh_order` puts the cards never played first, the categories taking turns
 (the next card is rarely the same kind of question), then the played ones,
-longest ago first. `Memory` keeps that across games in the play history
-(propctl.cards.history) and says when a game cannot avoid a repeat.
+longest ago first. Each household gets its own order: the categories and the
+cards within them are shuffled by the seed its play history keeps. `Memory`
+keeps that across games in the play history (propctl.cards.history), one for
+the shipped deck in every language, and says when a game cannot avoid a repeat.
 
 A Finger weg! game has one round per player (everyone starts once), so a
 game needs as many cards as players.
@@ -16,24 +18,41 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from propctl.cards import lang as langs
 from propctl.cards.history import DeckHistory, History
+from rules.rng import Rng
 
 PREFIX = "fusebox/"
 
 
+SHIPPED = PREFIX + "shipped"
+# Before issue 35 each language of the shipped deck had its own history; they are merged into
+# SHIPPED when a game first uses it.
+OLD_SHIPPED = tuple(PREFIX + "shipped." + code for code in langs.LANGS)
+
+
 def deck_name(path, lang: Optional[str] = None) -> str:
-    """The history's name for a task deck: the shipped deck by language, any other by its path."""
+    """The history's name for a task deck: one for the shipped decks (a card is the same card,
+    id and bolt, in German and English, so a household alternating languages does not repeat
+    cards), any other deck by its path."""
     real = os.path.realpath(str(path))
     for code in langs.LANGS:
         if real == os.path.realpath(str(langs.shipped("taskcards", code))):
-            return PREFIX + "shipped." + code
+            return SHIPPED
     return PREFIX + real
 
 
-def _categories_take_turns(cards: Sequence) -> list:
-    """The cards with their categories taking turns, each category's cards in deck order."""
+def _categories_take_turns(cards: Sequence, seed: Optional[int] = None) -> list:
+    """The cards with their categories taking turns, each category's cards in deck order, or
+    with a household `seed` in that household's own shuffled order (categories too)."""
     queues: Dict[str, list] = {}
     for card in cards:
         queues.setdefault(card.category, []).append(card)
+    if seed is not None:
+        rng = Rng(seed)
+        names = list(queues)
+        rng.shuffle(names)
+        for name in names:
+            rng.shuffle(queues[name])
+        queues = dict((name, queues[name]) for name in names)
     out: list = []
     while len(out) < len(cards):
         for queue in queues.values():
@@ -42,10 +61,10 @@ def _categories_take_turns(cards: Sequence) -> list:
     return out
 
 
-def fresh_order(cards: Sequence, deck: DeckHistory) -> list:
-    """`cards` in the order to offer them: never played first (categories taking turns), then the
-    played ones, longest ago first."""
-    turns = _categories_take_turns(cards)
+def fresh_order(cards: Sequence, deck: DeckHistory, seed: Optional[int] = None) -> list:
+    """`cards` in the order to offer them: never played first (categories taking turns, shuffled
+    by the household's `seed` if given), then the played ones, longest ago first."""
+    turns = _categories_take_turns(cards, seed)
     by_id = dict((card.id, card) for card in turns)
     return [by_id[key] for key in deck.fresh_first([card.id for card in turns])]
 
@@ -75,12 +94,13 @@ class Memory:
         self.cards = list(cards)
         self.say = say
         self.history = History.load(path, warn=say)
-        self.deck = self.history.deck(name)
+        self.deck = self.history.merge_into(name, OLD_SHIPPED) if name == SHIPPED \
+            else self.history.deck(name)
         if fresh:
             self.deck.forget()
 
     def order(self) -> List:
-        return fresh_order(self.cards, self.deck)
+        return fresh_order(self.cards, self.deck, self.history.household_seed())
 
     def unplayed(self) -> int:
         return len(self.deck.unplayed([card.id for card in self.cards]))

@@ -27,11 +27,17 @@ class Problem:
     field: Optional[str]
     message: str
     card: Optional[str] = None
+    # "error": the box or the game cannot play the card (a missing bolt, a bad id, a duplicate);
+    # "warning": a house rule of the shipped decks (sources, wording, spread, family share),
+    # which fails only with --strict (propctl.cards.report).
+    level: str = "error"
 
     def __str__(self) -> str:
         where = _printable(self.file)
         where = where if self.line is None else "%s:%d" % (where, self.line)
         parts = [where + ":"]
+        if self.level == "warning":
+            parts.append("warning:")
         if self.card:
             parts.append("card %s," % _printable(self.card))
         if self.field:

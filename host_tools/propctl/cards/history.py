@@ -8,9 +8,17 @@ number of the game that last played it.
 
 The history is a convenience, never a reason to stop a game: a missing file
 is an empty history; a damaged or unreadable one is reported (through `warn`)
-and ignored; a failed save returns a message for the screen. Saves are atomic
-(propctl.atomic) and merge with what is on disk, so two games in two
-terminals both count.
+and ignored; a failed save returns a message for the screen. The file is
+opened like every other input (propctl.inputfile): a FIFO, a device, a file
+larger than MAX_BYTES or nested too deeply is reported and, at the next save,
+set aside as history.json.damaged. Saves are atomic (propctl.atomic) and
+merge with what is on disk under an exclusive lock (fcntl.flock on the
+file's folder, so no lock file is left behind), so any number of games in any
+number of terminals all count; without fcntl (Windows) the merge is unlocked.
+
+The file also keeps the household's shuffle seed (`household_seed()`), made
+once from the machine's name and the file's path, so each household gets its
+own order of never-played cards and keeps it from game to game.
 
 Use:
 
@@ -22,16 +30,25 @@ Use:
     deck.mark(key)                            # played in this game
     problem = history.save()                  # None, or why it could not be saved
 """
+import hashlib
 import json
 import os
+import socket
+import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional
+from typing import Callable, Dict, Iterable, Iterator, List, Optional
 
 from propctl.atomic import write_atomic
+from propctl.inputfile import InputFileError, read_regular
 
 FORMAT = "propctl play history"
 VERSION = 1
 FILE_NAME = "history.json"
+# 10,000 decks of 1,000 cards each write about 20 MB; a household's file is a few KB.
+MAX_BYTES = 8 * 1024 * 1024
+LOCK_WAIT = 10.0      # seconds a save waits for another propctl's save to finish
+SEED_LIMIT = 1 << 30  # a household seed is below this (an int the board could hold too)
 
 
 def default_path() -> Path:
@@ -100,6 +117,30 @@ class History:
         self.path = Path(path)
         self.decks: Dict[str, DeckHistory] = dict(decks or {})
         self.read_problem: Optional[str] = None  # why the file on disk was ignored, if it was
+        self.seed: Optional[int] = None          # the household's shuffle seed, once there is one
+        self._seed_is_new = False
+        self.dropped: set = set()                # deck names merged into others (not written back)
+
+    def household_seed(self) -> int:
+        """This household's shuffle seed: the one in the file, else one made from this machine's
+        name and the file's path (so dealing twice before anything is saved deals alike, and
+        reading never writes), kept in the file from the next save on."""
+        if self.seed is None:
+            where = "%s\n%s" % (socket.gethostname(), os.path.abspath(str(self.path)))
+            digest = hashlib.sha256(where.encode("utf-8", "surrogatepass")).digest()
+            self.seed = int.from_bytes(digest[:4], "big") % SEED_LIMIT
+            self._seed_is_new = True
+        return self.seed
+
+    def merge_into(self, name: str, old_names: Iterable[str]) -> DeckHistory:
+        """The deck `name`, with the decks called `old_names` merged into it and dropped (a deck
+        whose history was kept under other names before, e.g. one per language)."""
+        deck = self.deck(name)
+        for old in old_names:
+            if old in self.decks and old != name:
+                deck._merge(self.decks.pop(old))
+                self.dropped.add(old)
+        return deck
 
     @classmethod
     def load(cls, path=None, warn: Optional[Callable[[str], object]] = None) -> "History":
@@ -108,9 +149,10 @@ class History:
         A damaged or unreadable file is reported through `warn` and ignored.
         """
         history = cls(path if path is not None else default_path())
-        decks, problem = _read(history.path)
+        decks, problem, seed = _read(history.path)
         history.decks = decks
         history.read_problem = problem
+        history.seed = seed
         if problem and warn is not None:
             warn("Note: the play history %s %s; this game starts without it." % (history.path, problem))
         return history
@@ -122,59 +164,115 @@ class History:
         return self.decks[name]
 
     def save(self) -> Optional[str]:
-        """Write the history atomically, merged with the file on disk; None, or why it failed."""
-        disk, problem = _read(self.path)
+        """Write the history atomically, merged with the file on disk; None, or why it failed.
+
+        Read, merge and write happen under an exclusive lock, so games saving at the same
+        moment all count."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with _locked(self.path.parent) as waited:
+                if waited:
+                    return "the play history %s could not be saved: %s" % (self.path, waited)
+                return self._merge_and_write()
+        except OSError as exc:
+            return "the play history %s could not be saved: %s" % (self.path, exc.strerror or exc)
+
+    def _merge_and_write(self) -> Optional[str]:
+        disk, problem, seed = _read(self.path)
         if problem and problem.startswith(_NEWER):
             return "the play history %s %s; it is left alone" % (self.path, problem)
+        if seed is not None and (self.seed is None or self._seed_is_new):
+            self.seed, self._seed_is_new = seed, False  # the first household seed saved stays
         for name, theirs in disk.items():
+            if name in self.dropped:
+                continue
             mine = self.decks.get(name)
             if mine is None:
                 self.decks[name] = theirs
             else:
                 mine._merge(theirs)
-        data = {"format": FORMAT, "version": VERSION,
-                "decks": dict((name, deck.to_json()) for name, deck in sorted(self.decks.items()))}
+        data: dict = {"format": FORMAT, "version": VERSION}
+        if self.seed is not None:
+            data["household"] = {"seed": self.seed}
+        data["decks"] = dict((name, deck.to_json()) for name, deck in sorted(self.decks.items()))
         text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if problem and self.path.is_file():  # keep the damaged file for whoever wants to look
-                os.replace(self.path, self.path.with_name(self.path.name + ".damaged"))
-            write_atomic(self.path, text.encode("utf-8"))
-        except OSError as exc:
-            return "the play history %s could not be saved: %s" % (self.path, exc.strerror or exc)
+        if problem and os.path.lexists(self.path) and not self.path.is_dir():
+            # Keep the damaged file (or the FIFO, device or link found there) for whoever
+            # wants to look, and write a fresh one in its place.
+            os.replace(self.path, self.path.with_name(self.path.name + ".damaged"))
+        write_atomic(self.path, text.encode("utf-8"))
+        self._seed_is_new = False
         return None
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[Optional[str]]:
+    """An exclusive flock on `folder` while the block runs; yields None, or why it could not be
+    had within LOCK_WAIT seconds. Without fcntl (Windows) it yields None unlocked."""
+    try:
+        import fcntl
+    except ImportError:
+        yield None
+        return
+    fd = os.open(str(folder), os.O_RDONLY)
+    try:
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    yield "another propctl has held it for %g s" % LOCK_WAIT
+                    return
+                time.sleep(0.005)
+        try:
+            yield None
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 _NEWER = "was written by a newer propctl"
 
 
 def _read(path: Path):
-    """(decks by name, None) from the file, or ({}, why it is unusable); a missing file is empty."""
+    """(decks by name, None, household seed) from the file, or ({}, why it is unusable, None);
+    a missing file is empty. Opened like every input: a FIFO or device is refused, not read."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}, None
-    except (OSError, UnicodeDecodeError) as exc:
-        return {}, "cannot be read (%s)" % (getattr(exc, "strerror", None) or exc)
+        text = read_regular(path, MAX_BYTES).decode("utf-8")
+    except InputFileError as exc:
+        if not os.path.lexists(path):
+            return {}, None, None
+        return {}, "cannot be read (%s)" % exc, None
+    except UnicodeDecodeError:
+        return {}, "is damaged (not UTF-8 text)", None
     try:
         data = json.loads(text)
     except ValueError:
-        return {}, "is damaged (not JSON)"
+        return {}, "is damaged (not JSON)", None
+    except RecursionError:
+        return {}, "is damaged (nested too deeply)", None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return {}, "is not a propctl play history"
+        return {}, "is not a propctl play history", None
     version = data.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
-        return {}, "%s (version %d)" % (_NEWER, version)
+        return {}, "%s (version %d)" % (_NEWER, version), None
     decks = data.get("decks")
     if version != VERSION or not isinstance(decks, dict):
-        return {}, "is damaged (no version %d deck list)" % VERSION
+        return {}, "is damaged (no version %d deck list)" % VERSION, None
     out = {}
     for name, entry in decks.items():
         deck = _deck(name, entry)
         if deck is None:
-            return {}, "is damaged (deck %s)" % json.dumps(name)[:40]
+            return {}, "is damaged (deck %s)" % json.dumps(name)[:40], None
         out[name] = deck
-    return out, None
+    household = data.get("household")
+    seed = household.get("seed") if isinstance(household, dict) else None
+    if not (_count(seed) and seed < SEED_LIMIT):
+        seed = None  # a missing or odd seed: a new one is made, the decks are still good
+    return out, None, seed
 
 
 def _deck(name, entry) -> Optional[DeckHistory]:

@@ -55,6 +55,12 @@ class Deck:
     problems: List[Problem]
     where: Places  # card index -> (file, line)
     unpacked: List[bytes] = field(default_factory=list)
+    # Rows that could not be read as cards (their errors are in `problems`), kept as read so the
+    # house rules can still be checked on them in the same run: (file, line, id, fields, fmt).
+    broken: List[Tuple[str, Optional[int], Optional[str], Dict[str, Any], str]] = \
+        field(default_factory=list)
+    # file -> its own column order (CSV header; JSON: the first card's keys), to sort problems by.
+    columns: Dict[str, List[str]] = field(default_factory=dict)
 
     @cached_property
     def cards(self) -> list:
@@ -90,6 +96,8 @@ class _Builder:
         self.where = Places()
         self.first_seen: Dict[str, int] = {}  # id -> index into `where` of its first row
         self._first_rows = Places()
+        self.broken: List[Tuple[str, Optional[int], Optional[str], Dict[str, Any], str]] = []
+        self.columns: Dict[str, List[str]] = {}
 
     def take_kind(self, f: "_File", kind: CardKind) -> bool:
         """True if rows of `kind` from file `f` belong to the deck."""
@@ -105,6 +113,8 @@ class _Builder:
         kind = self.kind
         assert kind is not None
         card_id = raw_id(row)
+        if row.file not in self.columns:
+            self.columns[row.file] = [str(name) for name in row.fields]
         bad = _bad_text(row.fields)
         if bad is not None:
             # Not parsed: a lone surrogate cannot even be measured in UTF-8 bytes.
@@ -112,6 +122,8 @@ class _Builder:
             card = None
         else:
             card = _parse_row(kind, row, self.problems)
+        if card is None:
+            self.broken.append((row.file, row.line, card_id, row.fields, row.fmt))
         # A row with other problems still claims its id, so duplicates show at once.
         key = kind.key(card) if card is not None else card_id
         if key is None:
@@ -145,7 +157,8 @@ class _Builder:
         if not self.problems and not self.records:
             self.problems.append(Problem(", ".join(str(p) for p in paths), None, None,
                                          "no cards found; a deck needs at least one card"))
-        return Deck(self.kind, self.records, self.problems, self.where, self.unpacked)
+        return Deck(self.kind, self.records, self.problems, self.where, self.unpacked, self.broken,
+                    self.columns)
 
 
 class _File:

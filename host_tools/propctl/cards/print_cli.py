@@ -22,9 +22,13 @@ examples:
   propctl cards print --kind questions --lang de -o fragen.pdf   # duplex
 
 Print at 100 %% ("actual size"), never "fit to page": the calibration page has a
-100 mm bar to check. Task cards are one-sided. Question cards come as pairs of
-pages, fronts then backs, mirrored so the backs line up when printed duplex
-(--duplex long: flip on the long edge, the usual setting; short: short edge).
+100 mm bar to check. Task cards come with backs (category name and colour, for
+drawing blind from a category's stack) on every second page, mirrored for
+duplex; --blank-backs prints the fronts only. Question cards are double-sided, one frame a side (the
+questioner reads from the back, so players never see the asked side): pairs of
+pages, white sides then violet sides, mirrored so they line up when printed
+duplex (--duplex long: flip on the long edge, the usual setting; short: short
+edge).
 A layout file is JSON with lengths in mm, e.g. {"first_window": 41.5}; keys:
   %s
 docs/cards-print.md explains each length with a picture.
@@ -33,19 +37,25 @@ Exit codes: 0 written, 1 problems (nothing written), 2 bad command line.
                    for k in range(0, len(print_layout.FIELDS), 4))
 
 
+def add_strict(parser) -> None:
+    from propctl.cards.cli import add_strict as add
+    add(parser)
+
+
 def register(sub) -> None:
     """Add `propctl cards print` to the `cards` actions."""
     parser = sub.add_parser(
         "print", help="write a print-ready PDF of a deck (crop marks, A4/Letter)",
         description="Check a deck and write it as a PDF to print and cut: task cards with the "
                     "statements beside the fuse box's windows and the bolt where only its window "
-                    "shows it; question cards front and back for duplex printing.",
+                    "shows it; question cards with one frame a side, for duplex printing.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="*", metavar="FILE",
                         help="CSV or JSON card files of one kind (none: the shipped task cards, "
                              "or with --kind questions the shipped questions)")
     parser.add_argument("-o", "--output", required=True, metavar="CARDS.pdf", help="the PDF to write")
     parser.add_argument("--kind", choices=kinds.names(), help="card kind, if the files do not say")
+    add_strict(parser)
     langs.add_argument(parser, "the deck and the page's words")
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="sheet size (default: a4)")
     parser.add_argument("--layout", metavar="FILE",
@@ -53,7 +63,11 @@ def register(sub) -> None:
     parser.add_argument("--calibration", action="store_true",
                         help="write only the calibration page: card outline, window boxes, rulers")
     parser.add_argument("--duplex", choices=DUPLEX, default="long",
-                        help="question cards: the edge the printer flips on (default: long)")
+                        help="the edge the printer flips on (default: long); the backs are "
+                             "mirrored for it")
+    parser.add_argument("--blank-backs", action="store_true",
+                        help="task cards: no back pages (one-sided; default: a back with the "
+                             "category's name and colour behind each front)")
     parser.add_argument("--family", action="store_true",
                         help="only the family cards (age 10+; column family yes)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
@@ -115,7 +129,7 @@ def _deck_pdf(args, layout):
     from propctl.cards.print_pdf import questions_pdf, taskcards_pdf
     selection = select(args.files, args.kind or (None if args.files else "taskcards"), args.lang)
     deck = one_deck(selection)
-    if report(judged(selection) or deck.problems) or deck.kind is None:
+    if report(judged(selection, deck), args.strict) or deck.kind is None:
         print("nothing written", file=sys.stderr)
         return None
     lang = selection.lang or langs.chosen(args)
@@ -133,7 +147,8 @@ def _deck_pdf(args, layout):
 
     _say(args, "laying out %d %s on %s" % (total, deck.kind.TITLE, args.paper))
     if deck.kind.NAME == "taskcards":
-        data, pages = taskcards_pdf(cards, layout, args.paper, progress)
+        data, pages = taskcards_pdf(cards, layout, args.paper, progress,
+                                    None if args.blank_backs else args.duplex)
     else:
         data, pages = questions_pdf(cards, lang if lang in ("de", "en") else "en", args.paper,
                                     args.duplex, layout.gap, layout.margin, progress)

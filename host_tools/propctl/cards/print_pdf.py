@@ -4,13 +4,17 @@ Task cards (Finger weg!): the task text at the top, the eight statements level
 with the fuse box's eight windows, and the red bolt only inside the bolt
 window's opening, so the box shows it only when that slider opens. The
 geometry comes from a Layout (print_layout); `calibration_pdf` prints the page
-a builder measures the slot with.
+a builder measures the slot with. Each page of fronts is followed by its page
+of backs (the category's name on its colour, for the rulebook's seven face-down
+stacks), mirrored for duplex like the question cards; or none (blank backs).
 
-Question cards (Pi mal Daumen): the front holds the six questions in the
-card's frames (white frame, then violet) and colours (salmon at the top, then
-green, yellow, as on the card); the back holds units, scales and answers. Backs
-are mirrored so that, printed duplex, each back lands behind its front: across
-the sheet for flipping on the long edge, top to bottom for the short edge.
+Question cards (Pi mal Daumen), as the rulebook has them: one side holds the
+white frame's three questions (salmon at the top, then green, yellow), each
+with its unit and scale; the other side the violet frame's. The questioner
+turns a card over and reads from the back, so the players see only the side
+whose questions are not being asked. Violet sides are mirrored so that,
+printed duplex, each lands behind its white side: across the sheet for
+flipping on the long edge, top to bottom for the short edge.
 
 Fonts: DejaVu Sans where the system has it (it covers nearly every Latin
 letter), else the Bitstream Vera that ships with reportlab. A character
@@ -23,7 +27,8 @@ from typing import Callable, List, Optional, Sequence, Tuple
 from reportlab.lib.units import mm
 
 from propctl.cards.print_layout import WINDOWS, Layout
-from propctl.cards.print_sheet import Fonts, Grid, PrintError, Sheet
+from propctl.cards.print_sheet import Fonts, Grid, PrintError, Sheet, TextDoesNotFit
+from propctl.cards.print_text import right_to_left
 
 # Pi mal Daumen cards are not slid into anything: one size, the task cards' default.
 QUESTION_CARD = (88.0, 125.0)
@@ -33,7 +38,7 @@ FIELD_COLOURS = {"salmon": (0.98, 0.66, 0.56), "green": (0.68, 0.85, 0.45), "yel
 # The card's order top to bottom (the rulebook: "the top (salmon-coloured) question").
 CARD_COLOURS = ("salmon", "green", "yellow")
 WORDS = {
-    "en": {"answer": "answer", "scale": "scale", "frame": {"white": "white frame", "violet": "violet frame"},
+    "en": {"scale": "scale", "frame": {"white": "white frame", "violet": "violet frame"},
            "calibration": "Finger weg! task cards: calibration page",
            "bar": "This bar must measure exactly 100 mm. If not, print at 100 % (\"actual size\", "
                   "no \"fit to page\") and measure again.",
@@ -44,7 +49,7 @@ WORDS = {
                      "the middle of window 8 divided by 7, windows' left edge and width.",
                      "3. Write what differs into a layout file and print the cards with it:"],
            "now": "This page uses:"},
-    "de": {"answer": "Antwort", "scale": "Skala",
+    "de": {"scale": "Skala",
            "frame": {"white": "weißer Rahmen", "violet": "violetter Rahmen"},
            "calibration": "Finger weg! Aufgabenkarten: Kalibrierseite",
            "bar": "Dieser Balken muss genau 100 mm lang sein. Sonst mit 100 % drucken (\"tatsächliche "
@@ -78,54 +83,125 @@ def _task_card(sheet: Sheet, layout: Layout, x: float, top: float, card) -> None
     sheet.rect(x, top, layout.card_width, layout.card_height, stroke=(0.8, 0.8, 0.8), width=0.2)
     inner = layout.card_width - 2 * layout.statement_left
     sheet.paragraph(x + layout.statement_left, top + layout.text_top, inner, layout.text_height,
-                    card.text, 11, 6.5, bold=True)
+                    card.text, 11, 6.5, bold=True, what="card %s, text" % card.id)
     room = layout.window_left - layout.statement_left - 2  # mm left of the windows
     for window in range(1, WINDOWS + 1):
         middle = top + layout.window_middle(window)
         sheet.paragraph(x + layout.statement_left, middle - layout.window_pitch / 2, room,
-                        layout.window_pitch, card.statements[window - 1], 10, 5.5, middle=True)
+                        layout.window_pitch, card.statements[window - 1], 10, 5.5, middle=True,
+                        what="card %s, s%d" % (card.id, window))
         if window - 1 == card.bolt:
             _bolt(sheet, x + layout.window_left, middle - layout.window_height / 2,
                   layout.window_width, layout.window_height)
     label = "%s · %s" % (card.id, card.category)
     below = layout.card_height - (layout.window_middle(WINDOWS) + layout.window_height / 2)
     baseline = top + layout.card_height - 2 if below >= 4 else top + 3
-    sheet.text(x + layout.card_width - layout.statement_left, baseline, label, 6, colour=(0.4, 0.4, 0.4),
-               align="right")
+    # One line across the card, shrunk if the category is long.
+    lines, size = sheet.fitted(label, inner, 6 * 1.2 / 72 * 25.4 + 0.01, 6, 4,
+                               what="card %s, id and category" % card.id)
+    sheet.text(x + layout.card_width - layout.statement_left, baseline, lines[0], size,
+               colour=(0.4, 0.4, 0.4), align="right")
 
 
 def _unprintable(fonts: Fonts, kind_name: str, cards) -> None:
     problems = []
+    backwards = []
     for card in cards:
         texts = [card.text] + list(card.statements) + [card.category] if kind_name == "taskcards" else \
             [t for q in card.questions for t in (q.text, q.unit or "", q.source or "")]
         missing = fonts.missing(" ".join(texts))
         if missing:
             problems.append("card %s: %s" % (card.id, " ".join("%r (U+%04X)" % (c, ord(c)) for c in missing)))
+        if right_to_left(" ".join(texts)):
+            backwards.append(card.id)
     if problems:
         raise PrintError("the font cannot draw these characters: %s; install the DejaVu fonts "
                          "(e.g. the package fonts-dejavu-core) or change the cards" % "; ".join(problems))
+    if backwards:
+        raise PrintError("card%s %s: right-to-left text (Hebrew, Arabic ...), which this printer "
+                         "would draw backwards and unjoined; print such cards another way"
+                         % ("s" if len(backwards) > 1 else "", ", ".join(backwards)))
 
 
 Progress = Optional[Callable[[int, int], None]]
 
 
-def taskcards_pdf(cards: Sequence, layout: Layout, paper: str,
-                  progress: Progress = None) -> Tuple[bytes, int]:
-    """(PDF bytes, pages) of the task cards, as many per page as fit, crop marks around each."""
+def _each(unfit: List[str], draw, *args) -> None:
+    """Draw one side of a card; a text that cannot fit is noted (every card is named at the end)."""
+    try:
+        draw(*args)
+    except TextDoesNotFit as exc:
+        unfit.append(str(exc))
+
+
+def _refuse(unfit: List[str]) -> None:
+    if unfit:
+        shown = unfit[:20] + (["... and %d more" % (len(unfit) - 20)] if len(unfit) > 20 else [])
+        raise PrintError("%d text%s cannot fit on the card%s: %s" % (
+            len(unfit), "" if len(unfit) == 1 else "s", "" if len(unfit) == 1 else "s",
+            "; ".join(shown)))
+
+
+# Backs of task cards: the category's colour, by the order categories first appear in the deck
+# (the German and English decks list their cards in the same order, so a category keeps its
+# colour in both languages). Eight colours told apart also in greyscale by their lightness.
+BACK_COLOURS = ((0.16, 0.38, 0.71), (0.85, 0.33, 0.10), (0.20, 0.60, 0.30), (0.55, 0.25, 0.60),
+                (0.93, 0.69, 0.13), (0.60, 0.40, 0.20), (0.10, 0.60, 0.65), (0.80, 0.20, 0.45))
+
+
+def category_colours(cards: Sequence) -> dict:
+    """category -> (r, g, b) of its backs, by the order the categories first appear."""
+    colours: dict = {}
+    for card in cards:
+        if card.category not in colours:
+            colours[card.category] = BACK_COLOURS[len(colours) % len(BACK_COLOURS)]
+    return colours
+
+
+def _task_back(sheet: Sheet, layout: Layout, x: float, top: float, card, colour) -> None:
+    """The back of a task card: its category's name on its colour, so a stack of one category
+    can be drawn from face down; nothing of the front's text or bolt."""
+    w, h = layout.card_width, layout.card_height
+    sheet.rect(x, top, w, h, stroke=(0.8, 0.8, 0.8), width=0.2)
+    sheet.rect(x + 3, top + 3, w - 6, h - 6, stroke=None, fill=colour)
+    sheet.rect(x + 7, top + h / 2 - 9, w - 14, 18, stroke=None, fill=(1, 1, 1))
+    lines, size = sheet.fitted(card.category, w - 18, 14, 16, 6, bold=True,
+                               what="card %s, category" % card.id)
+    leading = size * 1.2 / 72 * 25.4
+    first = top + h / 2 - len(lines) * leading / 2 + size * 0.95 / 72 * 25.4
+    for k, line in enumerate(lines):
+        sheet.text(x + w / 2, first + k * leading, line, size, bold=True, colour=colour, align="centre")
+
+
+def taskcards_pdf(cards: Sequence, layout: Layout, paper: str, progress: Progress = None,
+                  duplex: Optional[str] = "long") -> Tuple[bytes, int]:
+    """(PDF bytes, pages) of the task cards, as many per page as fit, crop marks around each.
+
+    `duplex` "long" or "short": each page of fronts is followed by its page of backs (the
+    category's name and colour), mirrored so that each back lands behind its front when printed
+    duplex flipping on that edge; None: fronts only (blank backs)."""
     fonts = Fonts()
     _unprintable(fonts, "taskcards", cards)
+    colours = category_colours(cards)
+    unfit: List[str] = []
     out = io.BytesIO()
     sheet = Sheet(out, paper, fonts, "Finger weg! task cards")
     grid = Grid(sheet, (layout.card_width, layout.card_height), layout.gap, layout.margin)
     for start in range(0, len(cards), grid.per_page):
         page = cards[start:start + grid.per_page]
         for k, card in enumerate(page):
-            _task_card(sheet, layout, *grid.place(k), card)
+            _each(unfit, _task_card, sheet, layout, *grid.place(k), card)
         grid.crop_marks(sheet, len(page))
         sheet.next_page()
+        if duplex is not None:
+            for k, card in enumerate(page):
+                _each(unfit, _task_back, sheet, layout, *grid.place(k, duplex), card,
+                      colours[card.category])
+            grid.crop_marks(sheet, len(page), duplex)
+            sheet.next_page()
         if progress:
             progress(start + len(page), len(cards))
+    _refuse(unfit)
     sheet.save()
     return out.getvalue(), sheet.pages
 
@@ -156,53 +232,99 @@ def _scale_text(scale, lang: str) -> str:
     return " ".join(parts)
 
 
-def _question_side(sheet: Sheet, x: float, top: float, card, lang: str, back: bool) -> None:
-    from propctl.cards.questions import SLOTS
+def _scale_pieces(question, lang: str) -> List[Tuple[str, bool]]:
+    """The scale as printed, in pieces (text, bold): the exact answer is the bold value."""
+    from rules.pimaldaumen import exact
+    target = exact(question.answer)
+    scale = question.scale
+    pieces: List[Tuple[str, bool]] = []
+    for k, value in enumerate(scale):
+        if k % 2:
+            pieces.append((" |%d| " % value, False))
+        else:
+            pieces.append((_decimal(value, lang), exact(value) == target))
+    return pieces
+
+
+def _scale_lines(sheet: Sheet, width: float, pieces, size: float, smallest: float):
+    """(lines of pieces, size): the scale on one line at the largest size from `size` down to
+    `smallest`, else on two lines broken after a point range; None if neither fits `width`."""
+    def measure(line, at):
+        return sum(sheet.width_of(text, at, bold) for text, bold in line)
+    values = (len(pieces) + 1) // 2
+    half = 2 * (values // 2)  # the second line starts with a value
+    for lines in ([pieces], [pieces[:half], pieces[half:]]):
+        at = size
+        while at > smallest and max(measure(line, at) for line in lines) > width:
+            at = max(smallest, at - 0.25)
+        if max(measure(line, at) for line in lines) <= width:
+            return lines, at
+    return None
+
+
+def _scale(sheet: Sheet, x: float, bottom: float, width: float, lines, size: float) -> None:
+    """Draw the scale's lines (from _scale_lines) ending at baseline `bottom`, answer in bold."""
+    leading = size * 1.2 / 72 * 25.4
+    for k, line in enumerate(lines):
+        at = x
+        for text, bold in line:
+            sheet.text(at, bottom - (len(lines) - 1 - k) * leading, text.strip() if at == x else text,
+                       size, bold=bold)
+            at += sheet.width_of(text.strip() if at == x else text, size, bold)
+
+
+def _question_side(sheet: Sheet, x: float, top: float, card, lang: str, frame: str) -> None:
+    """One side of a question card as the rulebook has it: one frame's three questions, salmon at
+    the top, each with its unit and its scale (the exact answer in bold), the card id and the
+    frame's name. The other side holds the other frame: a questioner turns the card over and
+    reads from the back, so the players only ever see the side whose questions are not asked."""
     w, h = QUESTION_CARD
     words = WORDS[lang]
     sheet.rect(x, top, w, h, stroke=(0.8, 0.8, 0.8), width=0.2)
-    by_slot = dict(zip(SLOTS, card.questions))
-    half = (h - 4) / 2
-    for f, frame in enumerate(("white", "violet")):
-        ftop = top + 2 + f * half
-        sheet.rect(x + 2, ftop, w - 4, half - 1, stroke=FRAME_COLOURS[frame], width=2.2)
-        sheet.text(x + 5, ftop + 3.6, "%s  %s" % (card.id, words["frame"][frame]), 5.5,
-                   colour=(0.35, 0.35, 0.35))
-        band = (half - 7) / 3
-        for c, colour in enumerate(CARD_COLOURS):
-            btop = ftop + 5 + c * band
-            sheet.rect(x + 4, btop, w - 8, band - 0.8, stroke=None, fill=FIELD_COLOURS[colour])
-            question = by_slot[(frame, colour)]
-            if back:
-                unit = " (%s)" % question.unit if question.unit else ""
-                sheet.paragraph(x + 5.5, btop + 0.8, w - 11, band - 2.4,
-                                "%s: %s%s" % (words["answer"], _decimal(question.answer, lang), unit),
-                                8, 5.5, bold=True)
-                sheet.paragraph(x + 5.5, btop + 5.0, w - 11, band - 6,
-                                "%s: %s" % (words["scale"], _scale_text(question.scale, lang)), 7.5, 5)
-            else:
-                unit = " (%s)" % question.unit if question.unit else ""
-                sheet.paragraph(x + 5.5, btop + 0.8, w - 11, band - 2.4, question.text + unit, 8, 5)
+    sheet.rect(x + 2, top + 2, w - 4, h - 4, stroke=FRAME_COLOURS[frame], width=2.2)
+    sheet.text(x + 5, top + 6.2, "%s · %s" % (card.id, words["frame"][frame]), 6.5, bold=True,
+               colour=(0.3, 0.3, 0.3))
+    band = (h - 12) / 3
+    for c, colour in enumerate(CARD_COLOURS):
+        btop = top + 8.5 + c * band
+        sheet.rect(x + 4, btop, w - 8, band - 1, stroke=None, fill=FIELD_COLOURS[colour])
+        question = card.question(frame, colour)
+        unit = " (%s)" % question.unit if question.unit else ""
+        fitted = _scale_lines(sheet, w - 12, _scale_pieces(question, lang), 8.5, 5)
+        if fitted is None:
+            raise PrintError("card %s, %s %s: the scale does not fit the card's width even at 5 pt "
+                             "on two lines; use fewer ranges" % (card.id, frame, colour))
+        lines, size = fitted
+        scale_height = len(lines) * size * 1.2 / 72 * 25.4 + 2.5
+        sheet.paragraph(x + 6, btop + 1.5, w - 12, band - 4 - scale_height, question.text + unit, 9, 6,
+                        what="card %s, %s_%s_text" % (card.id, frame, colour))
+        sheet.text(x + 6, btop + band - 2.6 - scale_height, words["scale"] + ":", 5.5,
+                   colour=(0.3, 0.3, 0.3))
+        _scale(sheet, x + 6, btop + band - 2.4, w - 12, lines, size)
 
 
 def questions_pdf(cards: Sequence, lang: str, paper: str, duplex: str, gap: float, margin: float,
                   progress: Progress = None) -> Tuple[bytes, int]:
-    """(PDF bytes, pages): for every sheet of fronts, the page of backs behind it (mirrored for `duplex`)."""
+    """(PDF bytes, pages): a page of white-frame sides, then the page of their violet sides
+    mirrored for `duplex` ("long": flipped on the long edge, columns mirrored; "short": rows), so
+    the violet side of card i is printed behind its white side."""
     fonts = Fonts()
     _unprintable(fonts, "questions", cards)
     out = io.BytesIO()
+    unfit: List[str] = []
     sheet = Sheet(out, paper, fonts, "Pi mal Daumen question cards")
     grid = Grid(sheet, QUESTION_CARD, gap, margin)
     for start in range(0, len(cards), grid.per_page):
         page = cards[start:start + grid.per_page]
-        for back in (False, True):
+        for back, frame in ((False, "white"), (True, "violet")):
             mirror = duplex if back else None
             for k, card in enumerate(page):
-                _question_side(sheet, *grid.place(k, mirror), card, lang, back)
+                _each(unfit, _question_side, sheet, *grid.place(k, mirror), card, lang, frame)
             grid.crop_marks(sheet, len(page), mirror)
             sheet.next_page()
         if progress:
             progress(start + len(page), len(cards))
+    _refuse(unfit)
     sheet.save()
     return out.getvalue(), sheet.pages
 

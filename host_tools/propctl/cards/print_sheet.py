@@ -7,10 +7,11 @@ from typing import Dict, List, Optional, Tuple
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+
+from propctl.cards.print_text import fit
 
 PAPERS = {"a4": A4, "letter": LETTER}
 MARK_OFFSET = 1.0   # mm between a card's corner and its crop mark
@@ -21,6 +22,10 @@ _FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/u
 
 class PrintError(ValueError):
     """The deck cannot be printed as asked; str() says why and what to change."""
+
+
+class TextDoesNotFit(PrintError):
+    """A text cannot fit its box at the smallest size, even broken at syllables."""
 
 
 class Fonts:
@@ -98,19 +103,24 @@ class Sheet:
     def width_of(self, text, size, bold=False) -> float:
         return pdfmetrics.stringWidth(text, self.fonts.bold if bold else self.fonts.regular, size) / mm
 
-    def fitted(self, text, width, height, size, smallest, bold=False) -> Tuple[List[str], float]:
-        """(lines, font size): `text` wrapped into width x height mm at the largest size from
-        `size` down to `smallest` that fits (at `smallest` it may run over: never dropped)."""
-        while True:
-            lines = simpleSplit(text, self.fonts.bold if bold else self.fonts.regular, size, width * mm)
-            if (len(lines) * size * 1.2 / 72 * 25.4 <= height) or size <= smallest:
-                return lines, size
-            size = max(smallest, size - 0.5)
+    def fitted(self, text, width, height, size, smallest, bold=False, what="a text"
+               ) -> Tuple[List[str], float]:
+        """(lines, font size): `text` in width x height mm at the largest size from `size` down to
+        `smallest`, wrapped at spaces, then also at syllables (propctl.cards.print_text);
+        TextDoesNotFit naming `what` if it cannot fit: text never runs out of its box."""
+        font = self.fonts.bold if bold else self.fonts.regular
+        found = fit(text, width, height, size, smallest,
+                    lambda line, at: pdfmetrics.stringWidth(line, font, at) / mm)
+        if found is None:
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            raise TextDoesNotFit("%s does not fit its %.0f x %.0f mm box even at %g pt and broken "
+                                 "at syllables: %r; shorten it" % (what, width, height, smallest, shown))
+        return found
 
     def paragraph(self, x, top, width, height, text, size, smallest, bold=False, middle=False,
-                  colour=(0, 0, 0)) -> None:
+                  colour=(0, 0, 0), what="a text") -> None:
         """Text wrapped into a box (mm); `middle`: centred vertically in it."""
-        lines, size = self.fitted(text, width, height, size, smallest, bold)
+        lines, size = self.fitted(text, width, height, size, smallest, bold, what)
         leading = size * 1.2 / 72 * 25.4
         used = len(lines) * leading
         first = top + ((height - used) / 2 if middle else 0) + size * 0.95 / 72 * 25.4

@@ -25,7 +25,10 @@ Questions (Pi mal Daumen):
   - at most one question in six asks "in which year";
   - topics, small answers, tuned windows, topic mix and family share
     (propctl.cards.question_mix);
-  - in a German deck, numbers in German formats (propctl.cards.numbers_de).
+  - in a German deck, numbers in German formats (propctl.cards.numbers_de);
+  - no answer can be worked out from others: the same number about the same thing, a product
+    or quotient of two answers, a difference of two years the decks name
+    (propctl.cards.derive).
 Across all decks checked together (same language):
   - no statement twice on two task cards, no question text twice;
   - no task-card statement that gives away a question (all its two or more
@@ -58,16 +61,25 @@ YEAR_QUESTION = re.compile(r"(in which year|in what year|in welchem jahr|wann)\b
 
 
 def check(decks, lang=None) -> list:
-    """Every content problem in `decks` (load.Deck objects of one language), in file order."""
+    """Every content problem in `decks` (load.Deck objects of one language), in file order.
+
+    These are house rules (the shipped decks keep them; a family's own deck need not), so every
+    one is a warning (Problem.level); `cards check --strict` fails on them. They are judged on
+    every card that could be read, and on the rows that could not as far as their fields allow,
+    so one run shows every problem of every kind.
+    """
     problems = []
     for deck in decks:
-        if deck.kind is None or deck.problems:
-            continue  # structural problems first; they are reported already
-        if deck.kind.NAME == "taskcards":
+        if deck.kind is None:
+            continue
+        if deck.kind.NAME == "taskcards" and deck.records:
             problems.extend(_taskcards(deck, lang))
-        elif deck.kind.NAME == "questions":
-            problems.extend(_questions(deck, lang))
+        elif deck.kind.NAME == "questions" and deck.records:
+            problems.extend(_questions(deck, lang, _task_texts(decks)))
+        problems.extend(_broken_rows(deck, lang))
     problems.extend(_duplicates(decks))
+    for problem in problems:
+        problem.level = "warning"
     return problems
 
 
@@ -78,27 +90,61 @@ def _at(deck, i, field, message, card=None):
     return Problem(file, line, field, message, card=card)
 
 
+class _Row:
+    """A row that could not be read as a card, seen as far as its fields allow (texts as written)."""
+
+    def __init__(self, fields, fmt, kind_name) -> None:
+        def text(value):
+            return value.strip() if isinstance(value, str) else ""
+        self.text = text(fields.get("text"))
+        self.source = text(fields.get("source"))
+        self.as_of = text(fields.get("as_of"))
+        self.note = text(fields.get("notes"))
+        self.statements = []
+        if kind_name == "taskcards":
+            values = fields.get("statements") if fmt == "json" else \
+                [fields.get("s%d" % (k + 1)) for k in range(8)]
+            self.statements = [text(v) for v in values] if isinstance(values, list) else []
+        self.questions = []
+        if kind_name == "questions":
+            from propctl.cards.questions import SLOTS
+            for frame, colour in SLOTS:
+                if fmt == "json":
+                    side = fields.get(frame)
+                    raw = side.get(colour) if isinstance(side, dict) else None
+                    if not isinstance(raw, dict):
+                        continue  # no question there: that error is reported already
+                else:
+                    raw = dict((name, fields.get("%s_%s_%s" % (frame, colour, name)))
+                               for name in ("source", "as_of"))
+                item = _Row({}, fmt, "")
+                item.source, item.as_of = text(raw.get("source")), text(raw.get("as_of"))
+                self.questions.append(((frame, colour), item))
+
+
+def _broken_rows(deck, lang) -> list:
+    """The house rules a row that could not be read still shows (its source, note, wording)."""
+    out = []
+    for file, line, card_id, fields, fmt in deck.broken:
+        row = _Row(fields, fmt, deck.kind.NAME)
+
+        def at(field, message, file=file, line=line, card_id=card_id):
+            return Problem(file, line, field, message, card=card_id)
+
+        if deck.kind.NAME == "taskcards":
+            out.extend(_task_rules(row, at, lang))
+        else:
+            for (frame, colour), question in row.questions:
+                out.extend(_sourced(question, "%s_%s_" % (frame, colour), at))
+    return out
+
+
 # -- task cards ---------------------------------------------------------------------
 
 def _taskcards(deck, lang) -> list:
     out = []
-    opening = OPENINGS.get(lang)
     for i, card in enumerate(deck.cards):
-        if opening and not card.text.startswith(opening):
-            out.append(_at(deck, i, "text", "%r does not start with %r; a task names the statement to "
-                                            "keep your fingers off, as the game words it"
-                           % (card.text[:40], opening.strip())))
-        out.extend(_sourced(deck, i, card, ""))
-        if not getattr(card, "note", ""):
-            out.append(_at(deck, i, "notes", "is missing; allowed: one line that settles what will be argued "
-                                             "at the table, shown after the round (why the bolt is the bolt, "
-                                             "why the tempting decoy is not)"))
-        if lang == "de":
-            for name, value in [("text", card.text), ("source", getattr(card, "source", "")),
-                                ("notes", getattr(card, "note", ""))] + \
-                    [("s%d" % (w + 1), text) for w, text in enumerate(card.statements)]:
-                for message in numbers_de.problems(value):
-                    out.append(_at(deck, i, name, message))
+        out.extend(_task_rules(card, lambda field, message, i=i: _at(deck, i, field, message), lang))
         others = [s for w, s in enumerate(card.statements) if w != card.bolt]
         order = obvious_order(others)
         if order:
@@ -111,16 +157,38 @@ def _taskcards(deck, lang) -> list:
     return out
 
 
-def _sourced(deck, i, item, prefix) -> list:
+def _task_rules(card, at, lang) -> list:
+    """The house rules of one task card (or a row that could not be read): wording, source,
+    as-of date, note, German number formats. `at(field, message)` makes the Problem."""
+    out = []
+    opening = OPENINGS.get(lang)
+    if opening and card.text and not card.text.startswith(opening):
+        out.append(at("text", "%r does not start with %r; a task names the statement to keep your "
+                              "fingers off, as the game words it" % (card.text[:40], opening.strip())))
+    out.extend(_sourced(card, "", at))
+    if not getattr(card, "note", ""):
+        out.append(at("notes", "is missing; allowed: one line that settles what will be argued "
+                               "at the table, shown after the round (why the bolt is the bolt, "
+                               "why the tempting decoy is not)"))
+    if lang == "de":
+        for name, value in [("text", card.text), ("source", getattr(card, "source", "")),
+                            ("notes", getattr(card, "note", ""))] + \
+                [("s%d" % (w + 1), text) for w, text in enumerate(card.statements)]:
+            for message in numbers_de.problems(value):
+                out.append(at(name, message))
+    return out
+
+
+def _sourced(item, prefix, at) -> list:
     out = []
     if not getattr(item, "source", ""):
-        out.append(_at(deck, i, prefix + "source", "is missing; allowed: where the facts come from "
-                                                   "(a reference work or organisation and year)"))
+        out.append(at(prefix + "source", "is missing; allowed: where the facts come from "
+                                         "(a reference work or organisation and year)"))
     as_of = getattr(item, "as_of", "")
     if not as_of:
-        out.append(_at(deck, i, prefix + "as_of", "is missing; allowed: " + AS_OF_ALLOWED))
+        out.append(at(prefix + "as_of", "is missing; allowed: " + AS_OF_ALLOWED))
     elif not AS_OF.match(as_of):
-        out.append(_at(deck, i, prefix + "as_of", "%r is not a date; allowed: %s" % (as_of, AS_OF_ALLOWED)))
+        out.append(at(prefix + "as_of", "%r is not a date; allowed: %s" % (as_of, AS_OF_ALLOWED)))
     return out
 
 
@@ -145,14 +213,29 @@ def _bolt_balance(deck) -> list:
 
 # -- questions ----------------------------------------------------------------------
 
-def _questions(deck, lang) -> list:
+def _task_texts(decks) -> list:
+    """(card id, text) of every task, statement and note of the task decks checked together."""
+    out = []
+    for deck in decks:
+        if deck.kind is not None and deck.kind.NAME == "taskcards":
+            for card in deck.cards:
+                out.extend((card.id, text) for text in [card.text, getattr(card, "note", "")]
+                           + list(card.statements) if text)
+    return out
+
+
+def _questions(deck, lang, task_texts=()) -> list:
+    from propctl.cards import derive
     from propctl.cards.questions import SLOTS
     out = []
+    for i, field, message in derive.problems(deck, SLOTS, _words, task_texts):
+        out.append(_at(deck, i, field, message) if i is not None
+                   else Problem(deck.where[0][0], None, field, message))
     years = 0
     for i, card in enumerate(deck.cards):
         for (frame, colour), question in zip(SLOTS, card.questions):
             prefix = "%s_%s_" % (frame, colour)
-            out.extend(_sourced(deck, i, question, prefix))
+            out.extend(_sourced(question, prefix, lambda field, message, i=i: _at(deck, i, field, message)))
             message = scale_rule(question.scale, question.answer)
             if message:
                 out.append(_at(deck, i, prefix + "scale", message))
@@ -238,7 +321,7 @@ def _label(deck, i) -> str:
 
 def _duplicates(decks) -> list:
     from propctl.cards.questions import SLOTS
-    decks = [d for d in decks if d.kind is not None and not d.problems]
+    decks = [d for d in decks if d.kind is not None]
     out = []
     statements = {}   # normal text -> (deck, index) of the first card that has it
     questions = {}    # normal text -> (deck, index, field) of its first question

@@ -24,7 +24,7 @@ reason about.
 
 `as_of` (the date the fact holds for), `topic` (what the question is about,
 one of propctl.cards.quality.TOPICS) and `family` are not packed; `propctl
-cards check` requires the first two and judges the deck's topic mix and
+cards check` warns without a source or the first two (house rules) and judges the deck's topic mix and
 family share (propctl.cards.quality). Numbers are kept exact: integers, or
 decimals written as text ("-273.15") or as JSON numbers of at most 15
 significant digits (read back by their shortest form, which is what was
@@ -54,7 +54,7 @@ QUESTION_FIELDS = ("text", "unit", "scale", "answer", "source", "as_of", "topic"
 SLOTS = tuple((frame, colour) for frame in FRAMES for colour in COLOURS)
 COLUMNS = ("id",) + tuple("%s_%s_%s" % (f, c, field) for f, c in SLOTS for field in QUESTION_FIELDS) \
     + ("family", "notes")
-OPTIONAL_ENDINGS = ("_unit", "_as_of", "_topic", "family", "notes")
+OPTIONAL_ENDINGS = ("_unit", "_source", "_as_of", "_topic", "family", "notes")
 REQUIRED_COLUMNS = tuple(c for c in COLUMNS if not c.endswith(OPTIONAL_ENDINGS))
 JSON_FIELDS = ("id",) + FRAMES + ("family", "notes")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}\Z")
@@ -160,7 +160,8 @@ def _json_question(fields, frame, colour, problem):
 def _question(raw, label, fmt, problem):
     text = _text(raw.get("text"), label + "text", MAX_TEXT_BYTES, True, problem)
     unit = _text(raw.get("unit"), label + "unit", MAX_UNIT_BYTES, False, problem)
-    source = _text(raw.get("source"), label + "source", MAX_SOURCE_BYTES, True, problem)
+    # Optional for reading (a family's own deck may have none); `cards check` warns (house rule).
+    source = _text(raw.get("source"), label + "source", MAX_SOURCE_BYTES, False, problem) or ""
     as_of = _text(raw.get("as_of"), label + "as_of", MAX_AS_OF_BYTES, False, problem)
     topic = _text(raw.get("topic"), label + "topic", MAX_AS_OF_BYTES, False, problem)
     if topic is not None and not TOPIC_PATTERN.match(topic):

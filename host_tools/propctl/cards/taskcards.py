@@ -19,7 +19,8 @@ German deck says "Geografie" and a new deck may bring new categories.
 card a child of ten can play: no specialist knowledge, no adult topics
 (propctl.cards.family; `--family` plays or packs only these).
 `source`, `as_of` and `notes` may be empty for reading; `propctl cards check`
-requires them and about a third of family cards (propctl.cards.quality).
+warns without them, and about a family share other than a third: house rules, warnings
+that fail only with --strict (propctl.cards.quality).
 
 In the files the bolt is the window number 1..8 as people count the windows
 (s1 is the top window); the pack and cardpack.taskcard count windows 0..7.
