@@ -113,15 +113,15 @@ def register(subparsers) -> None:
                     "rolls the two dice (or takes yours), counts downs, plays and quarters, keeps "
                     "the score, and saves the game so it can be resumed.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--names", metavar="A,B", default="Home,Away",
+    parser.add_argument("--names", metavar="A,B",
                         help="the two teams, comma-separated (default: Home,Away)")
     add_common_options(parser, DEFAULT_SAVE,
                        "seed the coin and dice, for a reproducible game (default: random)")
     parser.add_argument("--autosave", action="store_true",
                         help="save after every entry, not only on save/quit/Ctrl-C/end of input")
-    parser.add_argument("--plays", type=Whole(1, 1000), default=20, metavar="N",
+    parser.add_argument("--plays", type=Whole(1, 1000), metavar="N",
                         help="plays per quarter, 1..1000 (default: 20)")
-    parser.add_argument("--quarters", type=Whole(2, 100), default=4, metavar="N",
+    parser.add_argument("--quarters", type=Whole(2, 100), metavar="N",
                         help="quarters in regulation, an even number 2..100 (default: 4)")
     parser.add_argument("--lane-die", metavar="FACES",
                         help="the six faces of the second die, comma-separated, from left, middle, "
@@ -130,12 +130,36 @@ def register(subparsers) -> None:
     parser.add_argument("--rows", metavar="Z3,Z2,Z1",
                         help="yard lines of the symbol rows of Zone 3, 2 and 1 in each half "
                              "(default: %s)" % ",".join(str(r) for r in field.DEFAULT_ROWS))
-    parser.set_defaults(func=run)
+    parser.add_argument("--port", metavar="PORT",
+                        help="referee the game of the football box on this serial port (or "
+                             "`auto`): its buttons roll, kick and count, and the referee asks "
+                             "only what they cannot say; the box keeps the game")
+    parser.set_defaults(func=run, usage_problem=usage_problem)
+
+
+# options of a game kept here; with --port the box keeps the game (deploy --set football.*)
+GAME_OPTIONS = ("names", "seed", "save", "resume", "autosave", "plays", "quarters", "lane_die", "rows")
+
+
+def usage_problem(args) -> str:
+    """Why the command line cannot work ("" when it can): --port with an option of a game kept here."""
+    if getattr(args, "port", None) is None:
+        return ""
+    given = ["--" + name.replace("_", "-") for name in GAME_OPTIONS
+             if getattr(args, name, None) not in (None, False)]
+    if given:
+        return ("propctl play fingerfootball: --port plays the box's own game, so %s cannot go "
+                "with it (the box's names and lengths are its settings: `propctl deploy --port "
+                "PORT --set football.names=...`)" % " and ".join(given))
+    return ""
 
 
 def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
     """Entry point for `propctl play fingerfootball`; ask/say are injectable for tests."""
     ask, say = shown(ask, say)
+    if getattr(args, "port", None):
+        from propctl.games import fingerfootball_box
+        return fingerfootball_box.run(args, ask, say)
     if args.resume:
         try:
             game = load(args.resume)
@@ -158,12 +182,14 @@ def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
 
 def settings_from_args(args) -> dict:
     """Engine settings from the command line; ValueError explains a bad value."""
-    names = [checked_name(n.strip(), "--names") for n in args.names.split(",")]
+    typed = args.names if args.names is not None else "Home,Away"
+    names = [checked_name(n.strip(), "--names") for n in typed.split(",")]
     if len(names) != 2 or not all(names):
-        raise ValueError("--names needs two team names separated by a comma, got %r" % args.names)
+        raise ValueError("--names needs two team names separated by a comma, got %r" % typed)
     if names[0].lower() == names[1].lower():
         raise ValueError("--names: the two teams need different names")
-    settings = {"names": names, "plays_per_quarter": args.plays, "quarters": args.quarters}
+    settings = {"names": names, "plays_per_quarter": args.plays if args.plays is not None else 20,
+                "quarters": args.quarters if args.quarters is not None else 4}
     if args.lane_die:
         settings["lane_die"] = [f.strip().lower() for f in args.lane_die.split(",")]
     if args.rows:
