@@ -232,6 +232,8 @@ class Referee(Table):
 
     def play(self) -> int:
         """Run until the game ends or the table stops; returns the exit code."""
+        if self.in_use():
+            return 1
         self.say("Finger Football referee: %s v %s. Type `help` at any prompt."
                  % (self.game.name(0), self.game.name(1)))
         self.say(self.game.state["message"])

@@ -93,6 +93,8 @@ class Session(Table):
 
     def play(self) -> int:
         """Run the game to its end; returns the exit code."""
+        if self.in_use():
+            return 1
         self.screen.welcome()
         self.screen.show_track()
         if self.game.phase in (GUESS, BONUS_GUESS, CHOOSE):
