@@ -39,8 +39,8 @@ SAVE_FORMAT = SAVE_FILE.format
 EPILOG = """\
 how a game goes:
   The referee says whose turn it is and lists what may happen next, e.g.
-      Red: roll | punt | field_goal
-  Type one of them (or its number). After a flick, report where the slider
+      Red: 1) roll | 2) punt | 3) field goal
+  Type its number or its name. After a flick, report where the slider
   stopped: made (on or touching the circle), missed, fumble (touching a red
   football), flag (touching a yellow flag), touchdown, touchback.
 
@@ -48,7 +48,9 @@ what you type:
   roll                    the referee rolls both dice for the defence
   roll 2-run left         ... or type the faces of your real dice
   toss  /  toss Red       the referee tosses, or a real coin was won by Red
-  target opp2 pass left   announce a play on CHOICE (or: target touchdown)
+  target opp2 pass left   announce a play on CHOICE (or: target touchdown): the
+                          zone whose circle it aims at (own3 by its own end
+                          zone ... opp3 by the other), run or pass, the lane
   in_field 35             a kick stopped on the receiver's 35 (or: opp 45, 50)
   fumble 40               the red football is on the 40 of the team that gets
                           the ball
@@ -74,6 +76,10 @@ Exit codes: 0 game finished, saved or stopped; 1 unusable save file, or the
 last save failed; 2 bad command line (a --save file that cannot be written).
 """
 
+# What an announced play's words mean (the prompt, help and the sims say it)
+PLAY_WORDS = ("the zone whose circle it aims at (own3 by its own end zone ... opp3 by the "
+              "other), run or pass, and the lane")
+
 HELP = ("commands: help, board, save, undo, quit. Otherwise type an action from the list "
         "(or its number), with its value if it takes one: roll 2-run left, in_field 35, "
         "target opp2 pass left, toss Red.")
@@ -91,7 +97,7 @@ ACTION_HINTS = {
     "punt": "announce a punt",
     "field_goal": "announce a field goal try",
     "go_for_td": "go for a touchdown",
-    "target": "announce the play",
+    "target": "announce the play: " + PLAY_WORDS,
     "made": "the slider rests on or touching the circle",
     "missed": "it did not make it (back to the line, loss of down)",
     "touchdown": "the slider rests completely inside the end zone",
@@ -229,6 +235,7 @@ class Referee(Table):
         self.autosave = autosave
         self.history: list = []  # earlier snapshots, for undo
         self.changed = True  # show the board before the next prompt
+        self.question = ""  # the last list of choices said, said again after board or save
 
     def play(self) -> int:
         """Run until the game ends or the table stops; returns the exit code."""
@@ -256,13 +263,15 @@ class Referee(Table):
         # A lone choice (goal, announced play) is answered directly, without its action name.
         lone = actions[0] if len(actions) == 1 and actions[0][1] == "pick" else None
         if lone is None:
-            self.say("%s: %s" % (who, " | ".join("%d) %s" % (i + 1, spoken(a[0]))
-                                                 for i, a in enumerate(actions))))
+            self.question = "%s: %s" % (who, " | ".join("%d) %s" % (i + 1, spoken(a[0]))
+                                                        for i, a in enumerate(actions)))
         elif len(lone[2]) <= 8:
-            self.say("%s, %s: %s" % (who, spoken(lone[0]), " | ".join(
-                "%d) %s" % (i + 1, o) for i, o in enumerate(lone[2]))))
+            self.question = "%s, %s: %s" % (who, spoken(lone[0]), " | ".join(
+                "%d) %s" % (i + 1, o) for i, o in enumerate(lone[2])))
         else:
-            self.say("%s, announce the play: %s (e.g. opp2 pass left)" % (who, plays_text(lone[2])))
+            self.question = "%s, announce the play: %s (e.g. opp2 pass left: %s)" % (
+                who, plays_text(lone[2]), PLAY_WORDS)
+        self.say(self.question)
         text = self.ask("%s> " % who)
         if not text:
             return
@@ -290,6 +299,10 @@ class Referee(Table):
 
     def commands(self) -> dict:
         return {"board": self.show_board, "undo": self.undo}
+
+    def repeat_question(self) -> None:
+        if self.question:
+            self.say(self.question)
 
     def show_help(self) -> None:
         self.say(HELP)

@@ -139,10 +139,25 @@ def new_game_save_path(save: Optional[str], default: str, say) -> str:
             continue
         break
     if path != default:
-        why = ("is the save of a game being played now" if _held_elsewhere(default)
-               else "holds an earlier game (continue it with --resume %s)" % default)
+        if _held_elsewhere(default):
+            why = "is the save of a game being played now"
+        elif finished_save(default):
+            why = "holds a finished game (kept for the record)"
+        else:
+            why = "holds an earlier game (continue it with --resume %s)" % default
         say("%s %s; this one saves to %s." % (default, why, path))
     return path
+
+
+def finished_save(path: str) -> bool:
+    """Whether `path` is the save of a game that has ended (both game masters keep the game's
+    phase under "game"; "over" when it ended): nothing to continue there."""
+    try:
+        with open(path, encoding="utf-8") as source:
+            data = json.loads(source.read(MAX_SAVE_BYTES))
+        return data["game"]["phase"] == "over"
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return False
 
 
 def _held_elsewhere(path: str) -> bool:
@@ -286,6 +301,9 @@ class Table:
     def finish(self) -> None:
         """Said once the game has ended."""
 
+    def repeat_question(self) -> None:
+        """Said after a table command (help, save, board...) before the prompt comes again."""
+
     # -- the loop ---------------------------------------------------------------
 
     def in_use(self) -> bool:
@@ -344,6 +362,7 @@ class Table:
                     return ""
             else:
                 return text
+            self.repeat_question()  # the question again, not a bare prompt under the board
 
     def stop(self) -> int:
         """Ctrl-C or quit: ask whether to save, then stop (exit code 0)."""
@@ -351,6 +370,7 @@ class Table:
         try:
             answer = self.ask_raw("Save the game to %s before stopping? [Y/n]: " % self.save_path)
         except (KeyboardInterrupt, EOFError, UnicodeDecodeError):
+            self.say("")  # the answer's line ends here (the terminal shows ^C on it)
             answer = "" if self.keep_when_unsure else "n"
         if answer.strip().lower() in YES:
             return 0 if self.save(last=True) else 1

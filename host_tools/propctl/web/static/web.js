@@ -324,6 +324,7 @@ function drawFootball(r) {
   const entries = pickPrefix.length ? JSON.parse(prop.reports(JSON.stringify(pickPrefix))) : r.reports;
   if (pickPrefix.length && !entries.length) pickPrefix = [];
   drawReports(entries);
+  $("play-note").textContent = r.play_note || "";
   const leds = $("football-leds");
   for (const name of Object.keys(r.outputs).filter((n) => n.startsWith("led"))) {
     let el = $("ff-" + name);
