@@ -105,7 +105,10 @@ class VirtualBoard:
                 self._log("virtual board: %s; stopped" % self.failed)
                 self._stop.set()
                 return
-            self._log("virtual board: process ended (code %s), resetting" % code)
+            if code == -signal.SIGKILL:  # machine.reset() (kill -9 $PPID), a deploy's or our reset
+                self._log("virtual board: reset, booting again")
+            else:
+                self._log("virtual board: process ended (code %s), resetting" % code)
             self._stop.wait(RESTART_PAUSE_S)
 
     def _why(self) -> str:
