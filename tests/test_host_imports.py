@@ -104,7 +104,9 @@ def test_the_sim_runner_is_a_leaf():
     assert graph["propctl.invocation"] == set()
     # venue: `sim serve --broker` writes the net section (propctl.venue.netsim, broker URLs);
     # harden: the --heap range, escaped names in messages, what a --flash is (leaves all three)
+    # and announces itself where --port auto looks (propctl.board.announce)
     assert graph["propctl.board.serve"] <= {"propctl.sim", "propctl.sim.runner", "propctl.board.vserial",
+                                            "propctl.board", "propctl.board.announce",
                                             "propctl.invocation", "propctl.venue.netsim",
                                             "propctl.venue", "propctl.venue.broker",
                                             "propctl.argtypes", "propctl.display", "propctl.inputfile"}
@@ -125,6 +127,10 @@ def reach(graph: dict, start: str) -> set:
 
 def test_a_game_master_needs_no_board():
     graph = import_graph()
+    # the one way in: `play fingerfootball --port` imports the referee at the box, in run() only
+    source = (PROPCTL / "games" / "fingerfootball.py").read_text()
+    assert "\nfrom propctl.board" not in source and "        from propctl.board import referee\n" in source
+    graph["propctl.games.fingerfootball"] -= {"propctl.board", "propctl.board.referee"}
     masters = [name for name in graph if name.startswith("propctl.games") or name == "propctl.play"]
     assert "propctl.games.table" in masters
     wrong = {name: sorted(m for m in reach(graph, name) if m.startswith(("propctl.board", "propctl.deploy")))

@@ -163,9 +163,9 @@ def usage_problem(args) -> str:
 def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
     """Entry point for `propctl play fingerfootball`; ask/say are injectable for tests."""
     ask, say = shown(ask, say)
-    if getattr(args, "port", None):
-        from propctl.games import fingerfootball_box
-        return fingerfootball_box.run(args, ask, say)
+    if getattr(args, "port", None):  # the referee at the box: the board wing, imported only here
+        from propctl.board import referee
+        return referee.run(args, ask, say)
     if args.resume:
         try:
             game = load(args.resume)

@@ -1,4 +1,5 @@
-"""`propctl play fingerfootball --port PORT|auto`: the referee at the football box.
+"""`propctl play fingerfootball --port PORT|auto`: the referee at the football box (the board
+wing's side of the game master propctl.games.fingerfootball, which imports it only for --port).
 
 The box holds the game (its own save, its dice, its count): its four buttons roll, kick, and
 say made or missed, and the referee here asks in words only for what the buttons cannot say:
