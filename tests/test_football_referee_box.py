@@ -180,3 +180,51 @@ def test_port_refuses_the_options_of_a_game_kept_here(capsys):
     assert main(["play", "fingerfootball", "--port", "auto", "--names", "A,B", "--resume", "x.json"]) == 2
     err = capsys.readouterr().err
     assert "--names and --resume cannot go with it" in err and "football.names" in err
+
+
+class FakeBox:
+    """A box that answers `state` from a real engine (or without its settings, as older firmware)."""
+
+    def __init__(self, settings=True):
+        from rules.fingerfootball import FingerFootball
+        self.game = FingerFootball(3, {"names": ["Red", "Blue"]})
+        self.settings = settings
+        self.sent = []
+
+    def request(self, cmd, args=None, timeout=5.0):
+        self.sent.append((cmd, args))
+        snap = self.game.snapshot()
+        if not self.settings:
+            del snap["settings"]
+        snap["box"] = "idle"
+        return snap
+
+
+def test_a_box_with_older_firmware_is_told_to_deploy_again():
+    from propctl.board.linkclient import LinkFailure
+    from propctl.board.referee import BoxReferee
+    said = []
+    referee = BoxReferee("/dev/ttyACM0", lambda prompt: "", said.append)
+    referee.board = "pico"
+    referee.box = FakeBox(settings=False)
+    with pytest.raises(LinkFailure, match=r"deploy it again, `propctl deploy --port /dev/ttyACM0 "
+                                          r"--prop football --board pico`"):
+        referee.fetch()
+
+
+def test_the_referee_asks_only_what_the_buttons_cannot_say():
+    from propctl.board.referee import BoxReferee
+    said = []
+    referee = BoxReferee("/dev/ttyACM0", lambda prompt: said.append(prompt) or "", said.append)
+    box = FakeBox()
+    referee.box = box
+    state, game = referee.fetch()
+    referee.turn(state, game)  # the toss: ROLL on the box, nothing to type
+    assert "On the box: ROLL toss the coin." in said and not [s for s in said if "1)" in s]
+    box.game.act("toss", 0)  # the box tossed: Red won
+    state, game = referee.fetch()
+    said.clear()
+    referee.ask = lambda prompt: said.append(prompt) or "receive"
+    referee.turn(state, game)  # kick or receive: the box cannot know, the referee asks in words
+    assert "Red: 1) kick off | 2) receive" in said
+    assert box.sent[-1] == ("report", {"action": "receive"})

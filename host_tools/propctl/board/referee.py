@@ -130,6 +130,7 @@ def run(args, ask, say) -> int:
                 % (port, info.get("prop"), port, info.get("board") or "pico"))
             return 1
         referee = BoxReferee(port, ask, say)
+        referee.board = str(info.get("board") or "BOARD")
         referee.box = BoxLink(client, referee.interrupt)
         try:
             return referee.play()
@@ -144,6 +145,7 @@ class BoxReferee:
 
     def __init__(self, port: str, ask, say) -> None:
         self.port = port
+        self.board = "BOARD"  # the board the box's hello named
         self.ask = ask
         self.say = say
         self.box: BoxLink
@@ -187,7 +189,7 @@ class BoxReferee:
         if not isinstance(state, dict) or not isinstance(state.get("settings"), dict):
             raise LinkFailure("the box's firmware does not tell its game's settings (it is older "
                               "than this propctl): deploy it again, `propctl deploy --port %s "
-                              "--prop football --board BOARD`" % self.port)
+                              "--prop football --board %s`" % (self.port, self.board))
         try:
             return state, FingerFootball.restore(state)
         except ValueError as exc:
