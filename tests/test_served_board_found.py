@@ -35,7 +35,7 @@ def start_serve(tmp_path):
         if not line:
             break
         lines.append(line)
-        if line.startswith("Ctrl-C here stops"):
+        if line.startswith("(--port auto"):
             break
     port = next((line.split()[-1] for line in lines if line.startswith("virtual board on ")), None)
     if port is None:

@@ -287,11 +287,11 @@ def _announce(board, flash: str, link_path, prop_id, findable: bool = False) -> 
               flush=True)
     propctl = propctl_command()  # the hints must run as printed, .venv activated or not
     port = board.port  # not `auto`: with two virtual boards served, auto finds the older one
-    if findable:
-        print("--port auto and `propctl ports` find it while it runs", flush=True)
     print("in another terminal, try:\n  %s deploy --port %s --prop clock --board pico\n"
           "  %s monitor --port %s\nCtrl-C here stops the virtual board"
           % (propctl, port, propctl, port), flush=True)
+    if findable:
+        print("(--port auto and `propctl ports` find it while it runs)", flush=True)
 
 
 def add_arguments(parser) -> None:
