@@ -72,8 +72,11 @@ examples:
   propctl play fingerfootball --names Ann,Bo --save ann-bo.json --autosave
   propctl play fingerfootball --resume ann-bo.json
   propctl play fingerfootball --lane-die left,middle,right,choice,td,td
-Exit codes: 0 game finished, saved or stopped; 1 unusable save file, or the
-last save failed; 2 bad command line (a --save file that cannot be written).
+  propctl play fingerfootball --port auto   # the referee at the football box:
+                          # its buttons play, you type only what they cannot say
+Exit codes: 0 game finished, saved or stopped; 1 unusable save file, the save
+in use by another game, the last save failed, or (--port) no football box
+answered; 2 bad command line (a --save file that cannot be written).
 """
 
 # What an announced play's words mean (the prompt, help and the sims say it)
