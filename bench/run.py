@@ -29,7 +29,14 @@ def bench_venue(quick, folder):
     return venue.bench_venue(quick, folder)
 
 
-SECTIONS = {"cards": bench_cards, "firmware": bench_firmware, "hotpaths": bench_hot_paths,
+def bench_cli(quick, folder):
+    """`propctl --help` against `python -c pass` (bench/cli_bench.py)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import cli_bench
+    return cli_bench.section(quick)
+
+
+SECTIONS = {"cli": bench_cli, "cards": bench_cards, "firmware": bench_firmware, "hotpaths": bench_hot_paths,
             "timing": bench_timing, "throughput": bench_throughput, "venue": bench_venue,
             "discharge": bench_discharge}
 

@@ -110,7 +110,9 @@ def test_the_sim_runner_is_a_leaf():
     assert graph["propctl.invocation"] == set()
     # venue: `sim serve --broker` writes the net section (propctl.venue.netsim, broker URLs);
     # harden: the --heap range, escaped names in messages, what a --flash is (leaves all three)
+    # and announces itself where --port auto looks (propctl.board.announce)
     assert graph["propctl.board.serve"] <= {"propctl.launcher", "propctl.board.vserial",
+                                            "propctl.board", "propctl.board.announce",
                                             "propctl.invocation", "propctl.venue.netsim",
                                             "propctl.venue", "propctl.venue.broker",
                                             "propctl.argtypes", "propctl.display", "propctl.inputfile"}
@@ -131,6 +133,11 @@ def reach(graph: dict, start: str) -> set:
 
 def test_a_game_master_needs_no_board():
     graph = import_graph()
+    # the one way in: `play fingerfootball --port` goes through propctl.play, which imports the
+    # referee at the box in that branch only; the game masters themselves never reach the board
+    source = (PROPCTL / "play.py").read_text()
+    assert "\nfrom propctl.board" not in source and "    from propctl.board import referee\n" in source
+    graph["propctl.play"] -= {"propctl.board", "propctl.board.referee"}
     masters = [name for name in graph if name.startswith("propctl.games") or name == "propctl.play"]
     assert "propctl.games.table" in masters
     wrong = {name: sorted(m for m in reach(graph, name) if m.startswith(("propctl.board", "propctl.deploy")))
@@ -189,9 +196,10 @@ LAYERS = (
     ("argtypes", "atomic", "overrides", "wokwi"),       # on leaves only
     ("sound", "plan", "cards", "reference"),            # the piezo, a round's plan, decks, the docs
     ("fusebox_deck", "games"),                           # the fuse box's deck; the game masters
-    ("venue", "play"),                                   # MQTT: virtual props, the view; `play`
+    ("venue",),                                          # MQTT: virtual props, the view
     ("board",),                                          # USB serial, `sim serve` (may start a venue prop)
-    ("deploy", "sim", "web"),                            # what puts the firmware somewhere or runs it
+    ("deploy", "sim", "web", "play"),                    # what puts the firmware somewhere or runs it;
+                                                         # `play` (a game master, or --port at the box)
     ("cli",),
 )
 

@@ -45,6 +45,8 @@ def why_not_here(line: str) -> str:
         return "needs a board (tests/test_deploy_e2e.py runs them on the virtual board)"
     if line in ("make test",) or line.startswith("make sim"):
         return "make sim runs first; make test is the suite itself"
+    if line.startswith("propctl sim serve"):
+        return "serves until Ctrl-C (tests/test_docs_blocks.py runs step 0b's blocks with it running)"
     if line.startswith(". .venv/bin/activate"):
         return "the activation every command here runs after"
     if line.startswith(("propctl web", "propctl play ")) or line in ("propctl sim football",):

@@ -5,27 +5,39 @@ Exit codes: 0 success, 1 the work found problems (bad cards, failed deploy),
 (after its clean-up) 143 or 129, as a shell counts them.
 """
 import argparse
+import importlib
 import os
 import sys
 
-from propctl import __version__, deploy, plan, play, web, wokwi
-from propctl.board import monitor, ports, repl, selftest
+from propctl import __version__
 from propctl.board.ports import PortError, not_a_port, resolve_port
-from propctl.cards import cli as cards_cli
 from propctl.display import Shown
 from propctl.helpformat import Parser, use_everywhere
-from propctl.sim import command as sim_command
-from propctl.sim.runner import Stopped
 from propctl.termtext import wrap
-from propctl.venue import view as venue_view
 
-# Each module provides register(subparsers): it adds its parser and sets `func`
-# on it; func(args) returns the exit code. Listed in --help order.
-SUBCOMMAND_MODULES = [cards_cli, play, sim_command, plan, web, deploy, monitor, repl, ports, selftest, wokwi,
-                      venue_view]
+# (name, module, help), in --help order. Each module provides register(subparsers): it adds its
+# parser (with this help) and sets `func` on it; func(args) returns the exit code. A command line
+# imports only the module of the command it names: `propctl --help` lists the others from here
+# (tests/test_cli_lazy.py checks each help is its module's own).
+SUBCOMMANDS = [
+    ("cards", "propctl.cards.cli", "check, pack, show and print card decks (CSV/JSON -> pack, PDF)"),
+    ("play", "propctl.play", "run a terminal game master for a table game"),
+    ("sim", "propctl.sim.command", "run a prop's firmware on the virtual board (no hardware needed)"),
+    ("plan", "propctl.plan", "the ghost clock's motion plan for a seed: a table and an SVG"),
+    ("web", "propctl.web", "the props in a web browser: the real firmware on MicroPython WebAssembly"),
+    ("deploy", "propctl.deploy", "compile and copy the firmware (or a card deck) to a board"),
+    ("monitor", "propctl.board.monitor", "show a board's events live, and send it commands"),
+    ("repl", "propctl.board.repl", "open the REPL of a board whose prop is running (via a maintenance boot)"),
+    ("ports", "propctl.board.ports", "list serial ports that may be a prop board"),
+    ("selftest", "propctl.board.selftest", "test the prop's wiring on the board, one signal at a time"),
+    ("wokwi", "propctl.wokwi", "write the Wokwi simulator diagrams from the board profiles"),
+    ("venue", "propctl.venue.view", "every prop on an MQTT broker: a live table, one command, JSON lines"),
+]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The whole parser; given the command line `argv`, only the command it names is imported
+    and built in full, the others are listed by name and help (a quick `propctl --help`)."""
     parser = Parser(
         prog="propctl",
         description="Desktop tools for the game-prop firmware: check and pack card decks, "
@@ -34,10 +46,22 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run `propctl COMMAND --help` for the details of one command.")
     parser.add_argument("--version", action="version", version="propctl " + __version__)
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in SUBCOMMAND_MODULES:
-        module.register(subparsers)
+    named = _command_named(argv) if argv is not None else None
+    for name, module, help_text in SUBCOMMANDS:
+        if argv is None or name == named:
+            importlib.import_module(module).register(subparsers)
+        else:
+            subparsers.add_parser(name, help=help_text, add_help=False)
     use_everywhere(parser)
     return parser
+
+
+def _command_named(argv) -> str:
+    """The command a command line names (its first word that is no option), or ""."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word
+    return ""
 
 
 def main(argv=None) -> int:
@@ -50,7 +74,7 @@ def main(argv=None) -> int:
 
 
 def _run(argv) -> int:
-    parser = build_parser()
+    parser = build_parser(list(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     if not hasattr(args, "func"):
         parser.print_help()
@@ -72,6 +96,7 @@ def _run(argv) -> int:
         if problem:
             print("\n".join(wrap("propctl: %s" % problem, 79, "  ")), file=sys.stderr)
             return 1
+    from propctl.sim.runner import Stopped
     try:
         return args.func(args)
     except KeyboardInterrupt:

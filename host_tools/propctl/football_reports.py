@@ -22,6 +22,8 @@ REPORT_WORDS = {
     "accept": "accept the penalty", "refuse": "refuse the penalty", "two_point": "two-point try",
     "target": "announce %s",
 }
+# What "announce opp3 run left" means, in one line of a terminal
+PLAY_NOTE = "announce = the circle aimed at: its zone (own3 .. opp3), run or pass, the lane"
 YARDS_WORDS = {"in_field": "stopped on the field at a yard line",
                "out_of_bounds": "out of bounds at a yard line"}
 NONE_WORDS = {"out_of_bounds": "out of bounds (the receiver's 40)"}
@@ -81,6 +83,13 @@ def reports(state: dict, prefix=()) -> list:
         elif kind == "pick":
             out += pick_entries(name, options, prefix)
     return out
+
+
+def play_note(state: dict) -> str:
+    """PLAY_NOTE while a play is to be announced, else "" (the sim's panel and the page show it)."""
+    if state.get("box") == "counting":
+        return ""
+    return PLAY_NOTE if any(action[0] == "target" for action in state["actions"]) else ""
 
 
 def pick_entries(name: str, options: list, prefix=()) -> list:

@@ -1,5 +1,7 @@
 """`propctl play GAME`: terminal game masters for the table games."""
 from propctl.games import fingerfootball, pimaldaumen
+from propctl.games.table import shown
+from propctl.termtext import ask_wrapped, say_wrapped
 
 # Each game module provides register(subparsers) for `propctl play NAME`.
 GAME_MODULES = [pimaldaumen, fingerfootball]
@@ -13,7 +15,17 @@ def register(subparsers) -> None:
     games = parser.add_subparsers(title="games", metavar="GAME")
     for module in GAME_MODULES:
         module.register(games)
+    games.choices["fingerfootball"].set_defaults(func=_fingerfootball)
     parser.set_defaults(func=lambda args: _no_game(parser))
+
+
+def _fingerfootball(args, ask=ask_wrapped, say=say_wrapped) -> int:
+    """The game kept here, or with --port the referee at the football box (the board wing's
+    side, in propctl.board.referee: `play` sits above both, so neither imports the other)."""
+    if getattr(args, "port", None) is None:
+        return fingerfootball.run(args, ask, say)
+    from propctl.board import referee
+    return referee.run(args, *shown(ask, say))
 
 
 def _no_game(parser) -> int:

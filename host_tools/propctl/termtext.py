@@ -118,11 +118,69 @@ class Printer:
 say_wrapped = Printer()  # the game masters' default `say`
 
 
+# Key bindings for the game masters' prompts (GNU readline's inputrc syntax): Esc then Enter
+# takes the line as Enter does (by default Esc Ctrl-J would switch to vi mode), and a paste
+# arrives as typed text, not as keys (readline's bracketed paste, on by default since 8.1).
+# No incremental history search (Ctrl-R, Ctrl-S): with bytes that are not UTF-8 in the line it
+# crashed GNU readline 8 (SIGSEGV) under tests/test_terminal_fuzz.py; Up and Down still walk the
+# history. Bytes with the high bit set are text, never Alt+key (convert-meta off).
+READLINE_BINDINGS = (r'"\e\C-m": accept-line', r'"\e\C-j": accept-line', "set enable-bracketed-paste on",
+                     "set bell-style none", r'"\C-r": redraw-current-line', r'"\C-s": redraw-current-line',
+                     "set input-meta on", "set output-meta on", "set convert-meta off")
+_editing: Optional[bool] = None
+
+
+def line_editing() -> bool:
+    """Load the standard library's readline once, where the platform has it: `input()` at a
+    terminal then edits its line (Left/Right, Home/End, Ctrl-U, Ctrl-W) and keeps a history of
+    this session's answers (Up/Down). Ctrl-C still raises KeyboardInterrupt. False without it
+    (then `typed` still keeps escape bytes out of an answer)."""
+    global _editing
+    if _editing is None:
+        try:
+            import readline
+        except ImportError:  # Windows, or a Python built without it
+            _editing = False
+        else:
+            readline.set_completer(lambda text, state: None)  # Tab completes no file names
+            if "libedit" not in (readline.__doc__ or ""):  # macOS' libedit reads other syntax
+                for binding in READLINE_BINDINGS:
+                    readline.parse_and_bind(binding)
+            _editing = True
+    return _editing
+
+
+# What keys a terminal sends besides text: CSI (arrows, Home/End, F-keys, a mouse report, a
+# paste's brackets), SS3 (keypad arrows and F1-F4), OSC (a title) and Alt+key.
+_KEY_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]?|O[^\x1b]?|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[^\x1b])?",
+                           re.S)
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x80-\x9f]")
+
+
+def typed(text: str) -> str:
+    """A line typed at a terminal, without the keys that are no text: escape sequences the
+    line editor did not take (an unbound key, Ctrl-V Esc) and other control bytes; a tab is a
+    space. No escape byte reaches an answer."""
+    return _CONTROL.sub("", _KEY_SEQUENCE.sub("", text)).replace("\t", " ")
+
+
 def ask_wrapped(prompt: str) -> str:
-    """`input(prompt)` with a long prompt wrapped: its first lines printed, the last one asked."""
+    """`input(prompt)` with a long prompt wrapped: its first lines printed, the last one asked.
+    At a terminal the line can be edited (line_editing) and no escape byte reaches the answer."""
     width = width_now()
     lines = wrap(prompt, width - 8)  # room to start typing on the prompt's own line
     for line in lines[:-1]:
         print(line, flush=True)
     last = lines[-1] + (" " if prompt.endswith(" ") else "")
-    return input(last)
+    at_terminal = _is_terminal(sys.stdin) and _is_terminal(sys.stdout)
+    if at_terminal:
+        line_editing()
+    answer = input(last)
+    return typed(answer) if at_terminal else answer
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False

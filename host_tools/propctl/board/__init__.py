@@ -7,8 +7,11 @@
     cards          a card deck as the board will read it, and where it goes on the flash
     monitor repl selftest   the commands that talk to a running board
     serve vserial  `propctl sim serve`: a virtual board behind a pseudo-terminal
+    announce       where a running `sim serve` says it is, for --port auto
+    referee        `propctl play fingerfootball --port`: the referee at the football box
 
-A game master (propctl.games, propctl.play) needs none of this, and imports none of it.
+A game master (propctl.games, propctl.play) needs none of this, and imports none of it (but
+`play fingerfootball --port` imports the referee, in its run()).
 """
 
 

@@ -23,7 +23,8 @@ NO_BOARD_ADVICE = (
     "it has MicroPython on it (a Pico in BOOTSEL mode shows up as a USB drive named RPI-RP2, not "
     "as a serial port: copy the MicroPython .uf2 onto it first, see docs/flashing.md); "
     "on Linux your user is in the dialout group (sudo usermod -aG dialout $USER, then log in again). "
-    "No board at all? A virtual one: `propctl sim serve`.")
+    "No board at all? A virtual one: `propctl sim serve` in another terminal; --port auto "
+    "finds it while it runs.")
 
 
 def candidates() -> list:
@@ -40,15 +41,20 @@ def candidates() -> list:
             description += " - " + maker
         rows.append((info.device, description.strip(), maker is not None))
     rows.sort(key=lambda row: (not row[2], row[0]))
-    return rows
+    # a running `propctl sim serve` (propctl.board.announce): likely, after the real boards
+    from propctl.board.announce import served_boards
+    real = sum(1 for row in rows if row[2])
+    served = [(port, "virtual board (propctl sim serve, pid %d)" % pid, True)
+              for port, pid in served_boards() if port not in {row[0] for row in rows}]
+    return rows[:real] + served + rows[real:]
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "ports", help="list serial ports that may be a prop board",
         description="List serial ports (the same listing as `mpremote devs`), likely MicroPython boards "
-                    "first. A virtual board (`propctl sim serve`) prints its own port instead. "
-                    "deploy and monitor take `--port auto` for the first likely board.",
+                    "first, then any virtual board a running `propctl sim serve` announced. "
+                    "deploy, monitor, repl and selftest take `--port auto` for the first likely board.",
         epilog="Examples:\n"
                "  propctl ports                                  # * marks a likely board\n"
                "  propctl monitor --port auto                    # the first one marked *")
@@ -108,11 +114,13 @@ def add_port_option(parser) -> None:
     (resolve_port) before the command runs, so each accepts it."""
     parser.add_argument("--port", required=True,
                         help="serial port of the board (see `propctl ports`), or `auto`: the first "
-                             "USB port that looks like a MicroPython board")
+                             "USB port that looks like a MicroPython board, else a running "
+                             "`propctl sim serve`")
 
 
 def resolve_port(port: str) -> str:
-    """`auto` -> the first likely board's port (like `mpremote connect auto`); other names unchanged."""
+    """`auto` -> the first likely board's port (like `mpremote connect auto`), a real board before a
+    served virtual one; other names unchanged."""
     if port != "auto":
         return port
     likely = [row[0] for row in candidates() if row[2]]

@@ -22,7 +22,7 @@ from pathlib import Path
 from propctl.argtypes import Seconds
 from propctl.board.linkclient import LinkClient, LinkFailure
 from propctl.board.ports import add_port_option, open_failure
-from propctl.termtext import width_now, wrap
+from propctl.termtext import ask_wrapped, width_now, wrap
 
 POLL_S = 0.05
 # drivers.battery.OFF_MV: a pack that reads below this is switched off (the divider's pin at 0 V)
@@ -30,17 +30,27 @@ SUPPLY_OFF_MV = 1000
 INPUT_TIMEOUT_S = 15.0
 
 
+def say(text: str, file=None) -> None:
+    """Lines for the person, each wrapped to the terminal's width between words (a line that
+    goes on is indented two more spaces than it began)."""
+    lines: list = []
+    for line in str(text).split("\n"):
+        lead = line[:len(line) - len(line.lstrip(" "))]
+        lines += wrap(line, width_now(), lead + "  ")
+    print("\n".join(lines), file=file or sys.stdout, flush=True)
+
+
 class Terminal:
     """The person at the keyboard."""
 
     def show(self, text: str) -> None:
-        print(text, flush=True)
+        say(text)
 
     def before(self, name: str) -> None:
         pass
 
     def act(self, name: str, prompt: str) -> None:
-        print("%s ..." % prompt, flush=True)
+        say("%s ..." % prompt)
 
     def done(self, name: str) -> None:
         pass
@@ -48,14 +58,14 @@ class Terminal:
     def ask(self, name: str, question: str, choices: str) -> str:
         while True:
             try:
-                answer = input("%s [%s] " % (question, "/".join(choices))).strip().lower()[:1]
+                answer = ask_wrapped("%s [%s] " % (question, "/".join(choices))).strip().lower()[:1]
             except EOFError:
                 return "n"
             except UnicodeDecodeError:  # bytes that are not UTF-8: asked again, never a traceback
                 answer = ""
             if answer and answer in choices:  # "" is in every string: Enter alone asks again
                 return answer
-            print("please answer %s" % " or ".join(choices))
+            say("please answer %s" % " or ".join(choices))
 
 
 class Scripted(Terminal):
@@ -66,7 +76,7 @@ class Scripted(Terminal):
 
     def ask(self, name: str, question: str, choices: str) -> str:
         answer = self.answers.pop(0) if self.answers else "n"
-        print("%s [%s] %s" % (question, "/".join(choices), answer), flush=True)
+        say("%s [%s] %s" % (question, "/".join(choices), answer))
         return answer
 
 
@@ -112,7 +122,7 @@ class VirtualPerson(Scripted):
         self._before = self.look()
 
     def act(self, name: str, prompt: str) -> None:
-        print("%s ... (the virtual person does)" % prompt, flush=True)
+        say("%s ... (the virtual person does)" % prompt)
         self._hands([name])
         time.sleep(self.hold_s)
         self._hands([])
@@ -127,7 +137,7 @@ class VirtualPerson(Scripted):
             part = "piezo" if name.startswith("piezo_") else name  # one step per sound, one piezo
             seen = after["edges"].get(part, 0) - self._before.get("edges", {}).get(part, 0)
             answer = "y" if seen > 0 else "n"
-        print("%s [%s] %s" % (question, "/".join(choices), answer), flush=True)
+        say("%s [%s] %s" % (question, "/".join(choices), answer))
         return answer
 
 
@@ -303,16 +313,16 @@ def run(args, person=None) -> int:
     try:
         link = LinkClient.open(args.port, wait_s=5.0)
     except Exception as exc:  # serial.SerialException and OSError alike
-        print("propctl selftest: %s" % open_failure(args.port, exc), file=sys.stderr)
+        say("propctl selftest: %s" % open_failure(args.port, exc), file=sys.stderr)
         return 1
     began = False
     with link:
         try:
             info = link.hello(timeout=5.0)
-            print("self-test of the %s prop on %s (firmware %s)" % (info.get("prop"), info.get("board"),
-                                                                   info.get("firmware")), flush=True)
+            say("self-test of the %s prop on %s (firmware %s)" % (info.get("prop"), info.get("board"),
+                                                                 info.get("firmware")))
             if type(person) is Terminal and not args.non_interactive and is_virtual(info):
-                print(VIRTUAL_BOARD % {"port": args.port}, file=sys.stderr)
+                say(VIRTUAL_BOARD % {"port": args.port}, file=sys.stderr)
                 return 1
             steps = link.request("selftest_begin", timeout=5.0)
             began = True
@@ -322,7 +332,7 @@ def run(args, person=None) -> int:
             link.send("selftest_end")
             began = False
         except LinkFailure as exc:
-            print("propctl selftest: %s" % exc, file=sys.stderr)
+            say("propctl selftest: %s" % exc, file=sys.stderr)
             return 1
         except KeyboardInterrupt:
             # Ctrl-C at a question or a step: end the test on the board too, or it would stay in
@@ -330,11 +340,11 @@ def run(args, person=None) -> int:
             if began:
                 try:
                     link.send("selftest_end")
-                    print("\ninterrupted: the self-test is over, the board resets and its prop runs "
-                          "again", file=sys.stderr)
+                    say("\ninterrupted: the self-test is over, the board resets and its prop runs "
+                        "again", file=sys.stderr)
                 except (LinkFailure, OSError):
-                    print("\ninterrupted: the board did not hear the end of the self-test; reset it "
-                          "(unplug it, or run the self-test again)", file=sys.stderr)
+                    say("\ninterrupted: the board did not hear the end of the self-test; reset it "
+                        "(unplug it, or run the self-test again)", file=sys.stderr)
             return 130
     print(summary(results, width_now()), flush=True)
     return 1 if any(r[1] == "FAIL" for r in results) else 0

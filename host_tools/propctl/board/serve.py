@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Optional
 
 from propctl.argtypes import Size
+from propctl.board.announce import announce, withdraw
 from propctl.board.vserial import VirtualSerial
 from propctl.display import printable
 from propctl.inputfile import what_kind
@@ -101,7 +102,10 @@ class VirtualBoard:
                 self._log("virtual board: %s; stopped" % self.failed)
                 self._stop.set()
                 return
-            self._log("virtual board: process ended (code %s), resetting" % code)
+            if code == -signal.SIGKILL:  # machine.reset() (kill -9 $PPID), a deploy's or our reset
+                self._log("virtual board: reset, booting again")
+            else:
+                self._log("virtual board: process ended (code %s), resetting" % code)
             self._stop.wait(RESTART_PAUSE_S)
 
     def _why(self) -> str:
@@ -210,14 +214,17 @@ def main(args) -> int:
         print("propctl sim serve: %s" % exc, file=sys.stderr)
         return exc.code
     board.start()
-    _announce(board, flash, link_path, prop_id)
+    # where --port auto and `propctl ports` look (propctl.board.announce); gone when we stop
+    announced = announce(board.port, link=link_path, flash=str(flash))
     try:
+        _announce(board, flash, link_path, prop_id, announced is not None)
         while not stopped.wait(0.5):
             if board.failed:
                 break
     except KeyboardInterrupt:
         pass
     finally:
+        withdraw(announced)
         board.stop()
     if board.failed:
         print("propctl sim serve: %s" % board.failed, file=sys.stderr)
@@ -266,7 +273,7 @@ def _make_board(flash: str, link_path, heap: str) -> "VirtualBoard":
                             exc.strerror or exc), 1) from None
 
 
-def _announce(board, flash: str, link_path, prop_id) -> None:
+def _announce(board, flash: str, link_path, prop_id, findable: bool = False) -> None:
     """Where the board is, and the commands to try (they must run as printed)."""
     print("virtual board on %s" % board.port, flush=True)
     print("flash folder: %s" % printable(flash), flush=True)
@@ -276,9 +283,12 @@ def _announce(board, flash: str, link_path, prop_id) -> None:
         print("on the broker as %s once a prop is deployed (config.json has the net section)" % prop_id,
               flush=True)
     propctl = propctl_command()  # the hints must run as printed, .venv activated or not
+    port = board.port  # not `auto`: with two virtual boards served, auto finds the older one
     print("in another terminal, try:\n  %s deploy --port %s --prop clock --board pico\n"
           "  %s monitor --port %s\nCtrl-C here stops the virtual board"
-          % (propctl, board.port, propctl, board.port), flush=True)
+          % (propctl, port, propctl, port), flush=True)
+    if findable:
+        print("(--port auto and `propctl ports` find it while it runs)", flush=True)
 
 
 def add_arguments(parser) -> None:

@@ -39,8 +39,8 @@ SAVE_FORMAT = SAVE_FILE.format
 EPILOG = """\
 how a game goes:
   The referee says whose turn it is and lists what may happen next, e.g.
-      Red: roll | punt | field_goal
-  Type one of them (or its number). After a flick, report where the slider
+      Red: 1) roll | 2) punt | 3) field goal
+  Type its number or its name. After a flick, report where the slider
   stopped: made (on or touching the circle), missed, fumble (touching a red
   football), flag (touching a yellow flag), touchdown, touchback.
 
@@ -48,7 +48,9 @@ what you type:
   roll                    the referee rolls both dice for the defence
   roll 2-run left         ... or type the faces of your real dice
   toss  /  toss Red       the referee tosses, or a real coin was won by Red
-  target opp2 pass left   announce a play on CHOICE (or: target touchdown)
+  target opp2 pass left   announce a play on CHOICE (or: target touchdown): the
+                          zone whose circle it aims at (own3 by its own end
+                          zone ... opp3 by the other), run or pass, the lane
   in_field 35             a kick stopped on the receiver's 35 (or: opp 45, 50)
   fumble 40               the red football is on the 40 of the team that gets
                           the ball
@@ -70,9 +72,16 @@ examples:
   propctl play fingerfootball --names Ann,Bo --save ann-bo.json --autosave
   propctl play fingerfootball --resume ann-bo.json
   propctl play fingerfootball --lane-die left,middle,right,choice,td,td
-Exit codes: 0 game finished, saved or stopped; 1 unusable save file, or the
-last save failed; 2 bad command line (a --save file that cannot be written).
+  propctl play fingerfootball --port auto   # the referee at the football box:
+                          # its buttons play, you type only what they cannot say
+Exit codes: 0 game finished, saved or stopped; 1 unusable save file, the save
+in use by another game, the last save failed, or (--port) no football box
+answered; 2 bad command line (a --save file that cannot be written).
 """
+
+# What an announced play's words mean (the prompt, help and the sims say it)
+PLAY_WORDS = ("the zone whose circle it aims at (own3 by its own end zone ... opp3 by the "
+              "other), run or pass, and the lane")
 
 HELP = ("commands: help, board, save, undo, quit. Otherwise type an action from the list "
         "(or its number), with its value if it takes one: roll 2-run left, in_field 35, "
@@ -91,7 +100,7 @@ ACTION_HINTS = {
     "punt": "announce a punt",
     "field_goal": "announce a field goal try",
     "go_for_td": "go for a touchdown",
-    "target": "announce the play",
+    "target": "announce the play: " + PLAY_WORDS,
     "made": "the slider rests on or touching the circle",
     "missed": "it did not make it (back to the line, loss of down)",
     "touchdown": "the slider rests completely inside the end zone",
@@ -113,15 +122,15 @@ def register(subparsers) -> None:
                     "rolls the two dice (or takes yours), counts downs, plays and quarters, keeps "
                     "the score, and saves the game so it can be resumed.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--names", metavar="A,B", default="Home,Away",
+    parser.add_argument("--names", metavar="A,B",
                         help="the two teams, comma-separated (default: Home,Away)")
     add_common_options(parser, DEFAULT_SAVE,
                        "seed the coin and dice, for a reproducible game (default: random)")
     parser.add_argument("--autosave", action="store_true",
                         help="save after every entry, not only on save/quit/Ctrl-C/end of input")
-    parser.add_argument("--plays", type=Whole(1, 1000), default=20, metavar="N",
+    parser.add_argument("--plays", type=Whole(1, 1000), metavar="N",
                         help="plays per quarter, 1..1000 (default: 20)")
-    parser.add_argument("--quarters", type=Whole(2, 100), default=4, metavar="N",
+    parser.add_argument("--quarters", type=Whole(2, 100), metavar="N",
                         help="quarters in regulation, an even number 2..100 (default: 4)")
     parser.add_argument("--lane-die", metavar="FACES",
                         help="the six faces of the second die, comma-separated, from left, middle, "
@@ -130,7 +139,29 @@ def register(subparsers) -> None:
     parser.add_argument("--rows", metavar="Z3,Z2,Z1",
                         help="yard lines of the symbol rows of Zone 3, 2 and 1 in each half "
                              "(default: %s)" % ",".join(str(r) for r in field.DEFAULT_ROWS))
-    parser.set_defaults(func=run)
+    parser.add_argument("--port", metavar="PORT",
+                        help="referee the game of the football box on this serial port (or "
+                             "`auto`): its buttons roll, kick and count, and the referee asks "
+                             "only what they cannot say; the box keeps the game")
+    parser.set_defaults(func=run, usage_problem=usage_problem)
+    return parser
+
+
+# options of a game kept here; with --port the box keeps the game (deploy --set football.*)
+GAME_OPTIONS = ("names", "seed", "save", "resume", "autosave", "plays", "quarters", "lane_die", "rows")
+
+
+def usage_problem(args) -> str:
+    """Why the command line cannot work ("" when it can): --port with an option of a game kept here."""
+    if getattr(args, "port", None) is None:
+        return ""
+    given = ["--" + name.replace("_", "-") for name in GAME_OPTIONS
+             if getattr(args, name, None) not in (None, False)]
+    if given:
+        return ("propctl play fingerfootball: --port plays the box's own game, so %s cannot go "
+                "with it (the box's names and lengths are its settings: `propctl deploy --port "
+                "PORT --set football.names=...`)" % " and ".join(given))
+    return ""
 
 
 def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
@@ -158,12 +189,14 @@ def run(args, ask=ask_wrapped, say=say_wrapped) -> int:
 
 def settings_from_args(args) -> dict:
     """Engine settings from the command line; ValueError explains a bad value."""
-    names = [checked_name(n.strip(), "--names") for n in args.names.split(",")]
+    typed = args.names if args.names is not None else "Home,Away"
+    names = [checked_name(n.strip(), "--names") for n in typed.split(",")]
     if len(names) != 2 or not all(names):
-        raise ValueError("--names needs two team names separated by a comma, got %r" % args.names)
+        raise ValueError("--names needs two team names separated by a comma, got %r" % typed)
     if names[0].lower() == names[1].lower():
         raise ValueError("--names: the two teams need different names")
-    settings = {"names": names, "plays_per_quarter": args.plays, "quarters": args.quarters}
+    settings = {"names": names, "plays_per_quarter": args.plays if args.plays is not None else 20,
+                "quarters": args.quarters if args.quarters is not None else 4}
     if args.lane_die:
         settings["lane_die"] = [f.strip().lower() for f in args.lane_die.split(",")]
     if args.rows:
@@ -203,9 +236,12 @@ class Referee(Table):
         self.autosave = autosave
         self.history: list = []  # earlier snapshots, for undo
         self.changed = True  # show the board before the next prompt
+        self.question = ""  # the last list of choices said, said again after board or save
 
     def play(self) -> int:
         """Run until the game ends or the table stops; returns the exit code."""
+        if self.in_use():
+            return 1
         self.say("Finger Football referee: %s v %s. Type `help` at any prompt."
                  % (self.game.name(0), self.game.name(1)))
         self.say(self.game.state["message"])
@@ -228,13 +264,15 @@ class Referee(Table):
         # A lone choice (goal, announced play) is answered directly, without its action name.
         lone = actions[0] if len(actions) == 1 and actions[0][1] == "pick" else None
         if lone is None:
-            self.say("%s: %s" % (who, " | ".join("%d) %s" % (i + 1, spoken(a[0]))
-                                                 for i, a in enumerate(actions))))
+            self.question = "%s: %s" % (who, " | ".join("%d) %s" % (i + 1, spoken(a[0]))
+                                                        for i, a in enumerate(actions)))
         elif len(lone[2]) <= 8:
-            self.say("%s, %s: %s" % (who, spoken(lone[0]), " | ".join(
-                "%d) %s" % (i + 1, o) for i, o in enumerate(lone[2]))))
+            self.question = "%s, %s: %s" % (who, spoken(lone[0]), " | ".join(
+                "%d) %s" % (i + 1, o) for i, o in enumerate(lone[2])))
         else:
-            self.say("%s, announce the play: %s (e.g. opp2 pass left)" % (who, plays_text(lone[2])))
+            self.question = "%s, announce the play: %s (e.g. opp2 pass left: %s)" % (
+                who, plays_text(lone[2]), PLAY_WORDS)
+        self.say(self.question)
         text = self.ask("%s> " % who)
         if not text:
             return
@@ -262,6 +300,10 @@ class Referee(Table):
 
     def commands(self) -> dict:
         return {"board": self.show_board, "undo": self.undo}
+
+    def repeat_question(self) -> None:
+        if self.question:
+            self.say(self.question)
 
     def show_help(self) -> None:
         self.say(HELP)

@@ -121,6 +121,8 @@ def parse_entry(text: str, actions, game):
     if head.isdigit():
         number = int(head)
         if not 1 <= number <= len(actions):
+            if len(actions) == 1:
+                raise ValueError("there is one choice now: type 1 (or %s)" % spoken(actions[0][0]))
             raise ValueError("choose 1 to %d" % len(actions))
         action = actions[number - 1]
     else:
@@ -202,7 +204,8 @@ def parse_team(words, game) -> int:
     matches = [i for i in (0, 1) if names[i].startswith(text)]
     if len(matches) == 1:
         return matches[0]
-    raise ValueError("the coin was won by %s or %s" % (game.name(0), game.name(1)))
+    raise ValueError("'%s' is not a team here: type toss %s or toss %s (the winner of a real coin), "
+                     "or toss alone" % (" ".join(words), game.name(0), game.name(1)))
 
 
 def parse_dice(words) -> list:

@@ -65,8 +65,9 @@ The deck is a question-card file (CSV or JSON, see `propctl cards check`) or
 a pack written by `propctl cards pack`. The board defaults to a STAND-IN
 track (the printed board's layout is not known; the game master says so when
 it starts): see --board.
-Exit codes: 0 game finished or saved, 1 unusable deck/board/save file, or the
-last save failed; 2 bad command line (a --save file that cannot be written).
+Exit codes: 0 game finished or saved, 1 unusable deck/board/save file, the save
+in use by another game, or the last save failed; 2 bad command line (a --save
+file that cannot be written).
 """
 
 

@@ -11,8 +11,20 @@ from propctl.games.pimaldaumen_save import SAVE_FILE, restore
 from propctl.games.pimaldaumen_screen import Narrator
 from propctl.games.pimaldaumen_setup import SetupError, load_board, load_cards, parse_names
 from propctl.games.table import Table, Unusable, new_game_save_path, random_seed
-from rules.pimaldaumen import BONUS_GUESS, BONUS_QUESTION, CHOOSE, GUESS, OVER, QUESTION, Board, Game
+from rules.pimaldaumen import BONUS_GUESS, BONUS_QUESTION, CHOOSE, GUESS, OVER, QUESTION, Board, Game, exact
 from rules.rng import Rng
+
+
+def below_zero(game, text: str) -> None:
+    """ValueError for an answer below 0 to a question whose scale starts at 0 or more (a count,
+    a length, a year): at the table a "-" is a slip, not a guess to score 0."""
+    scale = game.bonus_scale if game.phase == BONUS_GUESS else (game.round.scale if game.round else None)
+    try:
+        negative = exact(text)[0] < 0
+    except ValueError:
+        return  # the game says what is wrong with it
+    if scale and negative and exact(scale[0])[0] >= 0:
+        raise ValueError("%s is below 0, and every answer to this question is 0 or more" % text.strip())
 
 DEFAULT_SAVE = "pimaldaumen-save.json"
 HELP = ("commands: help, track (show the track), save (save now), quit (stop, asks to save); "
@@ -93,6 +105,8 @@ class Session(Table):
 
     def play(self) -> int:
         """Run the game to its end; returns the exit code."""
+        if self.in_use():
+            return 1
         self.screen.welcome()
         self.screen.show_track()
         if self.game.phase in (GUESS, BONUS_GUESS, CHOOSE):
@@ -146,6 +160,7 @@ class Session(Table):
             if not text:
                 continue
             try:
+                below_zero(game, text)
                 events = game.answer(text)
             except ValueError as exc:
                 self.say("  %s" % exc)

@@ -68,6 +68,12 @@ def load_cards(paths, family=False) -> list:
             raise SetupError("deck %s: %s" % (paths[0], exc)) from None
     deck = load_deck(paths, "questions")
     if deck.problems:
+        for path in paths:  # a whole other kind of deck: say so, not its columns one by one
+            kind = getattr(load_deck([path]).kind, "NAME", None)
+            if kind == "taskcards":
+                raise SetupError("%s is a task deck (Finger weg! cards for the fuse box), not Pi mal "
+                                 "Daumen question cards; try it in `propctl sim fusebox --pack %s`"
+                                 % (path, path))
         lines = [str(p) for p in deck.problems]
         raise SetupError("the deck has %d problem%s (see `propctl cards check`):\n  %s"
                          % (len(lines), "" if len(lines) == 1 else "s", "\n  ".join(lines)))

@@ -48,22 +48,125 @@ def random_seed(seed: Optional[int]) -> int:
     return int.from_bytes(os.urandom(4), "little")
 
 
+class SaveClaim:
+    """This process's hold on a save file, from the game's start to its end: an exclusive
+    lock (flock) on a hidden `.NAME.lock` beside it, holding our pid. The system drops the lock
+    when the process ends, however it ends, so a game that was killed leaves no claim behind;
+    a second game on the same save is told and refused (Table.run_to_end)."""
+
+    def __init__(self, path: str, lock_path: str, fd: int) -> None:
+        self.path = path
+        self.lock_path = lock_path
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd < 0:
+            return
+        try:
+            if os.path.samestat(os.stat(self.lock_path), os.fstat(self.fd)):
+                os.remove(self.lock_path)
+        except OSError:
+            pass
+        os.close(self.fd)
+        self.fd = -1
+
+
+_CLAIMS: Dict[str, SaveClaim] = {}  # save path -> this process's claim on it
+
+
+def lock_path(path: str) -> str:
+    folder, name = os.path.split(path)
+    return os.path.join(folder, ".%s.lock" % name)
+
+
+def claim_save(path: str):
+    """(claim, "") when this process now holds `path`; (None, who) when another game does
+    (who: "process N"); (None, "") when no lock can be taken here (no flock on this system, or
+    the folder refuses the lock file: the game goes on unguarded, as before)."""
+    held = _CLAIMS.get(path)
+    if held is not None and held.fd >= 0:
+        return held, ""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        return None, ""
+    lock = lock_path(path)
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError:
+        return None, ""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        try:
+            pid = os.read(fd, 32).decode("ascii", "replace").strip()
+        except OSError:
+            pid = ""
+        os.close(fd)
+        return None, "process %s" % pid if pid.isdigit() else "another process"
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, b"%d\n" % os.getpid())
+    except OSError:
+        pass
+    claim = SaveClaim(path, lock, fd)
+    _CLAIMS[path] = claim
+    return claim, ""
+
+
+def in_use_text(path: str, who: str) -> str:
+    return ("%s is in use by another game right now (%s): two games on one save would overwrite "
+            "each other. Finish or stop that one first, or play this one with --save ANOTHER.json"
+            % (path, who))
+
+
 def new_game_save_path(save: Optional[str], default: str, say) -> str:
     """Where a new game saves: --save as given, else `default`, or when that file exists (an
-    earlier game, perhaps unfinished) the first free default-2.json, -3 ...: a new game never
-    overwrites another's save without being told to. Says so when it moves aside."""
+    earlier game, perhaps unfinished) or another game running now has claimed it, the first
+    free default-2.json, -3 ...: a new game never overwrites another's save without being told
+    to. The path is claimed as it is chosen (claim_save). Says so when it moves aside."""
     if save:
         return save
-    if not os.path.lexists(default):
-        return default
     stem, ext = os.path.splitext(default)
-    n = 2
-    while os.path.lexists("%s-%d%s" % (stem, n, ext)):
+    n = 1
+    while True:
+        path = default if n == 1 else "%s-%d%s" % (stem, n, ext)
         n += 1
-    path = "%s-%d%s" % (stem, n, ext)
-    say("%s holds an earlier game (continue it with --resume %s); this one saves to %s."
-        % (default, default, path))
+        if os.path.lexists(path):
+            continue
+        claim, who = claim_save(path)
+        if claim is None and who:
+            continue
+        break
+    if path != default:
+        if _held_elsewhere(default):
+            why = "is the save of a game being played now"
+        elif finished_save(default):
+            why = "holds a finished game (kept for the record)"
+        else:
+            why = "holds an earlier game (continue it with --resume %s)" % default
+        say("%s %s; this one saves to %s." % (default, why, path))
     return path
+
+
+def finished_save(path: str) -> bool:
+    """Whether `path` is the save of a game that has ended (both game masters keep the game's
+    phase under "game"; "over" when it ended): nothing to continue there."""
+    try:
+        with open(path, encoding="utf-8") as source:
+            data = json.loads(source.read(MAX_SAVE_BYTES))
+        return data["game"]["phase"] == "over"
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return False
+
+
+def _held_elsewhere(path: str) -> bool:
+    """Whether another process holds `path` now (claim_save, let go at once if it was free)."""
+    claim, who = claim_save(path)
+    if claim is not None:
+        claim.release()
+        _CLAIMS.pop(path, None)
+    return bool(who)
 
 
 def refuse_unsavable(save_path, say) -> bool:
@@ -198,10 +301,34 @@ class Table:
     def finish(self) -> None:
         """Said once the game has ended."""
 
+    def repeat_question(self) -> None:
+        """Said after a table command (help, save, board...) before the prompt comes again."""
+
     # -- the loop ---------------------------------------------------------------
 
+    def in_use(self) -> bool:
+        """Claim the save for this game (claim_save); True, said why, when another game running
+        now holds it. Called before anything of the game is shown; run_to_end keeps the claim."""
+        claim, who = claim_save(str(self.save_path))
+        if claim is None and who:
+            self.say("error: " + in_use_text(str(self.save_path), who))
+            return True
+        return False
+
     def run_to_end(self) -> int:
-        """Step until the game is over or the table stops; the exit code."""
+        """Step until the game is over or the table stops; the exit code (1, said why, when
+        another game running now holds the save)."""
+        if self.in_use():
+            return 1
+        claim = _CLAIMS.get(str(self.save_path))
+        try:
+            return self._run_to_end()
+        finally:
+            if claim is not None:
+                claim.release()
+                _CLAIMS.pop(claim.path, None)
+
+    def _run_to_end(self) -> int:
         try:
             while not self.over():
                 self.step()
@@ -235,6 +362,7 @@ class Table:
                     return ""
             else:
                 return text
+            self.repeat_question()  # the question again, not a bare prompt under the board
 
     def stop(self) -> int:
         """Ctrl-C or quit: ask whether to save, then stop (exit code 0)."""
@@ -242,6 +370,7 @@ class Table:
         try:
             answer = self.ask_raw("Save the game to %s before stopping? [Y/n]: " % self.save_path)
         except (KeyboardInterrupt, EOFError, UnicodeDecodeError):
+            self.say("")  # the answer's line ends here (the terminal shows ^C on it)
             answer = "" if self.keep_when_unsure else "n"
         if answer.strip().lower() in YES:
             return 0 if self.save(last=True) else 1

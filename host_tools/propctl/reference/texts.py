@@ -125,7 +125,8 @@ COMMANDS = {
         "kick_start": "start the three-second field-goal count, as the KICK button",
         "report": "what the buttons cannot say: `action` (e.g. `in_field` with `yards`, "
                   "`target` with `pick`)",
-        "state": "the box and the game",
+        "state": "the box and the game, with the game's settings (`propctl play fingerfootball "
+                 "--port` restores the game from it)",
         "new_game": "a new game; `seed`: the same coin and dice as that seed",
     },
 }

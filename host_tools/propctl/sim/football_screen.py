@@ -3,7 +3,7 @@ a person's keys turned into the runner's --keys lines (see propctl.sim.football)
 import os
 from typing import Optional
 
-from propctl.football_reports import YARDS_WORDS, button_roles, reports
+from propctl.football_reports import YARDS_WORDS, button_roles, play_note, reports
 from propctl.keys import ESC
 from propctl.termtext import cut, terminal_size, wrap
 
@@ -114,7 +114,7 @@ class Keys:
             # the typing first: a narrow terminal wraps the explanation, the digits stay in view
             return "yard line: %s_   (%s, %d-%d from the goal of the team getting the ball; " \
                    "Enter, or Esc: back)" % (self.typed, words, lo, hi)
-        return self.notice
+        return self.notice or play_note(self.state)
 
     def tick(self, now: float) -> None:
         """Let go of buttons whose key stopped repeating."""

@@ -76,13 +76,27 @@ def describe(record: dict) -> str:
     return "%7.2f s  %-7s %s" % (t, name.replace("_", " "), describe_event("fusebox", name, fields))
 
 
-def game_text(game: dict) -> str:
+def phase(status: dict) -> str:
+    """Where the box and its game are, in one word: every line of the panel that says so reads
+    it from here, so the panel cannot disagree with itself. The box's own state (idle, round,
+    blown) unless its game says more: a decided round or a finished game."""
+    game = status.get("game")
+    if game:
+        if game["over"]:
+            return "game over"
+        if not game.get("round_active", game["chooser"] is not None):
+            return "round over" if status["state"] != "idle" else "idle"
+    return str(status["state"])
+
+
+def game_text(game: dict, now: str = "") -> str:
     """The game line under the box: scores, who chooses, who is still in the round."""
     parts = [scores_text(game["scores"])]
-    if game["over"]:
+    if game["over"] or now == "game over":
         parts.append("GAME OVER, won by %s" % players_text(game.get("winners") or []))
-    elif game["chooser"] is None:
-        parts.append("no round going: put a card in")
+    elif now in ("round over", "idle") or game["chooser"] is None:
+        parts.append("round over: close the windows, put the next card in" if now == "round over"
+                     else "no round going: put a card in")
     else:
         parts.append("%s chooses the next window" % player_text(game["chooser"]))
         parts.append("still in the round: %s" % players_text(game["in_round"]))
@@ -118,11 +132,12 @@ def draw_box(status: dict, whole_seconds: bool = False) -> list:
         "ON " if status["red"] else "off", "ON " if status["green"] else "off",
         "ON " if status["sound"] else "off", "ON " if status["relay"] else "off")
     clock_text = "%d s" % (status["t"] // 1000) if whole_seconds else "%.2f s" % (status["t"] / 1000)
-    lines.append("  %s   state %s   board time %s" % (lamps, status["state"], clock_text))
+    now = phase(status)
+    lines.append("  %s   state %s   board time %s" % (lamps, now, clock_text))
     game = status.get("game")
     if game:
-        lines.append("  game: " + game_text(game))
-    if status["to_report"] and status.get("game"):
+        lines.append("  game: " + game_text(game, now))
+    if status["to_report"] and game and now in ("round", "blown"):
         waiting = ", ".join(str(w) for w in status["to_report"])
         lines.append("  waiting for the discs of window %s (r)" % waiting)
     return [printable(line, newlines=False) for line in lines]  # a pack may come from anywhere

@@ -194,6 +194,7 @@ class Prop:
             # what the players may report now (over the link on a real table)
             reply["actions"] = state["actions"]
             reply["reports"] = self._entries(football_reports.reports(state))
+            reply["play_note"] = football_reports.play_note(state)
 
     def _football_state(self) -> dict:
         app = self.bench.app

@@ -154,6 +154,8 @@ def make_server(port: int = 0, pack_path=None, deal=None) -> http.server.Threadi
         fixed = json.dumps(files_manifest(pack_path)).encode("utf-8")
         return Server(("127.0.0.1", port), make_handler(lambda: fixed))
     files = files_manifest(None)
+    # the cards' solution notes, said after a round as the terminal sim does (not in the pack)
+    files["notes"] = {card.id: card.note for card in deal.cards if getattr(card, "note", "")}
     return Server(("127.0.0.1", port), make_handler(
         lambda: json.dumps(dict(files, **_pack_entry(deal.pack()))).encode("utf-8"), deal))
 

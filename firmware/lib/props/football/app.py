@@ -196,13 +196,21 @@ class FootballApp:
         snap["kick_ms"] = ticks_diff(self._time(), self._go_at) if self.state == COUNTING else None
         return snap
 
+    def state_command(self) -> dict:
+        """The snapshot with the game's settings (team names, rows, dice): enough for a host to
+        restore the game (FingerFootball.restore) and read the moves it takes, as the referee
+        `propctl play fingerfootball --port` does."""
+        snap = self.snapshot()
+        snap["settings"] = self.game.settings
+        return snap
+
     def commands(self) -> dict:
         """name -> (handler, schema), for link.router.Link.add_commands."""
         return {
             "roll": (self.roll, {"zone": "str?", "lane": "str?"}),
             "kick_start": (self.kick_start, {}),
             "report": (self.report, {"action": "str", "yards": "int?", "pick": "str?"}),
-            "state": (self.snapshot, {}),
+            "state": (self.state_command, {}),
             "new_game": (self.new_game, {"seed": "seed?"}),
         }
 

@@ -70,7 +70,11 @@ class GameTable:
         return dropped
 
     def window_opened(self, window: int) -> None:
-        """A window opened for the first time in this round: its discs are due."""
+        """A window opened for the first time in this round: its discs are due (none once the
+        game's round is decided)."""
+        game = self.game
+        if game is not None and not game.round_active:
+            return
         self._reports.push(window)
 
     def pending(self) -> list:
@@ -90,11 +94,11 @@ class GameTable:
         game = self.game
         if game is None:
             raise ValueError("no game going: send new_game first")
+        if not game.round_active:
+            raise ValueError("this round of the game is over: insert the next card")
         if not len(self._reports):
             raise ValueError("no window has been opened since the last report")
         window = self._reports.peek()
-        if not game.round_active:
-            raise ValueError("this round of the game is over: insert the next card")
         seats = []
         for player in away:
             if type(player) is not int or not 1 <= player <= game.players:
@@ -104,6 +108,8 @@ class GameTable:
             _place_manual_bolt(game, window, blown_window)
         result = _for_people(game.open_window(window, seats).as_dict())
         self._reports.pop()
+        if not game.round_active:
+            self._reports.clear()  # the round is decided: no other window's discs are due
         result["scores"] = game.scores
         result["game_over"] = game.over
         return result

@@ -46,12 +46,37 @@ function logEvent(e) {
   $("log").scrollTop = $("log").scrollHeight;
 }
 
-// A command over the link (football's reports, the fuse box's game); a refusal goes to the log.
-function command(name, args) {
+// A command over the link (football's reports, the fuse box's game); a refusal is said beside the
+// control that sent it (`near`; else beside the prop's turn line) and goes to the log.
+function command(name, args, near) {
   startAudio();
   const answer = JSON.parse(prop.command(name, JSON.stringify(args)));
-  if (answer.error) logEvent({ event: "refused", t: boardMs, command: name, error: answer.error, text: answer.text });
+  if (answer.error) refuse(answer.text, near, { command: name, error: answer.error });
+  else clearRefusal();
   return answer;
+}
+
+// The refusal, right after the control's row, in a live region a screen reader announces.
+function refuse(text, near, fields) {
+  logEvent(Object.assign({ event: "refused", t: boardMs, text }, fields || {}));
+  let box = $("refusal");
+  if (!box) {
+    box = document.createElement("p");
+    box.id = "refusal";
+    box.className = "refusal";
+    box.setAttribute("role", "alert");
+    box.setAttribute("aria-live", "assertive");
+  }
+  const anchor = near || $(PROP === "football" ? "referee" : PROP === "fusebox" ? "turn" : "start");
+  anchor.after(box);
+  box.textContent = text;
+  box.hidden = false;
+  box.scrollIntoView({ block: "nearest" });
+}
+
+function clearRefusal() {
+  const box = $("refusal");
+  if (box) box.hidden = true;
 }
 
 // --- sound: the piezo's PWM as a square wave (frequency from .freq, on while duty > 0) ---
@@ -122,7 +147,15 @@ function noteCard(e) {
              fb.card && !fb.spent) {
     fb.spent = true;
     remember({ played: fb.card });
+    // the card's solution note, as the terminal sim says it after the round
+    const note = (window.cardNotes || {})[fb.card];
+    if (note) {
+      logEvent({ event: "solution", t: boardMs, text: "solution " + fb.card + ": " + note });
+      $("card-note").textContent = "Solution: " + note;
+      $("card-note").hidden = false;
+    }
   }
+  if (e.event === "card") $("card-note").hidden = true;
 }
 
 function playersText(list) {
@@ -276,18 +309,26 @@ function drawReports(entries) {
       Object.assign(yards, { type: "number", min: lo, max: hi, value: Math.min(hi, Math.max(lo, 35)),
         inputMode: "numeric", id: "yards-" + action });
       label.append(entry.label + " ", yards);
+      // whose goal the number counts from: the terminal's "own 1 to opp 1"
+      const from = document.createElement("small");
+      from.className = "yards-from";
+      from.textContent = "counted from the goal line of the team that gets the ball: " + lo +
+        " = its own " + lo + ", 50 = midfield, " + hi + " = the opponent's " + (100 - hi);
       const b = document.createElement("button");
       b.dataset.report = action;
       b.textContent = "Report";
       b.addEventListener("click", () => {
-        const value = parseInt(yards.value, 10);
-        if (!(value >= lo && value <= hi)) {
-          logEvent({ event: "refused", t: boardMs, text: "the yard line is a whole number " + lo + " to " + hi });
+        const value = Number(yards.value);
+        if (!(Number.isInteger(value) && value >= lo && value <= hi)) {
+          refuse("the yard line is a whole number " + lo + " to " + hi + " (" + yards.value + " is not)", row);
+          yards.setAttribute("aria-invalid", "true");
           return;
         }
-        command("report", { action, yards: value });
+        yards.removeAttribute("aria-invalid");
+        command("report", { action, yards: value }, row);
       });
-      row.append(label, b);
+      yards.setAttribute("aria-describedby", "refusal");
+      row.append(label, b, from);
       box.append(row);
       return;
     }
@@ -324,6 +365,7 @@ function drawFootball(r) {
   const entries = pickPrefix.length ? JSON.parse(prop.reports(JSON.stringify(pickPrefix))) : r.reports;
   if (pickPrefix.length && !entries.length) pickPrefix = [];
   drawReports(entries);
+  $("play-note").textContent = r.play_note || "";
   const leds = $("football-leds");
   for (const name of Object.keys(r.outputs).filter((n) => n.startsWith("led"))) {
     let el = $("ff-" + name);
@@ -425,6 +467,7 @@ async function main() {
   const seed = fixedSeed();
 
   const files = await (await fetch("/files.json")).json();
+  window.cardNotes = files.notes || {};
   const mp = await loadMicroPython({ url: "/mp/micropython.wasm",
     stdout: (line) => console.log(line), stderr: (line) => console.error(line) });
   for (const [path, text] of Object.entries(files.text)) {
