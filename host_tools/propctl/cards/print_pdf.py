@@ -209,14 +209,15 @@ def taskcards_pdf(cards: Sequence, layout: Layout, paper: str, progress: Progres
 def _decimal(value, lang: str) -> str:
     from rules.pimaldaumen import decimal_text
     text = decimal_text(value) if not isinstance(value, str) else value
-    if lang != "de":
-        return text
     whole, _, fraction = text.partition(".")
     sign = "-" if whole.startswith("-") else ""
     digits = whole.lstrip("-")
-    if len(digits) > 4:  # German style: 1.050 is 1050, 10.000 ten thousand; four digits stay whole
-        digits = ".".join(_groups(digits))
-    return sign + digits + ("," + fraction if fraction else "")
+    # Grouped from five digits on, so 2300000 reads at a glance; four digits stay whole (a year).
+    # German: 1.050 is 1050, 10.000 ten thousand, 1,5 one and a half; English: 10,000 and 1.5.
+    thousands, point = (".", ",") if lang == "de" else (",", ".")
+    if len(digits) > 4:
+        digits = thousands.join(_groups(digits))
+    return sign + digits + (point + fraction if fraction else "")
 
 
 def _groups(digits: str) -> List[str]:
