@@ -149,6 +149,26 @@ BACK_COLOURS = ((0.16, 0.38, 0.71), (0.85, 0.33, 0.10), (0.20, 0.60, 0.30), (0.5
                 (0.93, 0.69, 0.13), (0.60, 0.40, 0.20), (0.10, 0.60, 0.65), (0.80, 0.20, 0.45))
 
 
+def contrast(colour, background=(1.0, 1.0, 1.0)) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours (1 to 21)."""
+    def luminance(rgb):
+        def linear(v):
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        r, g, b = (linear(v) for v in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    a, b = sorted((luminance(colour), luminance(background)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def ink(colour, least: float = 4.5) -> tuple:
+    """`colour` darkened until it reads on white paper (WCAG's 4.5:1 for normal text): the
+    category's name on its back keeps its hue, but the yellow (1.9:1 as is) becomes ochre."""
+    rgb = tuple(colour)
+    while contrast(rgb) < least:
+        rgb = tuple(v * 0.9 for v in rgb)
+    return rgb
+
+
 def category_colours(cards: Sequence) -> dict:
     """category -> (r, g, b) of its backs, by the order the categories first appear."""
     colours: dict = {}
@@ -170,7 +190,8 @@ def _task_back(sheet: Sheet, layout: Layout, x: float, top: float, card, colour)
     leading = size * 1.2 / 72 * 25.4
     first = top + h / 2 - len(lines) * leading / 2 + size * 0.95 / 72 * 25.4
     for k, line in enumerate(lines):
-        sheet.text(x + w / 2, first + k * leading, line, size, bold=True, colour=colour, align="centre")
+        sheet.text(x + w / 2, first + k * leading, line, size, bold=True, colour=ink(colour),
+                   align="centre")
 
 
 def taskcards_pdf(cards: Sequence, layout: Layout, paper: str, progress: Progress = None,
