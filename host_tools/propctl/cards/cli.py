@@ -83,7 +83,9 @@ def register(subparsers) -> None:
         description="Read the files as one deck per kind (no files: the shipped decks of --lang) "
                     "and report every problem, errors and house-rule warnings, in one run: file, "
                     "line, card, field, what is wrong and what is allowed, sorted by line and "
-                    "field. Exit 1 on errors (with --strict also on warnings), else 0.",
+                    "field. A house rule broken on several cards is one line with their count "
+                    "and lines; --all or --strict lists each. Exit 1 on errors (with --strict "
+                    "also on warnings), else 0.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("files", nargs="*", metavar="FILE",
                        help="CSV or JSON card files (none: the decks shipped with propctl)")
