@@ -36,7 +36,7 @@ def twelve_family_cards(tmp_path):
 def test_a_familys_own_deck_packs_with_warnings_and_strict_refuses_it(tmp_path, capsys):
     deck = twelve_family_cards(tmp_path)
     out_file = tmp_path / "t.bin"
-    code, out, err = run(capsys, "cards", "pack", deck, "-o", out_file)
+    code, out, err = run(capsys, "cards", "pack", "--all", deck, "-o", out_file)
     assert code == 0, out + err
     assert out_file.exists() and "12 Finger weg! task cards" in out
     warnings = [line for line in out.splitlines() if ": warning: " in line]

@@ -41,7 +41,9 @@ Two levels: errors are what the box or game cannot play (a missing or bad bolt,
 a bad or duplicate id, a card too large): `pack` and `print` refuse them.
 Warnings are the house rules the shipped decks keep (family share, sources,
 as-of dates, notes, the wording "Keep your fingers off", spread of the bolts,
-statements in order): reported for any deck, failing only with --strict.
+statements in order): reported for any deck, failing only with --strict. A rule
+broken on several cards is one line ("warning: no source on 12 cards (lines
+2-13)"); --all (and --strict) list each warning on its own line.
 Exit codes: 0 fine (warnings allowed), 1 errors found (or warnings with
 --strict; nothing written), 2 bad command line.
 docs/cards.md describes the formats.
@@ -81,7 +83,9 @@ def register(subparsers) -> None:
         description="Read the files as one deck per kind (no files: the shipped decks of --lang) "
                     "and report every problem, errors and house-rule warnings, in one run: file, "
                     "line, card, field, what is wrong and what is allowed, sorted by line and "
-                    "field. Exit 1 on errors (with --strict also on warnings), else 0.",
+                    "field. A house rule broken on several cards is one line with their count "
+                    "and lines; --all or --strict lists each. Exit 1 on errors (with --strict "
+                    "also on warnings), else 0.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("files", nargs="*", metavar="FILE",
                        help="CSV or JSON card files (none: the decks shipped with propctl)")
@@ -135,7 +139,10 @@ def add_strict(parser) -> None:
     """--strict: the house rules of the shipped decks fail too (the tests check those decks so)."""
     parser.add_argument("--strict", action="store_true",
                         help="fail on house-rule warnings too (sources, wording, spread, family "
-                             "share), as the shipped decks are checked")
+                             "share), as the shipped decks are checked; lists each warning")
+    parser.add_argument("--all", action="store_true",
+                        help="list each house-rule warning on its own line (file, line, card, "
+                             "field), not one line per rule with its cards' lines")
 
 
 def _usage(parser) -> int:
@@ -148,7 +155,7 @@ def run_check(args) -> int:
     """`propctl cards check`: every problem, including every limit `pack` enforces."""
     selection = select(args.files, args.kind, args.lang)
     problems = judged(selection)
-    if report(problems, args.strict) or any(deck.kind is None for deck in selection.decks):
+    if report(problems, args.strict, args.all) or any(deck.kind is None for deck in selection.decks):
         return 1
     for deck in selection.decks:
         assert deck.kind is not None
@@ -168,7 +175,7 @@ def run_pack(args) -> int:
         return 2
     selection = select(args.files, args.kind or (None if args.files else "taskcards"), args.lang)
     deck = one_deck(selection)
-    if report(judged(selection, deck), args.strict) or deck.kind is None:
+    if report(judged(selection, deck), args.strict, args.all) or deck.kind is None:
         print("nothing written", file=sys.stderr)
         return 1
     kind, records = deck.kind, deck.records

@@ -127,8 +127,14 @@ def _read_csv(f, text, forced):
                 continue
             _csv_row(f, header, cells, start)
     except csv.Error as exc:
-        f.problem(reader.line_num, None, "is not valid CSV (%s); allowed: comma-separated cells, "
-                  "text with commas or quotes inside double quotes" % exc)
+        if "field limit" in str(exc):  # csv.field_size_limit(), 128 KB: not an error in the CSV
+            f.problem(reader.line_num, None, "has a cell longer than %d KB: a text that long, or a "
+                      "double quote opened and never closed; allowed: cells of at most 200 bytes "
+                      "(a statement 60), text with commas or quotes inside double quotes"
+                      % (csv.field_size_limit() // 1024))
+        else:
+            f.problem(reader.line_num, None, "is not valid CSV (%s); allowed: comma-separated cells, "
+                      "text with commas or quotes inside double quotes" % exc)
     if header is None:
         f.problem(None, None, "has no header row; allowed: a first row naming the columns")
 

@@ -129,7 +129,7 @@ def _deck_pdf(args, layout):
     from propctl.cards.print_pdf import questions_pdf, taskcards_pdf
     selection = select(args.files, args.kind or (None if args.files else "taskcards"), args.lang)
     deck = one_deck(selection)
-    if report(judged(selection, deck), args.strict) or deck.kind is None:
+    if report(judged(selection, deck), args.strict, args.all) or deck.kind is None:
         print("nothing written", file=sys.stderr)
         return None
     lang = selection.lang or langs.chosen(args)

@@ -149,6 +149,26 @@ BACK_COLOURS = ((0.16, 0.38, 0.71), (0.85, 0.33, 0.10), (0.20, 0.60, 0.30), (0.5
                 (0.93, 0.69, 0.13), (0.60, 0.40, 0.20), (0.10, 0.60, 0.65), (0.80, 0.20, 0.45))
 
 
+def contrast(colour, background=(1.0, 1.0, 1.0)) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours (1 to 21)."""
+    def luminance(rgb):
+        def linear(v):
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        r, g, b = (linear(v) for v in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    a, b = sorted((luminance(colour), luminance(background)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def ink(colour, least: float = 4.5) -> tuple:
+    """`colour` darkened until it reads on white paper (WCAG's 4.5:1 for normal text): the
+    category's name on its back keeps its hue, but the yellow (1.9:1 as is) becomes ochre."""
+    rgb = tuple(colour)
+    while contrast(rgb) < least:
+        rgb = tuple(v * 0.9 for v in rgb)
+    return rgb
+
+
 def category_colours(cards: Sequence) -> dict:
     """category -> (r, g, b) of its backs, by the order the categories first appear."""
     colours: dict = {}
@@ -170,7 +190,8 @@ def _task_back(sheet: Sheet, layout: Layout, x: float, top: float, card, colour)
     leading = size * 1.2 / 72 * 25.4
     first = top + h / 2 - len(lines) * leading / 2 + size * 0.95 / 72 * 25.4
     for k, line in enumerate(lines):
-        sheet.text(x + w / 2, first + k * leading, line, size, bold=True, colour=colour, align="centre")
+        sheet.text(x + w / 2, first + k * leading, line, size, bold=True, colour=ink(colour),
+                   align="centre")
 
 
 def taskcards_pdf(cards: Sequence, layout: Layout, paper: str, progress: Progress = None,
@@ -209,14 +230,15 @@ def taskcards_pdf(cards: Sequence, layout: Layout, paper: str, progress: Progres
 def _decimal(value, lang: str) -> str:
     from rules.pimaldaumen import decimal_text
     text = decimal_text(value) if not isinstance(value, str) else value
-    if lang != "de":
-        return text
     whole, _, fraction = text.partition(".")
     sign = "-" if whole.startswith("-") else ""
     digits = whole.lstrip("-")
-    if len(digits) > 4:  # German style: 1.050 is 1050, 10.000 ten thousand; four digits stay whole
-        digits = ".".join(_groups(digits))
-    return sign + digits + ("," + fraction if fraction else "")
+    # Grouped from five digits on, so 2300000 reads at a glance; four digits stay whole (a year).
+    # German: 1.050 is 1050, 10.000 ten thousand, 1,5 one and a half; English: 10,000 and 1.5.
+    thousands, point = (".", ",") if lang == "de" else (",", ".")
+    if len(digits) > 4:
+        digits = thousands.join(_groups(digits))
+    return sign + digits + (point + fraction if fraction else "")
 
 
 def _groups(digits: str) -> List[str]:

@@ -44,20 +44,32 @@ class Fonts:
 
 
 def _register() -> Tuple[str, str, set]:
-    for folder in _FONT_DIRS:
-        regular = os.path.join(folder, "DejaVuSans.ttf")
-        bold = os.path.join(folder, "DejaVuSans-Bold.ttf")
-        if os.path.isfile(regular) and os.path.isfile(bold):
-            break
-    else:
-        import reportlab
-        folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
-        regular, bold = os.path.join(folder, "Vera.ttf"), os.path.join(folder, "VeraBd.ttf")
-    fonts = (TTFont("CardSans", regular), TTFont("CardSans-Bold", bold))
-    for font in fonts:
-        pdfmetrics.registerFont(font)
-    chars = set(fonts[0].face.charToGlyph) & set(fonts[1].face.charToGlyph)
-    return "CardSans", "CardSans-Bold", chars
+    """DejaVu Sans from the first folder whose pair reads as TrueType, else reportlab's Vera.
+
+    A damaged or foreign file under the right name (a truncated download, an OpenType font in
+    ~/.fonts) is passed over for the next candidate, never a traceback; if no pair reads,
+    PrintError says so in one line."""
+    import reportlab
+    vera = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
+    candidates = [(os.path.join(folder, "DejaVuSans.ttf"), os.path.join(folder, "DejaVuSans-Bold.ttf"))
+                  for folder in _FONT_DIRS]
+    candidates.append((os.path.join(vera, "Vera.ttf"), os.path.join(vera, "VeraBd.ttf")))
+    tried = []
+    for regular, bold in candidates:
+        if not (os.path.isfile(regular) and os.path.isfile(bold)):
+            continue
+        try:
+            fonts = (TTFont("CardSans", regular), TTFont("CardSans-Bold", bold))
+        except Exception as exc:  # reportlab's TTFError, or OSError: a file that is no font
+            tried.append("%s (%s)" % (regular, str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
+            continue
+        for font in fonts:
+            pdfmetrics.registerFont(font)
+        chars = set(fonts[0].face.charToGlyph) & set(fonts[1].face.charToGlyph)
+        return "CardSans", "CardSans-Bold", chars
+    raise PrintError("no font to print with: %s; install the DejaVu fonts (e.g. the package "
+                     "fonts-dejavu-core) or reinstall reportlab"
+                     % ("; ".join(tried) if tried else "neither DejaVu Sans nor reportlab's Vera found"))
 
 
 class Sheet:
