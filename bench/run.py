@@ -31,8 +31,7 @@ def bench_venue(quick, folder):
 
 def bench_cli(quick, folder):
     """`propctl --help` against `python -c pass` (bench/cli_bench.py)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    import cli_bench
+    import cli_bench  # beside this file, so on the path
     return cli_bench.section(quick)
 
 

@@ -11,7 +11,7 @@ from propctl.cards import family, kinds
 from propctl.cards import lang as langs
 from propctl.cards.container import pack_chunks
 from propctl.cards.load import load_deck
-from propctl.cards.report import Progress, judged, report
+from propctl.cards.report import Progress, add_strict, judged, report
 from propctl.cards.select import one_deck, select
 from propctl.display import printable
 from propctl.inputfile import InputFileError, open_regular
@@ -133,16 +133,6 @@ def register(subparsers) -> None:
     print_cli.register(sub)
 
     parser.set_defaults(func=lambda args: _usage(parser))
-
-
-def add_strict(parser) -> None:
-    """--strict: the house rules of the shipped decks fail too (the tests check those decks so)."""
-    parser.add_argument("--strict", action="store_true",
-                        help="fail on house-rule warnings too (sources, wording, spread, family "
-                             "share), as the shipped decks are checked; lists each warning")
-    parser.add_argument("--all", action="store_true",
-                        help="list each house-rule warning on its own line (file, line, card, "
-                             "field), not one line per rule with its cards' lines")
 
 
 def _usage(parser) -> int:

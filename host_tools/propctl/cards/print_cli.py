@@ -6,7 +6,7 @@ import sys
 from propctl.atomic import output_problem, write_atomic
 from propctl.cards import family, kinds, print_layout
 from propctl.cards import lang as langs
-from propctl.cards.report import Progress, judged, report
+from propctl.cards.report import Progress, add_strict, judged, report
 from propctl.cards.select import one_deck, select
 
 # reportlab is imported only when a PDF is made: every other propctl command starts without it.
@@ -35,11 +35,6 @@ docs/cards-print.md explains each length with a picture.
 Exit codes: 0 written, 1 problems (nothing written), 2 bad command line.
 """ % "\n  ".join(", ".join(list(print_layout.FIELDS)[k:k + 4])
                    for k in range(0, len(print_layout.FIELDS), 4))
-
-
-def add_strict(parser) -> None:
-    from propctl.cards.cli import add_strict as add
-    add(parser)
 
 
 def register(sub) -> None:

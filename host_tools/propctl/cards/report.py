@@ -175,3 +175,13 @@ class Progress:
 
     def done(self) -> None:
         print("  written", file=sys.stderr)
+
+
+def add_strict(parser) -> None:
+    """--strict: the house rules of the shipped decks fail too (the tests check those decks so)."""
+    parser.add_argument("--strict", action="store_true",
+                        help="fail on house-rule warnings too (sources, wording, spread, family "
+                             "share), as the shipped decks are checked; lists each warning")
+    parser.add_argument("--all", action="store_true",
+                        help="list each house-rule warning on its own line (file, line, card, "
+                             "field), not one line per rule with its cards' lines")
