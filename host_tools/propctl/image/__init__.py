@@ -36,6 +36,19 @@ def mpy_version(files: dict):
     return versions.pop() if versions else None
 
 
+def mpy_cross_version() -> int:
+    """The .mpy version mpy-cross writes (byte 1 of the header of a file it compiles)."""
+    import tempfile
+    from pathlib import Path
+
+    from propctl.build import compile_file
+    with tempfile.TemporaryDirectory(prefix="propctl-mpy-") as folder:
+        source = Path(folder) / "probe.py"
+        source.write_text("pass\n")
+        compile_file(source, Path(folder) / "probe.mpy")
+        return (Path(folder) / "probe.mpy").read_bytes()[1]
+
+
 def check_stock(stock, geometry, mpy: int) -> None:
     """ImageRefused unless the stock firmware fits the board, its flash layout and the .mpy files."""
     from propctl.board.session import board_problem
@@ -43,13 +56,6 @@ def check_stock(stock, geometry, mpy: int) -> None:
         raise ImageRefused("the stock image is for another chip (UF2 family 0x%08X, --board %s takes "
                            "0x%08X): download %s's firmware (%s) from micropython.org/download"
                            % (stock.family, geometry.board, geometry.family, geometry.board, geometry.build))
-    problem, _shown = board_problem(geometry.board, "micropython", list(stock.release), stock.machine, "rp2")
-    if problem:
-        raise ImageRefused("the stock image does not fit: %s" % problem.replace("the board reports",
-                                                                               "it says it is for"))
-    if stock.end > geometry.address:
-        raise ImageRefused("the stock image reaches 0x%08X, into %s's filesystem from 0x%08X: it is not "
-                           "the %s build" % (stock.end, geometry.board, geometry.address, geometry.build))
     wanted = mpy_version_of(stock.release)
     shown = ".".join(str(v) for v in stock.release)
     if wanted is None:
@@ -60,6 +66,13 @@ def check_stock(stock, geometry, mpy: int) -> None:
         raise ImageRefused("the stock image is MicroPython %s, which loads .mpy version %d; mpy-cross "
                            "writes version %d: download a current release (1.19 or newer) from "
                            "micropython.org/download" % (shown, wanted, mpy))
+    problem, _shown = board_problem(geometry.board, "micropython", list(stock.release), stock.machine, "rp2")
+    if problem:
+        raise ImageRefused("the stock image does not fit: %s" % problem.replace("the board reports",
+                                                                               "it says it is for"))
+    if stock.end > geometry.address:
+        raise ImageRefused("the stock image reaches 0x%08X, into %s's filesystem from 0x%08X: it is not "
+                           "the %s build" % (stock.end, geometry.board, geometry.address, geometry.build))
 
 
 def build_image(prop, board, settings: dict, firmware=None, cards=None, existing=None, stock=None,
@@ -68,10 +81,12 @@ def build_image(prop, board, settings: dict, firmware=None, cards=None, existing
     from propctl.deploy import whole_board
     geometry = BOARDS[board]
     say("board %s: %s" % (board, geometry.describe()))
+    if stock is not None:  # before the compiling: a stock image that does not fit is said at once
+        check_stock(stock, geometry, mpy_cross_version())
     files = whole_board(prop, board, settings, firmware=firmware, cards=cards, existing=existing, say=say)
     mpy = mpy_version(files)
     if stock is not None:
-        check_stock(stock, geometry, mpy)
+        check_stock(stock, geometry, mpy)  # the files as compiled
         say("stock firmware: %s, loads the .mpy files (version %d)" % (stock.shown(), mpy))
     else:
         say(".mpy version %d: for MicroPython 1.19 or newer on the board" % mpy)

@@ -143,7 +143,8 @@ def run(args) -> int:
             existing, from_file = config_start(args.config, args.prop, args.board, print)
             # the file's values meet the same checks as --set ones (the board would drop a bad one)
             from propctl.build import FIRMWARE_DIR
-            check_settings(combine(from_file, settings), Path(args.firmware) if args.firmware else FIRMWARE_DIR)
+            root = Path(args.firmware) if args.firmware else FIRMWARE_DIR
+            check_settings(combine(from_file, settings), root)
         stock = None
         if args.micropython:
             stock = read_stock(_read_input(args.micropython, "--micropython", MAX_STOCK_BYTES),

@@ -104,7 +104,8 @@ BOARDS = {
     # RPI_PICO2_W/mpconfigboard.cmake: 2621440 ("4MB - 1.5MB"); pico2_w.h: 4 MiB
     "pico2_w": Geometry("pico2_w", "RP2350", "RPI_PICO2_W", 4 * MiB, 4 * MiB - 2621440, 2621440, 4096, 256,
                         RP2350_ARM_S_FAMILY_ID, ("rp2_flash", "rp2_boot", "uf2_h",
-                                                 "micropython ports/rp2/boards/RPI_PICO2_W/mpconfigboard.cmake",
+                                                 "micropython ports/rp2/boards/RPI_PICO2_W/"
+                                                 "mpconfigboard.cmake",
                                                  "pico-sdk src/boards/include/boards/pico2_w.h")),
     # the DevKitC's ESP32-WROOM-32 has 4 MiB of flash: vfs from 0x200000, 2 MiB
     "esp32": Geometry("esp32", "ESP32", "ESP32_GENERIC", 4 * MiB, 0x200000, 4 * MiB - 0x200000, 4096, 32,

@@ -9,7 +9,8 @@ import re
 
 from propctl.image import uf2
 
-_RELEASE = re.compile(rb"MicroPython (?:\(with v2\.0 preview\) )?v(\d+)\.(\d+)(?:\.(\d+))?[-\w.+]* on (\d{4}-\d\d-\d\d)")
+_RELEASE = re.compile(rb"MicroPython (?:\(with v2\.0 preview\) )?v(\d+)\.(\d+)(?:\.(\d+))?[-\w.+]*"
+                      rb" on (\d{4}-\d\d-\d\d)")
 _MACHINE = re.compile(rb"([\x20-\x7e]{3,80}) with (RP2040|RP2350)\x00")
 
 
