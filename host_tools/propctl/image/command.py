@@ -17,6 +17,12 @@ WARNING = ("Copying %s onto a board replaces everything on its filesystem: the f
            "games and its config.json with any Wi-Fi and broker passwords.")
 
 
+def _say(text: str) -> None:
+    """A line for a person, wrapped at 79 columns (an 80x24 terminal)."""
+    from propctl.termtext import wrap
+    print("\n".join(wrap(text, 79, "  ")), flush=True)
+
+
 def register(subparsers) -> None:
     boards = sorted(BOARDS)
     parser = subparsers.add_parser(
@@ -135,12 +141,12 @@ def run(args) -> int:
         print("propctl image: cannot write %s: %s; nothing written" % (printable(out, newlines=False), where),
               file=sys.stderr)
         return 2
-    print(WARNING % printable(out, newlines=False), flush=True)
+    _say(WARNING % printable(out, newlines=False))
     try:
         settings = with_secrets(parse_set(args.settings), args)
         existing = None
         if args.config:
-            existing, from_file = config_start(args.config, args.prop, args.board, print)
+            existing, from_file = config_start(args.config, args.prop, args.board, _say)
             # the file's values meet the same checks as --set ones (the board would drop a bad one)
             from propctl.build import FIRMWARE_DIR
             root = Path(args.firmware) if args.firmware else FIRMWARE_DIR
@@ -150,7 +156,7 @@ def run(args) -> int:
             stock = read_stock(_read_input(args.micropython, "--micropython", MAX_STOCK_BYTES),
                                printable(args.micropython, newlines=False))
         result = build_image(args.prop, args.board, settings, firmware=args.firmware, cards=args.cards,
-                             existing=existing, stock=stock, say=lambda line: print(line, flush=True))
+                             existing=existing, stock=stock, say=_say)
     except DeployUsageError as exc:
         print("propctl image: %s" % str(exc).replace("Nothing was copied or removed", "Nothing was written")
               .replace("Nothing was copied", "Nothing was written"), file=sys.stderr)
@@ -184,18 +190,23 @@ def _has_secret(files: dict) -> bool:
 def _report(result, out: str) -> None:
     g = result.geometry
     shown = printable(out, newlines=False)
-    print("wrote %s: %d bytes; the filesystem uses %d of its %d blocks (%d KiB free)" % (
+    _say("wrote %s: %d bytes; the filesystem uses %d of its %d blocks (%d KiB free)" % (
         shown, len(result.data), result.used_blocks, g.block_count,
         (g.block_count - result.used_blocks) * g.block_size // 1024))
     if g.uf2:
         if result.stock is None:
-            print("Flash MicroPython (%s) on the board first (docs/flashing.md); then hold BOOTSEL, "
-                  "plug it in and copy %s onto the drive that appears." % (g.build, shown))
+            _say("Flash MicroPython (%s) on the board first (docs/flashing.md); then hold BOOTSEL, "
+                 "plug it in and copy %s onto the drive that appears." % (g.build, shown))
         else:
-            print("Hold BOOTSEL, plug the board in and copy %s onto the drive that appears: "
-                  "MicroPython and the prop in one go." % shown)
+            _say("Hold BOOTSEL, plug the board in and copy %s onto the drive that appears: "
+                 "MicroPython and the prop in one go." % shown)
         return
-    print("MicroPython (%s) must be on the board already; image for an %s." % (g.build, g.module))
-    print("Write it with esptool (pip install esptool), the board on PORT:")
-    print("  python -m esptool --chip %s --port PORT write_flash 0x%X %s" % (
-        g.chip.lower(), g.fs_offset, shown))
+    _say("MicroPython (%s) must be on the board already; this image is for an %s." % (g.build, g.module))
+    _say("Write it with esptool (pip install esptool), the board on PORT:")
+    print("  " + esptool_command(g, shown))
+
+
+def esptool_command(geometry, path: str) -> str:
+    """The esptool command line that writes the image to the vfs partition."""
+    return "python -m esptool --chip %s --port PORT write_flash 0x%X %s" % (
+        geometry.chip.lower(), geometry.fs_offset, path)
