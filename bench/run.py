@@ -565,9 +565,15 @@ def bench_venue(quick, folder):
     return venue.bench_venue(quick, folder)
 
 
+def bench_image(quick, folder):
+    sys.path.insert(0, str(ROOT / "bench"))
+    import image_bench  # `propctl image`: the image per prop and board
+    return [image_bench.section(image_bench.measure())]
+
+
 SECTIONS = {"cards": bench_cards, "firmware": bench_firmware, "hotpaths": bench_hot_paths,
             "timing": bench_timing, "throughput": bench_throughput, "venue": bench_venue,
-            "discharge": bench_discharge}
+            "discharge": bench_discharge, "image": bench_image}
 
 
 def main(argv=None):
