@@ -51,3 +51,14 @@ def test_the_mpy_version_table():
     assert [mpy_version_of(r) for r in releases] == [5, 6, 6, 6, 6, 6]
     assert mpy_version_of((1, 12)) == 5 and mpy_version_of((1, 11)) == 4
     assert mpy_version_of((1, 30, 0)) is None  # newer than the table: not guessed
+
+
+def test_docs_image_md_says_the_tables_figures():
+    """docs/image.md's table of boards: each filesystem's size and address as the table has them."""
+    from propctl.build import REPO_ROOT
+    text = (REPO_ROOT / "docs" / "image.md").read_text()
+    for board, g in BOARDS.items():
+        row = next(line for line in text.splitlines() if line.startswith("| `%s` |" % board))
+        size = "%d KiB" % (g.fs_bytes // 1024) if g.uf2 else "%d MiB" % (g.fs_bytes // (1024 * 1024))
+        assert size in row, row
+        assert ("at 0x%08X" % g.address if g.uf2 else "0x%X" % g.fs_offset) in row, row
