@@ -26,8 +26,9 @@ def _config(geometry) -> dict:
                 lookahead_size=geometry.lookahead, block_cycles=100, disk_version=DISK_VERSION)
 
 
-def filesystem_image(files: dict, geometry) -> bytes:
-    """littlefs2 holding `files` (path -> bytes, folders made as needed), geometry.fs_bytes long."""
+def filesystem_image(files: dict, geometry) -> tuple:
+    """(image, blocks used): littlefs2 holding `files` (path -> bytes, folders made as needed),
+    geometry.fs_bytes long."""
     from littlefs import LittleFS, LittleFSError
     fs = LittleFS(mount=False, **_config(geometry))
     fs.format()
