@@ -73,3 +73,16 @@ def test_config_secrets_and_set_end_up_merged_in_the_images_config_and_the_file_
     assert config["clock"] == {"chime": "solenoid", "seed": 7}
     assert config["net"]["ssid"] == "Cafe" and config["net"]["password"] == "pw-wifi"
     assert config["net"]["broker_password"] == "pw-mqtt"
+
+
+def test_a_deck_that_is_no_card_pack_is_refused_before_the_compiling(capsys, tmp_path, monkeypatch):
+    from propctl import deploy
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("compiled before the deck was checked")
+    monkeypatch.setattr(deploy, "firmware_files", no_compiling)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deck.bin").write_bytes(b"not a pack")
+    code, out, err = run(capsys, "--prop", "fusebox", "--board", "pico", "-o", "x.uf2", "--cards", "deck.bin")
+    assert code == 1 and "not a card pack a board can read" in err and "Nothing was written" in err
+    assert not (tmp_path / "x.uf2").exists()

@@ -211,12 +211,11 @@ def whole_board(prop, board, settings: dict, firmware=None, cards=None, existing
     contradiction = contradicting_sets(settings, prop, board)
     if contradiction:
         raise DeployUsageError(contradiction)
+    deck = card_files(cards, say) if cards is not None else {}  # checked before the compiling
     files = firmware_set(prop, board, firmware, settings, say)
     kinds = dict.fromkeys(files, "firmware")
-    if cards is not None:
-        deck = card_files(cards, say)
-        files.update(deck)
-        kinds.update(dict.fromkeys(deck, "cards"))
+    files.update(deck)
+    kinds.update(dict.fromkeys(deck, "cards"))
     record = {path: record_entry(files[path], kinds[path]) for path in files}
     text, notes = merged_config(existing, prop, board, settings)
     for note in notes:
