@@ -73,7 +73,8 @@ def stock_uf2(board="pico", release="v1.24.1", machine=None, family=None, size=3
                           "pico2": "Raspberry Pi Pico2 with RP2350",
                           "pico2_w": "Raspberry Pi Pico 2 W with RP2350"}[board]
     body = bytearray(bytes(range(256)) * (size // 256))
-    text = b"3.4.0; MicroPython " + release.encode() + b" on 2024-11-29\x00" + machine.encode() + b"\x00"
+    # as a real RPI_PICO v1.28.0 build holds them (strings firmware.bin)
+    text = b"3.4.0; MicroPython " + release.encode() + b" on 2024-11-29\x00; " + machine.encode() + b"\x00"
     body[size // 2:size // 2 + len(text)] = text
     blocks = uf2.blocks_of(bytes(body), XIP_BASE, family or geometry.family)
     if abs_block:  # what picotool --abs-block adds for RP2350-E10 (a block past a 4 MiB flash)

@@ -73,6 +73,8 @@ def test_with_the_stock_firmware_one_file_holds_both_numbered_on(image, board, a
     raw = stock_uf2(board, abs_block=abs_block)
     stock = read_stock(raw, "stock.uf2")
     assert stock.release == (1, 24, 1) and stock.family == geometry.family
+    assert stock.machine == {"pico": "Raspberry Pi Pico with RP2040",
+                             "pico2": "Raspberry Pi Pico2 with RP2350"}[board]
     result = image(board=board, stock=stock)
     blocks = check_uf2(result.data)
     firmware = len(raw) // 512

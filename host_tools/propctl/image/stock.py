@@ -63,6 +63,7 @@ def read_stock(raw: bytes, name: str) -> Stock:
                          "name in it): download the .uf2 for your board from micropython.org/download"
                          % name)
     version = tuple(int(part) for part in release.groups()[:3] if part is not None)
-    shown = (machine.group(1) + b" with " + machine.group(2)).decode("ascii")
+    # the banner's "; Raspberry Pi Pico with RP2040" (shared/runtime/pyexec.c: "; " MICROPY_BANNER_MACHINE)
+    shown = (machine.group(1) + b" with " + machine.group(2)).decode("ascii").lstrip("; ")
     end = max(block.address + len(block.data) for block in main)
     return Stock(blocks, version, shown, family, end)
