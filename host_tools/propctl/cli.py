@@ -12,9 +12,9 @@ from propctl import __version__, deploy, plan, play, web, wokwi
 from propctl.board import monitor, ports, repl, selftest
 from propctl.board.ports import PortError, not_a_port, resolve_port
 from propctl.cards import cli as cards_cli
-from propctl.image import command as image_command
 from propctl.display import Shown
 from propctl.helpformat import Parser, use_everywhere
+from propctl.image import command as image_command
 from propctl.sim import command as sim_command
 from propctl.sim.runner import Stopped
 from propctl.termtext import wrap
@@ -22,8 +22,8 @@ from propctl.venue import view as venue_view
 
 # Each module provides register(subparsers): it adds its parser and sets `func`
 # on it; func(args) returns the exit code. Listed in --help order.
-SUBCOMMAND_MODULES = [cards_cli, play, sim_command, plan, web, deploy, image_command, monitor, repl, ports, selftest, wokwi,
-                      venue_view]
+SUBCOMMAND_MODULES = [cards_cli, play, sim_command, plan, web, deploy, image_command, monitor, repl, ports,
+                      selftest, wokwi, venue_view]
 
 
 def build_parser() -> argparse.ArgumentParser:
