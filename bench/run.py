@@ -35,9 +35,15 @@ def bench_cli(quick, folder):
     return cli_bench.section(quick)
 
 
+def bench_image(quick, folder):
+    """`propctl image`: the image per prop and board (bench/image_bench.py)."""
+    import image_bench  # beside this file, so on the path
+    return [image_bench.section(image_bench.measure())]
+
+
 SECTIONS = {"cli": bench_cli, "cards": bench_cards, "firmware": bench_firmware, "hotpaths": bench_hot_paths,
             "timing": bench_timing, "throughput": bench_throughput, "venue": bench_venue,
-            "discharge": bench_discharge}
+            "discharge": bench_discharge, "image": bench_image}
 
 
 def main(argv=None):

@@ -8,6 +8,7 @@
 # ruff: noqa: F821
 # mypy: ignore-errors
 import os
+import tempfile
 
 include("$(PORT_DIR)/boards/manifest.py")  # the port's own frozen modules (asyncio and the like)
 
@@ -34,6 +35,14 @@ props = [name for name in sorted(os.listdir("lib/props")) if name.endswith(".py"
 for prop in PROPS:
     props += [prop + "/" + name for name in sorted(os.listdir("lib/props/" + prop)) if name.endswith(".py")]
 package("props", files=props, base_path="lib")
+# The image says which props it holds: props.NAMES becomes PROPS (lib/props/__init__.py), so a
+# config.json naming another prop is refused at boot (safe mode, the reason named), not a
+# crash loop. Written to a folder of its own, never into this tree.
+_named = tempfile.mkdtemp(prefix="frozen-props-")
+with open(os.path.join(_named, "frozen_props.py"), "w") as _out:
+    _out.write("# written by the game-props manifest.py: the props this image holds\nNAMES = %r\n"
+               % (tuple(PROPS),))
+module("frozen_props.py", base_path=_named)
 package("net", base_path="lib")
 module("boards.py", base_path="lib")
 module("settings.py", base_path="lib")

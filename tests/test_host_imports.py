@@ -200,6 +200,7 @@ LAYERS = (
     ("board",),                                          # USB serial, `sim serve` (may start a venue prop)
     ("deploy", "sim", "web", "play"),                    # what puts the firmware somewhere or runs it;
                                                          # `play` (a game master, or --port at the box)
+    ("image",),                                          # `propctl image`: deploy's files as one image
     ("cli",),
 )
 

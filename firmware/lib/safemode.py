@@ -109,8 +109,19 @@ def last_fault(fs=None) -> str:
         return ""
 
 
-def advice(crashes: int, config_errors=(), fault: str = "") -> dict:
-    """The safe-mode event's fields: what happened, what the config had wrong, and what to do."""
+# A prop the image does not hold: the reason a safe mode names (link.board.missing_prop)
+NOT_IN_IMAGE = "prop_not_in_image"
+
+
+def advice(crashes: int, config_errors=(), fault: str = "", refused: str = "") -> dict:
+    """The safe-mode event's fields: what happened, what the config had wrong, and what to do.
+
+    refused: why the prop was not started at all (a prop this image does not hold)."""
+    if refused:
+        return {"crashes": crashes, "why": refused, "error": NOT_IN_IMAGE, "fault": "",
+                "config_errors": list(config_errors),
+                "fix": "the REPL is free: deploy a config for a prop this image holds (`propctl "
+                       "deploy --prop PROP`), or flash the image made for the prop config.json names"}
     why = "the prop crashed during %d boots in a row, so it was not started" % crashes
     if fault:
         why += "; the last crash: " + fault

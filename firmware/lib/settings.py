@@ -19,7 +19,7 @@ booting. A new prop adds its section to SCHEMA.
 import json
 
 import boards
-from props import NAMES
+from props import ALL
 
 DEFAULT_PATH = "config.json"
 # A real config is a few hundred bytes; a larger file is refused unread
@@ -45,7 +45,7 @@ _WATCHDOG_MAX_MS = max(boards.limits(name)["wdt_max_ms"] for name in boards.NAME
 #   ("secret", "", max_len)          a password: printable ASCII; a message about it never
 #                                    shows the value (errors go to the console, hello, logs)
 SCHEMA: dict = {
-    "prop": ("choice", "clock", NAMES),  # props.NAMES: the one prop list
+    "prop": ("choice", "clock", ALL),  # props.ALL: the one prop list (props.NAMES: this image's)
     "board": ("choice", "pico", boards.NAMES),
     "clock": {
         # "dc" (gear motor on an H-bridge) or "stepper" (28BYJ-48 + ULN2003)

@@ -26,6 +26,8 @@ SUBCOMMANDS = [
     ("plan", "propctl.plan", "the ghost clock's motion plan for a seed: a table and an SVG"),
     ("web", "propctl.web", "the props in a web browser: the real firmware on MicroPython WebAssembly"),
     ("deploy", "propctl.deploy", "compile and copy the firmware (or a card deck) to a board"),
+    ("image", "propctl.image.command",
+     "one file that puts a prop on a board with no tools: a .uf2 (Pico) or .bin (ESP32)"),
     ("monitor", "propctl.board.monitor", "show a board's events live, and send it commands"),
     ("repl", "propctl.board.repl", "open the REPL of a board whose prop is running (via a maintenance boot)"),
     ("ports", "propctl.board.ports", "list serial ports that may be a prop board"),

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from propctl.board import BoardError
 from propctl.board.cards import card_destination, check_pack, read_cards
+from propctl.board.files import CONFIG, RECORD, record_entry, record_text
 from propctl.board.flash import write_board
 from propctl.board.ports import add_port_option
 from propctl.board.session import confirm_running
@@ -162,14 +163,20 @@ def check_settings(settings: dict, root: Path) -> None:
         raise DeployUsageError("--set: " + "; ".join(problems) + ". Nothing was copied or removed")
 
 
-def _local_files(prop, board, cards, firmware, say, settings) -> tuple:
-    """What goes onto the board, path -> bytes, and its kind ("firmware" or "cards")."""
-    if cards is not None:
-        data = read_cards(cards)
-        summary_text = check_pack(data, cards)
-        destination = card_destination(Path(cards).name, data)
-        say("card deck %s: %d bytes, %s -> /%s" % (cards, len(data), summary_text, destination))
-        return {destination: data}, "cards"
+def card_files(cards, say) -> dict:
+    """The card deck --cards names, checked as the board reads it: {destination: bytes}."""
+    data = read_cards(cards)
+    summary_text = check_pack(data, cards)
+    destination = card_destination(Path(cards).name, data)
+    say("card deck %s: %d bytes, %s -> /%s" % (cards, len(data), summary_text, destination))
+    return {destination: data}
+
+
+def firmware_set(prop, board, firmware, settings: dict, say) -> dict:
+    """The compiled firmware for --prop and --board, path -> bytes, after every check deploy
+    makes before a board is touched (the prop and board known, a firmware tree, the --set
+    values the firmware takes, nothing missing). `propctl deploy` copies it to a board,
+    `propctl image` writes it into a filesystem image: one path for both."""
     if prop not in PROPS or board not in BOARD_ARCH:
         raise BoardError("need --prop (%s) and --board (%s)" % ("|".join(PROPS), "|".join(BOARD_ARCH)))
     root = Path(firmware) if firmware is not None else FIRMWARE_DIR
@@ -185,7 +192,37 @@ def _local_files(prop, board, cards, firmware, say, settings) -> tuple:
     why = incomplete_firmware(local, prop)
     if why:
         raise BoardError("refusing to deploy %s: %s. Nothing was copied or removed." % (root, why))
-    return local, "firmware"
+    return local
+
+
+def _local_files(prop, board, cards, firmware, say, settings) -> tuple:
+    """What goes onto the board, path -> bytes, and its kind ("firmware" or "cards")."""
+    if cards is not None:
+        return card_files(cards, say), "cards"
+    return firmware_set(prop, board, firmware, settings, say), "firmware"
+
+
+def whole_board(prop, board, settings: dict, firmware=None, cards=None, existing=None, say=_say) -> dict:
+    """Every file a board holds after `propctl deploy --prop --board [--set]` and, with `cards`,
+    `propctl deploy --cards`, onto an empty filesystem: the firmware, config.json (prop, board,
+    --set and secrets merged as deploy merges them) and deploy's record (/.deploy.json), so a
+    later deploy copies only what changed. `existing`: a config.json's text to start from, as
+    deploy starts from the board's. path -> bytes. For `propctl image`."""
+    contradiction = contradicting_sets(settings, prop, board)
+    if contradiction:
+        raise DeployUsageError(contradiction)
+    deck = card_files(cards, say) if cards is not None else {}  # checked before the compiling
+    files = firmware_set(prop, board, firmware, settings, say)
+    kinds = dict.fromkeys(files, "firmware")
+    files.update(deck)
+    kinds.update(dict.fromkeys(deck, "cards"))
+    record = {path: record_entry(files[path], kinds[path]) for path in files}
+    text, notes = merged_config(existing, prop, board, settings)
+    for note in notes:
+        say("note: " + note)
+    files[CONFIG] = text.encode()
+    files[RECORD] = record_text(record)
+    return files
 
 
 # --- the deploy ------------------------------------------------------------------
@@ -267,7 +304,7 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run, usage_problem=usage_problem)
 
 
-def _with_secrets(settings: dict, args) -> dict:
+def with_secrets(settings: dict, args) -> dict:
     """--set values plus the passwords of --secrets or --ask-passwords (never from --set)."""
     from propctl.venue import secrets
     refused = secrets.on_command_line(settings)
@@ -276,7 +313,7 @@ def _with_secrets(settings: dict, args) -> dict:
     try:
         if args.secrets:
             settings = combine(settings, secrets.from_file(args.secrets))
-        if args.ask_passwords:
+        if getattr(args, "ask_passwords", False):
             settings = combine(settings, secrets.ask())
     except secrets.SecretsError as exc:
         raise DeployUsageError("%s. Nothing was copied" % exc) from None
@@ -320,7 +357,7 @@ def run(args) -> int:
     from propctl.build import CompileError
     try:
         settings = parse_set(args.settings)
-        settings = _with_secrets(settings, args)
+        settings = with_secrets(settings, args)
         deploy(args.port, prop=args.prop, board=args.board, cards=args.cards, settings=settings,
                dry_run=args.dry_run, wait=not args.no_wait, firmware=args.firmware)
     except DeployInterrupted as exc:

@@ -53,7 +53,7 @@ def identity(settings, mode: str, errors=None) -> dict:
             "mode": mode, "platform": sys.platform, "config_errors": list(errors or [])}
 
 
-def idle_commands(link, mode: str, crashes: int, errors=()) -> dict:
+def idle_commands(link, mode: str, crashes: int, errors=(), refused: str = "") -> dict:
     """The commands of safe and maintenance mode (no prop runs): `leave` and `why`."""
     def leave():
         safemode.BootGuard().clear()
@@ -64,7 +64,7 @@ def idle_commands(link, mode: str, crashes: int, errors=()) -> dict:
     def advice():
         if mode != safemode.SAFE:
             return {"mode": mode}
-        return safemode.advice(crashes, errors, safemode.last_fault())
+        return safemode.advice(crashes, errors, safemode.last_fault(), refused)
     return {"leave": (leave, {}), "why": (advice, {})}
 
 
@@ -98,13 +98,24 @@ def _reset() -> None:
     machine.reset()
 
 
-def serve_without_prop(mode: str, settings, errors, guard) -> None:
-    """Safe or maintenance mode: answer the link, start nothing; Ctrl-C gives the REPL."""
+def missing_prop(settings) -> str:
+    """Why the prop config.json names cannot run here ("" if it can): a frozen one-prop image
+    (props.NAMES) holds another prop. Said, not tried: an import would crash every boot."""
+    name = settings["prop"]
+    if name in props.NAMES:
+        return ""
+    return ("%s: config.json names the prop %s, but this firmware image holds only %s"
+            % (safemode.NOT_IN_IMAGE, name, ", ".join(props.NAMES)))
+
+
+def serve_without_prop(mode: str, settings, errors, guard, refused: str = "") -> None:
+    """Safe or maintenance mode: answer the link, start nothing; Ctrl-C gives the REPL.
+    refused: why a safe mode did not start the prop (missing_prop), else crashes are why."""
     link = Link(stdio.write_line, identity(settings, mode, errors))
     crashes = guard.count()
-    link.add_commands(idle_commands(link, mode, crashes, errors))
+    link.add_commands(idle_commands(link, mode, crashes, errors, refused))
     if mode == safemode.SAFE:
-        link.event("safe_mode", safemode.advice(crashes, errors, safemode.last_fault()))
+        link.event("safe_mode", safemode.advice(crashes, errors, safemode.last_fault(), refused))
     else:
         link.event("maintenance", {"why": "deploy asked for it; no prop runs"})
     for message in errors:
@@ -177,6 +188,10 @@ def start(mode: str, settings, errors, guard) -> None:
     """main.py's one call: run in `mode`; a crash reports a fault and resets the board."""
     if mode != safemode.RUN:
         serve_without_prop(mode, settings, errors, guard)
+        return
+    refused = missing_prop(settings)
+    if refused:
+        serve_without_prop(safemode.SAFE, settings, errors, guard, refused)
         return
     link = Link(stdio.write_line, identity(settings, safemode.RUN, errors))
     try:

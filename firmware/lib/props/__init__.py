@@ -12,3 +12,13 @@ NAMES is the one list of props (settings, link.board, and on the desktop
 deploy and sim read it).
 """
 NAMES = ("clock", "fusebox", "football")
+# Every prop this firmware's source has: what a config.json may name (settings checks it).
+ALL = NAMES
+# A frozen image made with FIRMWARE_PROPS (manifest.py) holds only those props; it freezes a
+# module frozen_props whose NAMES lists them, and NAMES is then what this image can run:
+# link.board refuses a config naming another prop (safe mode, the reason named), never a
+# crash loop. With the firmware copied as files there is no frozen_props.
+try:
+    from frozen_props import NAMES  # type: ignore[import-not-found,no-redef]  # noqa: F401
+except ImportError:
+    pass

@@ -149,5 +149,15 @@ def read_record(files) -> dict:
         return {}  # a damaged record: copy everything again
 
 
+def record_entry(data: bytes, kind: str) -> dict:
+    """The record's entry for a file of `kind` ("firmware" or "cards") holding `data`."""
+    return {"sha256": sha256(data), "size": len(data), "kind": kind}
+
+
+def record_text(record: dict) -> bytes:
+    """The record file's content (deploy writes it to the board, `propctl image` into an image)."""
+    return json.dumps({"files": record}, sort_keys=True).encode()
+
+
 def write_record(files, record: dict) -> None:
-    files.write_atomic(RECORD, json.dumps({"files": record}, sort_keys=True).encode())
+    files.write_atomic(RECORD, record_text(record))

@@ -20,7 +20,7 @@ from propctl.board.files import (
     BoardFiles,
     plan,
     read_record,
-    sha256,
+    record_entry,
     source_twins,
     write_record,
 )
@@ -165,7 +165,7 @@ def _copy(files, work: Work, say) -> None:
             say("  [%d/%d] %s (%d bytes)" % (i, len(copy), path, size))
         files.write(path, local[path], progress=shown)
         done += size
-        work.record[path] = {"sha256": sha256(local[path]), "size": size, "kind": work.kind}
+        work.record[path] = record_entry(local[path], work.kind)
     if copy:
         end_progress()
         say("  copied %d files, %d bytes in %.1f s" % (len(copy), total, time.monotonic() - started))

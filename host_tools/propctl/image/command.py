@@ -1,0 +1,212 @@
+"""The `propctl image` command line: options, refusals, the warning, the output file."""
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from propctl.board import BoardError
+from propctl.build import PROPS
+from propctl.display import printable
+from propctl.image.geometry import BOARDS
+
+MAX_STOCK_BYTES = 16 * 1024 * 1024  # a UF2 of a whole 4 MiB flash is 8 MiB
+MAX_CONFIG_BYTES = 8192             # as much as a board reads (firmware/lib/settings.py)
+
+WARNING = ("Copying %s onto a board replaces everything on its filesystem: the files on it, its saved "
+           "games and its config.json with any Wi-Fi and broker passwords.")
+
+
+def _say(text: str) -> None:
+    """A line for a person, wrapped at 79 columns (an 80x24 terminal)."""
+    from propctl.termtext import wrap
+    print("\n".join(wrap(text, 79, "  ")), flush=True)
+
+
+def register(subparsers) -> None:
+    boards = sorted(BOARDS)
+    parser = subparsers.add_parser(
+        "image", help="one file that puts a prop on a board with no tools: a .uf2 (Pico) or .bin (ESP32)",
+        description="Make the files `propctl deploy` would put on a board (the firmware compiled by "
+                    "mpy-cross, config.json with --set/--config/--secrets, a --cards deck) into the "
+                    "board's whole filesystem (littlefs2, the geometry its stock MicroPython mounts). "
+                    "For a Pico: a .uf2 to copy onto the drive a Pico shows when plugged in with "
+                    "BOOTSEL held; with --micropython STOCK.uf2 (from micropython.org) one file holds "
+                    "MicroPython and the prop. For an ESP32: a .bin and the esptool command that "
+                    "writes it (MicroPython must already be on the board). The same checks and "
+                    "refusals as deploy. docs/image.md says which stock file for which board.",
+        epilog="Examples:\n"
+               "  propctl image --prop clock --board pico -o clock.uf2\n"
+               "  propctl image --prop football --board pico --micropython \\\n"
+               "      RPI_PICO-20241129-v1.24.1.uf2 -o football-all-in-one.uf2\n"
+               "  propctl image --prop fusebox --board pico_w --cards deck.bin \\\n"
+               "      --secrets venue.json --set net.ssid=Cafe -o fusebox.uf2\n"
+               "  propctl image --prop clock --board esp32 -o clock.bin\n"
+               "\n"
+               "The image replaces the board's whole filesystem: saves, config and passwords\n"
+               "on it are gone once it is copied. Boards: %s." % ", ".join(
+                   "%s (%s)" % (name, BOARDS[name].build) for name in boards),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--prop", choices=PROPS, help="which prop the board runs")
+    parser.add_argument("--board", choices=boards, help="which board (its pins and its flash layout)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="where the image goes: FILE.uf2 for a Pico board, FILE.bin for an ESP32")
+    parser.add_argument("--set", action="append", metavar="KEY=VALUE", dest="settings",
+                        help="a config value, as for deploy (e.g. clock.seed=7); repeatable")
+    parser.add_argument("--config", metavar="FILE",
+                        help="a config.json to start from (e.g. one read off a board); --set wins")
+    parser.add_argument("--cards", metavar="DECK.bin", help="a packed card deck to put on the board too")
+    parser.add_argument("--secrets", metavar="FILE",
+                        help="venue mode: the Wi-Fi and broker passwords from a JSON file "
+                             "(docs/venue.md); they end up in the image: keep it like them")
+    parser.add_argument("--micropython", metavar="STOCK.uf2",
+                        help="the stock MicroPython UF2 for the board: one file with both (Pico boards)")
+    parser.add_argument("--firmware", metavar="DIR", help="firmware tree (default: propctl's own)")
+    parser.set_defaults(func=run, usage_problem=usage_problem)
+
+
+def usage_problem(args) -> str:
+    problem = _usage_reason(args)
+    return "propctl image: %s" % problem if problem else ""
+
+
+def _usage_reason(args) -> str:
+    from propctl.deploy import contradicting_sets, parse_set
+    missing = [name for name, value in (("--prop", args.prop), ("--board", args.board),
+                                        ("-o FILE", args.output)) if not value]
+    if missing:
+        return "give %s (see propctl image --help)" % " and ".join(missing)
+    geometry = BOARDS[args.board]
+    suffix = ".uf2" if geometry.uf2 else ".bin"
+    if not args.output.lower().endswith(suffix):
+        return ("-o %s: a %s takes a %s file (%s)" % (
+            printable(args.output, newlines=False), args.board, suffix,
+            "copied onto its drive in BOOTSEL mode" if geometry.uf2 else "written with esptool"))
+    if args.micropython and not geometry.uf2:
+        return ("--micropython is for the Pico boards; on an %s flash MicroPython with esptool "
+                "first (docs/flashing.md), then write this image" % args.board)
+    try:
+        return contradicting_sets(parse_set(args.settings), args.prop, args.board).replace(
+            "Nothing was copied or removed", "Nothing was written")
+    except BoardError as exc:
+        return str(exc)
+
+
+def _read_input(path: str, what: str, limit: int) -> bytes:
+    target = Path(path)
+    try:
+        if not target.is_file():
+            raise BoardError("%s %s: %s" % (what, printable(path, newlines=False),
+                                            "no such file" if not target.exists() else "not a regular file"))
+        if target.stat().st_size > limit:
+            raise BoardError("%s %s is %d bytes, more than one can be (%d)"
+                             % (what, printable(path, newlines=False), target.stat().st_size, limit))
+        return target.read_bytes()
+    except OSError as exc:
+        raise BoardError("cannot read %s %s: %s" % (what, printable(path, newlines=False),
+                                                    exc.strerror or exc)) from None
+
+
+def config_start(path, prop, board, say) -> tuple:
+    """(config text, its settings) of --config FILE; prop and board come from --prop and --board."""
+    raw = _read_input(path, "--config", MAX_CONFIG_BYTES)
+    try:
+        config = json.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeError) as exc:
+        raise BoardError("--config %s is not JSON: %s" % (printable(path, newlines=False), exc)) from None
+    if not isinstance(config, dict):
+        raise BoardError("--config %s holds no JSON object {...}" % printable(path, newlines=False))
+    for key, given in (("prop", prop), ("board", board)):
+        if key in config and config[key] != given:
+            say("note: --config names %s %s; the image's is --%s %s" % (
+                key, printable(json.dumps(config[key]), newlines=False), key, given))
+        config.pop(key, None)
+    return json.dumps(config), config
+
+
+def run(args) -> int:
+    problem = usage_problem(args)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    from propctl.atomic import output_problem, write_atomic
+    from propctl.build import CompileError
+    from propctl.deploy import DeployUsageError, check_settings, parse_set, with_secrets
+    from propctl.image import ImageRefused, build_image
+    from propctl.image.stock import StockError, read_stock
+    from propctl.overrides import combine
+    out = args.output
+    where = output_problem(out)
+    if where:
+        print("propctl image: cannot write %s: %s; nothing written" % (printable(out, newlines=False), where),
+              file=sys.stderr)
+        return 2
+    _say(WARNING % printable(out, newlines=False))
+    try:
+        settings = with_secrets(parse_set(args.settings), args)
+        existing = None
+        if args.config:
+            existing, from_file = config_start(args.config, args.prop, args.board, _say)
+            # the file's values meet the same checks as --set ones (the board would drop a bad one)
+            from propctl.build import FIRMWARE_DIR
+            root = Path(args.firmware) if args.firmware else FIRMWARE_DIR
+            check_settings(combine(from_file, settings), root)
+        stock = None
+        if args.micropython:
+            stock = read_stock(_read_input(args.micropython, "--micropython", MAX_STOCK_BYTES),
+                               printable(args.micropython, newlines=False))
+        result = build_image(args.prop, args.board, settings, firmware=args.firmware, cards=args.cards,
+                             existing=existing, stock=stock, say=_say)
+    except DeployUsageError as exc:
+        print("propctl image: %s" % str(exc).replace("Nothing was copied or removed", "Nothing was written")
+              .replace("Nothing was copied", "Nothing was written"), file=sys.stderr)
+        return 2
+    except (BoardError, StockError, ImageRefused) as exc:
+        print("propctl image: %s. Nothing was written" % str(exc).rstrip(". "), file=sys.stderr)
+        return 1
+    except CompileError as exc:
+        print("propctl image: mpy-cross refused a file, nothing written: %s" % exc, file=sys.stderr)
+        return 1
+    try:
+        write_atomic(out, result.data)
+        if args.secrets or _has_secret(result.files):
+            os.chmod(out, 0o600)  # the passwords are in it
+    except OSError as exc:
+        print("propctl image: cannot write %s: %s; nothing written" % (
+            printable(out, newlines=False), exc.strerror or exc), file=sys.stderr)
+        return 1
+    _report(result, out)
+    return 0
+
+
+def _has_secret(files: dict) -> bool:
+    try:
+        net = json.loads(files.get("config.json", b"{}")).get("net") or {}
+    except ValueError:
+        return False
+    return bool(net.get("password") or net.get("broker_password"))
+
+
+def _report(result, out: str) -> None:
+    g = result.geometry
+    shown = printable(out, newlines=False)
+    _say("wrote %s: %d bytes; the filesystem uses %d of its %d blocks (%d KiB free)" % (
+        shown, len(result.data), result.used_blocks, g.block_count,
+        (g.block_count - result.used_blocks) * g.block_size // 1024))
+    if g.uf2:
+        if result.stock is None:
+            _say("Flash MicroPython (%s) on the board first (docs/flashing.md); then hold BOOTSEL, "
+                 "plug it in and copy %s onto the drive that appears." % (g.build, shown))
+        else:
+            _say("Hold BOOTSEL, plug the board in and copy %s onto the drive that appears: "
+                 "MicroPython and the prop in one go." % shown)
+        return
+    _say("MicroPython (%s) must be on the board already; this image is for an %s." % (g.build, g.module))
+    _say("Write it with esptool (pip install esptool), the board on PORT:")
+    print("  " + esptool_command(g, shown))
+
+
+def esptool_command(geometry, path: str) -> str:
+    """The esptool command line that writes the image to the vfs partition."""
+    return "python -m esptool --chip %s --port PORT write_flash 0x%X %s" % (
+        geometry.chip.lower(), geometry.fs_offset, path)
