@@ -43,7 +43,8 @@ def test_the_table_fits_80x24_with_more_props_than_rows():
     assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
     assert lines[0] == "venue: 31 props, 16 online"  # not json, another prefix: no prop
     assert "a-very-long-pr football offline kickoff_choi touchdown      14 7" in lines
-    assert lines[-1] == "... and 10 more (--json lists every prop)"
+    assert lines[-2] == "... and 11 more (--json lists every prop)"
+    assert lines[-1].startswith("1 bad message ignored, the last: props/x/state (not JSON")
     venue.props = {"zz": venue.props["zz"]}
     assert venue.table()[2].split()[4] == "?[2J?[31mgotch"  # no escape reaches the terminal
 

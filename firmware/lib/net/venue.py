@@ -204,12 +204,15 @@ class Venue:
             self.dropped_replies += 1
 
     def _on_message(self, topic, payload, retain: bool) -> None:
+        if retain:
+            # a retained command would run again at every connect: never run one. A retained
+            # claim is no board arriving (a board publishes its claim live): one left on the
+            # broker would otherwise keep this prop off it for good
+            return
         if topic == self.t_claim:
             if payload != self._uid:
                 self._claimed_by_another()
             return
-        if retain:
-            return  # a retained command would run again at every connect: never run one
         self._link.handle_line(OVERLONG if payload is None else payload, self._reply, NET_REFUSES)
 
     def _claimed_by_another(self) -> None:

@@ -68,6 +68,33 @@ def read_password(path: Optional[str]) -> str:
     return os.environ.get(PASSWORD_ENV, "")
 
 
+def check_board_password(password: str) -> None:
+    """BrokerError unless a board can hold `password` as net.broker_password (the firmware's
+    own schema says which: printable ASCII, at most 64 characters). A board given another
+    would log "using none" at boot and be refused by the broker forever; the reason names
+    no character of it."""
+    if not password:
+        return
+    from propctl.build import FIRMWARE_DIR
+    from propctl.settings import firmware_settings
+    settings = firmware_settings(FIRMWARE_DIR / "lib")
+    _, errors = settings.merge({"net": {"broker_password": password}})
+    if errors:
+        spec = settings.SCHEMA["net"]["broker_password"]
+        why = []
+        if len(password) > spec[2]:
+            why.append("%d characters, a board holds at most %d" % (len(password), spec[2]))
+        if any(ch in "\r\n" for ch in password):
+            why.append("it has a line break")
+        if not password.isascii():
+            why.append("it has letters beyond ASCII")
+        elif any(not " " <= ch < "\x7f" for ch in password):
+            why.append("it has control characters")
+        raise BrokerError("the broker password is not one a board can hold (%s; net.broker_password "
+                          "takes at most %d printable ASCII characters): give the broker user "
+                          "another password" % ("; ".join(why) or "the firmware refuses it", spec[2]))
+
+
 def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
             on_message=None, subscribe=(), on_connection=None):
     """A paho-mqtt client connected to `broker` with its network loop running in a thread
@@ -84,19 +111,27 @@ def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
     outcome: dict = {}
 
     def on_connect(client_, userdata, flags, reason, properties):
-        outcome["reason"] = reason
-        if not reason.is_failure:
-            for topic in subscribe:
-                client_.subscribe(topic)
-            if answered.is_set() and on_connection is not None:
-                on_connection(True)
+        try:
+            outcome["reason"] = reason
+            if not reason.is_failure:
+                for topic in subscribe:
+                    client_.subscribe(topic)
+                if answered.is_set() and on_connection is not None:
+                    on_connection(True)
+        except Exception as exc:  # raised into paho's thread it would end the connection for good
+            outcome["error"] = exc
         answered.set()
 
     def on_disconnect(client_, userdata, flags, reason, properties):
         # a failure is a lost connection; our own disconnect() at the end is not
-        if answered.is_set() and on_connection is not None and reason.is_failure:
-            on_connection(False)
+        try:
+            if answered.is_set() and on_connection is not None and reason.is_failure:
+                on_connection(False)
+        except Exception as exc:
+            outcome["error"] = exc
 
+    # every callback of ours is guarded; this keeps paho's thread alive should one still raise
+    client.suppress_exceptions = True
     client.on_connect = on_connect
     client.on_disconnect = on_disconnect
     if on_message is not None:

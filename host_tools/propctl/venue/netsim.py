@@ -18,7 +18,7 @@ from propctl.argtypes import TOPIC_LEVEL
 from propctl.describe import describe_event
 from propctl.overrides import parse_sets
 from propctl.sim.runner import load_config
-from propctl.venue.broker import BrokerError, parse_url, read_password
+from propctl.venue.broker import BrokerError, check_board_password, parse_url, read_password
 from propctl.venue.netprop import DEFAULT_HEAP, NetProp
 
 BROKER_MAX = 64  # the firmware's net.broker: at most 64 printable ASCII characters
@@ -30,6 +30,7 @@ def run(args, prop: str) -> int:
     try:
         broker = parse_url(args.broker)
         password = read_password(getattr(args, "password_file", None))
+        check_board_password(password)
         settings = load_config(getattr(args, "config", None))
         for key, value in parse_sets(getattr(args, "set", None)).items():
             if isinstance(value, dict) and isinstance(settings.get(key), dict):
@@ -52,6 +53,7 @@ def run(args, prop: str) -> int:
         return 2
     prop_id = args.id or prop
     stopped = threading.Event()
+    stdout_gone = threading.Event()
     lock = threading.Lock()
 
     def echo(netprop, line) -> None:
@@ -60,7 +62,13 @@ def run(args, prop: str) -> int:
         else:
             text = json.dumps(line) if isinstance(line, dict) else line
         with lock:
-            print("%s %s" % (netprop.prop_id, text), flush=True)
+            if stopped.is_set():
+                return
+            try:
+                print("%s %s" % (netprop.prop_id, text), flush=True)
+            except (BrokenPipeError, OSError, ValueError):  # | head -3 has what it wanted
+                stdout_gone.set()
+                stopped.set()
 
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda *_: stopped.set())
@@ -78,7 +86,18 @@ def run(args, prop: str) -> int:
         return 130
     finally:
         board.stop()
+        if stdout_gone.is_set():  # Python's flush at exit would complain into stderr
+            _stdout_to_devnull()
     return 0
+
+
+def _stdout_to_devnull() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 PROP_BROKER_HELP = ("run on an MQTT broker instead of the screen: mqtt://[USER@]HOST[:PORT]; "
@@ -110,6 +129,7 @@ def prepare_flash(flash: Path, args) -> str:
     raises BrokerError for an unusable broker URL or password file."""
     broker = parse_url(args.broker)
     password = read_password(getattr(args, "password_file", None))
+    check_board_password(password)
     path = Path(flash) / "config.json"
     config: dict = {}
     if path.exists():

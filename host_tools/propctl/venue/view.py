@@ -12,6 +12,7 @@ reply on PREFIX/ID/reply (exit 0 on an ok reply, 1 on an error reply or
 none in time, 2 for a bad command line).
 """
 import json
+import math
 import os
 import random
 import sys
@@ -28,6 +29,9 @@ ROWS = 24
 REDRAW_S = 0.25
 SEND_TIMEOUT_S = 5.0
 MAX_LINE = 512  # the link's longest request line (firmware link.protocol.MAX_LINE)
+# a prop's longest message is its net buffer (net.mqtt out_size, 2 KB); anything far longer is no prop's
+MAX_PAYLOAD = 16 * 1024
+STATUS_MAX = 40  # "online" / "offline": a longer status is cut
 # id, kind, status, doing, last event, scores: 80 columns, measured in terminal cells (an id in
 # CJK letters takes two a letter)
 WIDTHS = (14, 8, 7, 12, 14, 20)
@@ -46,6 +50,27 @@ def _shown(text: str) -> str:
     """Text from the broker as the table shows it: control characters (an escape sequence a
     hostile client published) become "?", so nothing it sends can move or recolour the screen."""
     return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
+def _finite(text: str):
+    """A JSON number as a float, or its own text where no finite float holds it (1e999)."""
+    value = float(text)
+    return value if math.isfinite(value) else text
+
+
+def _constant(name: str) -> str:
+    return name  # NaN, Infinity, -Infinity: not JSON (RFC 8259), kept as the text the prop sent
+
+
+def loads_strict(text: str):
+    """JSON as RFC 8259 has it: NaN and Infinity (which Python's json takes) and numbers
+    no float holds come back as their text, so --json never writes what strict parsers refuse."""
+    return json.loads(text, parse_constant=_constant, parse_float=_finite)
+
+
+def dumps_strict(record) -> str:
+    """One --json line; ValueError for anything that is not strict JSON (it never is: loads_strict)."""
+    return json.dumps(record, allow_nan=False)
 
 
 class Prop:
@@ -91,6 +116,9 @@ class Venue:
         self.out = out  # a JSON-lines writer, or None
         self.replies: dict = {}
         self.lost = False  # the connection to the broker is down
+        self.bad = 0       # messages the view could not take (bad_message)
+        self.last_bad = ""
+        self.closed = False  # stdout was closed (| head): the view ends
 
     def connection(self, up: bool) -> None:
         """The broker connection went down or came back (broker.connect's on_connection)."""
@@ -105,19 +133,56 @@ class Venue:
         return tuple("%s/+/%s" % (self.prefix, leaf) for leaf in ("status", "state", "event", "reply"))
 
     def on_message(self, client, userdata, message) -> None:
-        parts = message.topic.split("/")
+        """paho's on_message: whatever a message holds (anything on the broker may be hostile,
+        retained ones included), it is taken or counted as bad here, never raised into paho's
+        network thread, whose death would freeze the view."""
+        try:
+            self._take(message)
+        except Exception as exc:  # RecursionError from "[" * 100000, a topic not UTF-8, ...
+            try:
+                topic = str(message.topic)
+            except Exception:
+                topic = "?"
+            self.bad_message(topic, "%s: %s" % (type(exc).__name__, str(exc)[:80]))
+
+    def bad_message(self, topic: str, why: str) -> None:
+        """One message the view could not take: counted, shown in the table and --json."""
+        with self.lock:
+            self.bad += 1
+            self.last_bad = "%s (%s)" % (topic[:60], why)
+            count = self.bad
+        self._emit({"broker": "bad_message", "topic": topic[:200], "why": why, "count": count})
+        self.changed.set()
+
+    def _emit(self, record: dict) -> None:
+        if self.out is not None:
+            self.out(record)
+
+    def _take(self, message) -> None:
+        topic = message.topic
+        parts = topic.split("/")
         if len(parts) != 3 or parts[0] != self.prefix:
             return
         prop_id, leaf = parts[1], parts[2]
-        text = bytes(message.payload).decode("utf-8", "replace")
+        payload = bytes(message.payload)
+        if len(payload) > MAX_PAYLOAD:
+            self.bad_message(topic, "%d bytes, more than a prop sends" % len(payload))
+            return
+        text = payload.decode("utf-8", "replace")
         data: object = text
         if leaf != "status":
             try:
-                data = json.loads(text)
-            except ValueError:
+                data = loads_strict(text)
+            except (ValueError, RecursionError) as exc:
+                self.bad_message(topic, "not JSON (%s)" % str(exc)[:60] if isinstance(exc, ValueError)
+                                 else "nested too deep")
                 return
             if not isinstance(data, dict):
+                self.bad_message(topic, "not a JSON object")
                 return
+        elif len(text) > STATUS_MAX:
+            text = data = text[:STATUS_MAX]
+        record = None
         with self.lock:
             if isinstance(data, dict) and leaf == "reply":
                 if isinstance(data.get("re"), int):
@@ -142,7 +207,9 @@ class Venue:
                 if prop.status == "?":
                     prop.status = "online"
             if self.out is not None:
-                self.out({"id": prop_id, "topic": leaf, "data": data, "retained": bool(message.retain)})
+                record = {"id": prop_id, "topic": leaf, "data": data, "retained": bool(message.retain)}
+        if record is not None:
+            self._emit(record)
         self.changed.set()
 
     def table(self, rows: int = ROWS, columns: int = COLUMNS) -> list:
@@ -155,12 +222,17 @@ class Venue:
                 head = "venue: lost the broker, trying again; %d props as last seen" % len(props)
             lines = [head,
                      _row("ID", "KIND", "STATUS", "DOING", "LAST EVENT", "SCORES")]
-            room = rows - len(lines) - 1
+            foot = []
+            if self.bad:  # what a hostile or broken client published: counted, never fatal
+                foot.append(_shown("%d bad message%s ignored, the last: %s"
+                                   % (self.bad, "" if self.bad == 1 else "s", self.last_bad)))
+            room = rows - len(lines) - 1 - len(foot)
             for prop in props[:room if len(props) > room else len(props)]:
                 row = (prop.id, prop.kind, prop.status, prop.doing(), prop.last_event, prop.scores())
                 lines.append(_row(*row))
             if len(props) > room:
                 lines.append("... and %d more (--json lists every prop)" % (len(props) - room))
+            lines.extend(foot)
         return [cut(line, columns) for line in lines]
 
 
@@ -203,7 +275,7 @@ def send(client, venue: Venue, prop_id: str, command: str, args, timeout: float)
         with venue.lock:
             reply = venue.replies.get((prop_id, request_id))
         if reply is not None:
-            print(json.dumps(reply))
+            print(dumps_strict(reply))
             return 0 if "ok" in reply else 1
         venue.changed.wait(0.05)
         venue.changed.clear()
@@ -242,13 +314,20 @@ def run(args) -> int:
             print("propctl venue: --send ID COMMAND: %s" % problem, file=sys.stderr)
             return 2
     lock = threading.Lock()
+    venue = Venue(args.prefix)
 
     def write_json(record: dict) -> None:
         with lock:
-            sys.stdout.write(json.dumps(record) + "\n")
-            sys.stdout.flush()
+            if venue.closed:
+                return
+            try:
+                sys.stdout.write(dumps_strict(record) + "\n")
+                sys.stdout.flush()
+            except (BrokenPipeError, ValueError, OSError):  # | head -1 has what it wanted
+                stdout_closed(venue)
 
-    venue = Venue(args.prefix, write_json if args.json and not args.send else None)
+    if args.json and not args.send:
+        venue.out = write_json
     try:
         client = connect(broker, password, "propctl-venue-%d" % random.randrange(1 << 30),
                          on_message=venue.on_message, subscribe=venue.topics(),
@@ -261,9 +340,25 @@ def run(args) -> int:
             timeout = args.seconds if args.seconds is not None else SEND_TIMEOUT_S
             return send(client, venue, args.send[0], args.send[1], args_json, timeout)
         return watch(venue, args)
+    except BrokenPipeError:  # the table's last print into a closed pipe
+        stdout_closed(venue)
+        return 0
     finally:
         client.loop_stop()
         client.disconnect()
+
+
+def stdout_closed(venue: Venue) -> None:
+    """The reader of stdout went away (`| head -1`): the view ends, quietly. stdout points at
+    /dev/null from here, so Python's own flush at exit has nowhere to fail."""
+    venue.closed = True
+    venue.changed.set()
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 def watch(venue: Venue, args) -> int:
@@ -271,6 +366,8 @@ def watch(venue: Venue, args) -> int:
     live = not args.json and sys.stdout.isatty()
     try:
         while end is None or time.monotonic() < end:
+            if venue.closed:
+                return 0
             if live:
                 rows, columns = _screen_size()
                 screen = venue.table(min(rows, ROWS), min(columns, COLUMNS))
