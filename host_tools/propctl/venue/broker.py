@@ -20,7 +20,8 @@ class BrokerError(Exception):
     """A broker address or login that cannot work; the message says why."""
 
 
-PASSWORD_FILE_LIMIT = 64 * 1024  # a password's line, with room for a comment or two
+PASSWORD_FILE_LIMIT = 64 * 1024
+RECONNECT_MAX_S = 4  # a password's line, with room for a comment or two
 
 
 class Broker(NamedTuple):
@@ -132,6 +133,9 @@ def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
 
     # every callback of ours is guarded; this keeps paho's thread alive should one still raise
     client.suppress_exceptions = True
+    # paho doubles its wait up to 120 s by default: a broker back after a long outage would
+    # stay unseen for up to two minutes; the view asks again at most every RECONNECT_MAX_S
+    client.reconnect_delay_set(1, RECONNECT_MAX_S)
     client.on_connect = on_connect
     client.on_disconnect = on_disconnect
     if on_message is not None:

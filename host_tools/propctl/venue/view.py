@@ -37,10 +37,17 @@ STATUS_MAX = 40  # "online" / "offline": a longer status is cut
 WIDTHS = (14, 8, 7, 12, 14, 20)
 
 
-def _row(*texts: str) -> str:
+# during an outage STATUS and DOING become one column: "last seen HH:MM:SS"
+OUTAGE_WIDTHS = (WIDTHS[0], WIDTHS[1], WIDTHS[2] + 1 + WIDTHS[3]) + WIDTHS[4:]
+# after a (re)connection the broker sends the retained statuses right after each SUBACK; a
+# prop with none by then is one the broker does not know (it vanished while the broker was away)
+ABSENT_AFTER_S = 3.0
+
+
+def _row(*texts: str, widths: tuple = WIDTHS) -> str:
     """One line of the table: each text shown (_shown), cut and padded to its column's cells."""
     out = []
-    for text, width in zip(texts, WIDTHS):
+    for text, width in zip(texts, widths):
         text = cut(_shown(text), width)
         out.append(text + " " * (width - cells(text)))
     return " ".join(out).rstrip()
@@ -83,6 +90,7 @@ class Prop:
         self.state: dict = {}
         self.last_event = ""
         self.first_seen = time.monotonic()
+        self.seen = time.time()  # wall clock: the last moment it was known to be on the broker
 
     def doing(self) -> str:
         st = self.state
@@ -119,15 +127,57 @@ class Venue:
         self.bad = 0       # messages the view could not take (bad_message)
         self.last_bad = ""
         self.closed = False  # stdout was closed (| head): the view ends
+        self.back_at = None  # monotonic time of the last reconnection, until tick() settles it
+        self.back_wall = 0.0
+        self.lost_at = 0.0
 
     def connection(self, up: bool) -> None:
-        """The broker connection went down or came back (broker.connect's on_connection)."""
+        """The broker connection went down or came back (broker.connect's on_connection).
+
+        Lost: each prop online until now was last seen now; nothing on the table is current.
+        Back: the broker may have restarted and lost every retained status and will, and a
+        prop may have died meanwhile with no will published: every prop is "unknown" until
+        the broker sends its retained status again, and "absent" (the broker holds none) if
+        none came within ABSENT_AFTER_S."""
+        now = time.time()
         with self.lock:
             self.lost = not up
-        if self.out is not None:  # --json: stdout holds the records, so this goes to stderr
-            print("propctl venue: back on the broker" if up else
-                  "propctl venue: lost the broker; trying again", file=sys.stderr)
+            if up:
+                self.back_at = time.monotonic()
+                self.back_wall = now
+                for prop in self.props.values():
+                    prop.status = "unknown"
+                unknown = sorted(self.props)
+            else:
+                self.lost_at = now
+                for prop in self.props.values():
+                    if prop.status == "online":
+                        prop.seen = now
+        stamp = time.strftime("%H:%M:%S", time.localtime(now))
+        if up:
+            self._emit({"broker": "up", "at": stamp, "unknown": unknown})
+        else:
+            self._emit({"broker": "lost", "at": stamp})
+        if self.out is not None:  # --json: the records say it on stdout; a person reads stderr
+            print("propctl venue: back on the broker; every prop unknown until its status comes again"
+                  if up else "propctl venue: lost the broker; trying again", file=sys.stderr)
         self.changed.set()
+
+    def tick(self, now=None) -> None:
+        """Props still "unknown" ABSENT_AFTER_S after a reconnection become "absent"
+        (the watch loop calls this on every redraw)."""
+        now = time.monotonic() if now is None else now
+        with self.lock:
+            if self.back_at is None or self.lost or now - self.back_at < ABSENT_AFTER_S:
+                return
+            gone = sorted(p.id for p in self.props.values() if p.status == "unknown")
+            for prop_id in gone:
+                self.props[prop_id].status = "absent"
+            self.back_at = None
+        if gone:
+            self._emit({"broker": "absent", "ids": gone,
+                        "why": "no status on the broker %g s after reconnecting" % ABSENT_AFTER_S})
+            self.changed.set()
 
     def topics(self) -> tuple:
         return tuple("%s/+/%s" % (self.prefix, leaf) for leaf in ("status", "state", "event", "reply"))
@@ -192,6 +242,7 @@ class Venue:
             prop = self.props.get(prop_id)
             if prop is None:
                 prop = self.props[prop_id] = Prop(prop_id)
+            prop.seen = time.time()
             if leaf == "status":
                 prop.status = text
             elif isinstance(data, dict) and leaf == "state":
@@ -204,8 +255,8 @@ class Venue:
             elif isinstance(data, dict) and leaf == "event":
                 event = data.get("ev")
                 prop.last_event = event if isinstance(event, str) else "?"
-                if prop.status == "?":
-                    prop.status = "online"
+                if prop.status in ("?", "unknown", "absent") and not message.retain:
+                    prop.status = "online"  # a prop publishes events only while it is on the broker
             if self.out is not None:
                 record = {"id": prop_id, "topic": leaf, "data": data, "retained": bool(message.retain)}
         if record is not None:
@@ -217,17 +268,30 @@ class Venue:
         with self.lock:
             props = sorted(self.props.values(), key=lambda p: p.id)
             online = sum(1 for p in props if p.status == "online")
+            unknown = sum(1 for p in props if p.status == "unknown")
             head = "venue: %d props, %d online" % (len(props), online)
+            if unknown:
+                head += ", %d unknown (broker back at %s)" % (
+                    unknown, time.strftime("%H:%M:%S", time.localtime(self.back_wall)))
             if self.lost:  # what the table shows stopped changing when the broker went
-                head = "venue: lost the broker, trying again; %d props as last seen" % len(props)
-            lines = [head,
-                     _row("ID", "KIND", "STATUS", "DOING", "LAST EVENT", "SCORES")]
+                head = "venue: lost the broker at %s, trying again; %d props as last seen" % (
+                    time.strftime("%H:%M:%S", time.localtime(self.lost_at)), len(props))
+                lines = [head, _row("ID", "KIND", "LAST SEEN", "LAST EVENT", "SCORES", widths=OUTAGE_WIDTHS)]
+            else:
+                lines = [head, _row("ID", "KIND", "STATUS", "DOING", "LAST EVENT", "SCORES")]
             foot = []
             if self.bad:  # what a hostile or broken client published: counted, never fatal
                 foot.append(_shown("%d bad message%s ignored, the last: %s"
                                    % (self.bad, "" if self.bad == 1 else "s", self.last_bad)))
             room = rows - len(lines) - 1 - len(foot)
             for prop in props[:room if len(props) > room else len(props)]:
+                if self.lost:  # no bare "online" while nothing can be known
+                    where = prop.status
+                    if prop.status == "online":
+                        where = "last seen " + time.strftime("%H:%M:%S", time.localtime(prop.seen))
+                    lines.append(_row(prop.id, prop.kind, where, prop.last_event, prop.scores(),
+                                      widths=OUTAGE_WIDTHS))
+                    continue
                 row = (prop.id, prop.kind, prop.status, prop.doing(), prop.last_event, prop.scores())
                 lines.append(_row(*row))
             if len(props) > room:
@@ -368,6 +432,7 @@ def watch(venue: Venue, args) -> int:
         while end is None or time.monotonic() < end:
             if venue.closed:
                 return 0
+            venue.tick()
             if live:
                 rows, columns = _screen_size()
                 screen = venue.table(min(rows, ROWS), min(columns, COLUMNS))
