@@ -30,29 +30,51 @@ class Broker(NamedTuple):
     user: str
 
 
+def redacted(url: str) -> tuple:
+    """(the URL as an error may quote it, whether it held a password). Whatever else is wrong
+    with the URL (a scheme, a space, a port), the text between the user's ":" and the last "@"
+    is a password as far as a reader can tell, and never shown."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        scheme, rest = "", url
+    at = rest.rfind("@")
+    if at < 0:
+        return url, False
+    userinfo = rest[:at]
+    colon = userinfo.find(":")
+    if colon < 0:
+        return url, False
+    return "%s%s%s:***@%s" % (scheme, sep, userinfo[:colon], rest[at + 1:]), True
+
+
 def parse_url(url: str) -> Broker:
-    """mqtt://[USER@]HOST[:PORT] -> Broker; BrokerError with the reason otherwise."""
+    """mqtt://[USER@]HOST[:PORT] -> Broker; BrokerError with the reason otherwise.
+
+    A password in the URL is refused before anything else is checked, and no message
+    quotes it (`redacted`)."""
+    shown, has_password = redacted(url)
+    if has_password:
+        raise BrokerError("%r: a password does not go into the broker URL (it would show in the process "
+                          "list); use --password-file FILE or $%s" % (shown, PASSWORD_ENV))
     if "://" not in url:
         url = "mqtt://" + url
+    shown = url
     if any(ch <= " " or ch == "\x7f" for ch in url):
-        raise BrokerError("%r: a broker URL has no spaces or control characters" % url)
+        raise BrokerError("%r: a broker URL has no spaces or control characters" % shown)
     try:
         parts = urlsplit(url)
     except ValueError as exc:  # e.g. a [bracketed] host that is no IPv6 address
-        raise BrokerError("%r is not a broker URL (%s): write mqtt://HOST:PORT" % (url, exc)) from None
+        raise BrokerError("%r is not a broker URL (%s): write mqtt://HOST:PORT" % (shown, exc)) from None
     if parts.scheme != "mqtt":
-        raise BrokerError("%r: the broker is written mqtt://HOST:PORT (mqtts is not supported)" % url)
-    if parts.password is not None:
-        raise BrokerError("a password does not go into the broker URL (it would show in the process list); "
-                          "use --password-file FILE or $%s" % PASSWORD_ENV)
+        raise BrokerError("%r: the broker is written mqtt://HOST:PORT (mqtts is not supported)" % shown)
     if not parts.hostname:
-        raise BrokerError("%r names no host: write mqtt://HOST:PORT, e.g. mqtt://localhost:1883" % url)
+        raise BrokerError("%r names no host: write mqtt://HOST:PORT, e.g. mqtt://localhost:1883" % shown)
     try:
         port = parts.port or DEFAULT_PORT
     except ValueError:
-        raise BrokerError("%r: the port must be a number 1..65535" % url) from None
+        raise BrokerError("%r: the port must be a number 1..65535" % shown) from None
     if parts.path not in ("", "/"):
-        raise BrokerError("%r: a broker URL has no path" % url)
+        raise BrokerError("%r: a broker URL has no path" % shown)
     return Broker(parts.hostname, port, parts.username or "")
 
 
