@@ -6,7 +6,9 @@
 The ACL is the one docs/venue.md recommends: a prop (user = its id) may
 publish only under PREFIX/ITS_ID/ and read only its own cmd and claim topics;
 `venue` (propctl venue) reads everything under the prefix and may write
-commands; `admin` reads and writes everything (the tests' eavesdropper).
+commands (and, for --forget, statuses, states and Home Assistant configs);
+`homeassistant` reads the props and discovery and presses buttons; `admin`
+reads and writes everything (the tests' eavesdropper).
 
 Without mosquitto installed the tests that use it skip with a line saying so;
 under CI ($PROPS_REQUIRE_MOSQUITTO) they fail instead.
@@ -27,15 +29,25 @@ ACL = """\
 user admin
 topic readwrite #
 
+""" + """\
 user venue
+topic read {prefix}/#
+topic write {prefix}/+/cmd
+topic write {prefix}/+/status
+topic write {prefix}/+/state
+topic readwrite homeassistant/#
+
+user homeassistant
+topic readwrite homeassistant/#
 topic read {prefix}/#
 topic write {prefix}/+/cmd
 
 pattern write {prefix}/%u/#
 pattern read {prefix}/%u/cmd
 pattern read {prefix}/%u/claim
-pattern write homeassistant/+/%u/#
+pattern write homeassistant/+/{prefix}_%u/#
 """
+VENUE_ACL = ACL.split("\n\n", 1)[1]  # what docs/venue.md recommends (tests/test_venue_ha.py checks)
 
 
 def mosquitto_binary():

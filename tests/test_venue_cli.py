@@ -148,17 +148,18 @@ def test_home_assistant_discovery_documents(broker):
     listener = Listener(broker.port)
     with NetProp("fusebox", "127.0.0.1", broker.port, "f1", user="f1", password="f1-pw",
                  net={"discovery": True}):
-        sensor = listener.wait_json("homeassistant/sensor/f1/state/config", lambda m: True, 10)
-        button = listener.wait_json("homeassistant/button/f1/main/config", lambda m: True, 5)
+        sensor = listener.wait_json("homeassistant/sensor/props_f1/state/config", lambda m: True, 10)
+        button = listener.wait_json("homeassistant/button/props_f1/main/config", lambda m: True, 5)
     listener.close()
     assert sensor["state_topic"] == "props/f1/state" and sensor["availability_topic"] == "props/f1/status"
     assert sensor["unique_id"] == "props_f1_state" and sensor["device"]["model"] == "fusebox"
     assert button["command_topic"] == "props/f1/cmd"
     assert json.loads(button["payload_press"]) == {"cmd": "next_card"}
     assert button["device"] == sensor["device"] and button["name"] == "Next card"
+    assert button["availability"][0] == {"topic": "props/f1/status"}  # more: tests/test_venue_ha.py
     # retained on the broker: a Home Assistant that starts later still finds the prop
     late = Listener(broker.port, client_id="late")
-    assert late.wait(lambda t, p, r: t == "homeassistant/button/f1/main/config" and r, 3)
+    assert late.wait(lambda t, p, r: t == "homeassistant/button/props_f1/main/config" and r, 3)
     late.close()
 
 

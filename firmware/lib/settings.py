@@ -126,7 +126,9 @@ SCHEMA: dict = {
         "id": ("text", "", 32, True),  # this prop's id; "": the prop's name (clock, ...)
         # MQTT keep-alive: a dead link shows within 1.5 x this
         "keepalive_s": ("int", 30, 5, 600, None),
-        "discovery": ("bool", False),  # announce to Home Assistant (homeassistant/...)
+        # announce to Home Assistant (DISCOVERY_PREFIX/...); false: remove what was announced
+        "discovery": ("bool", False),
+        "discovery_prefix": ("text", "homeassistant", 32, True),  # Home Assistant's discovery prefix
     },
 }
 

@@ -82,7 +82,8 @@ class Venue:
         self._host = cfg["broker"]
         self._port = cfg["port"]
         self._addr = None
-        self._discovery = cfg["discovery"]
+        self.discovery = cfg["discovery"]
+        self.discovery_prefix = cfg["discovery_prefix"]
         commands = app.commands()
         self._state_fn = commands["state"][0] if "state" in commands else app.snapshot
         self.backoff = Backoff(rng)
@@ -162,7 +163,7 @@ class Venue:
                 stage = _STAGE_STATE
         elif stage == _STAGE_STATE:
             if self._publish_state(self._now):
-                stage = _STAGE_DISCOVERY if self._discovery else _STAGE_DONE
+                stage = _STAGE_DISCOVERY  # the configs, or (discovery off) their removal
         else:
             from net import discovery
             if discovery.announce(self, client):

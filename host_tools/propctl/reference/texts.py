@@ -74,7 +74,9 @@ SETTINGS = {
     "net.prefix": "the first topic level: topics are PREFIX/ID/event, state, status, cmd, reply",
     "net.id": "the prop's id in the venue; `\"\"`: the prop's name (`clock`, ...)",
     "net.keepalive_s": "MQTT keep-alive: a dead connection is noticed within 1.5 times this",
-    "net.discovery": "announce the prop to Home Assistant",
+    "net.discovery": "announce the prop to Home Assistant (MQTT discovery); `false`: remove what "
+                     "it announced before (an empty retained config at each connect)",
+    "net.discovery_prefix": "Home Assistant's discovery prefix (its MQTT setting of that name)",
 }
 
 # group -> command -> what it does. Groups: "builtin" (the link's own), "run" (every running

@@ -377,6 +377,11 @@ def run(args) -> int:
         if problem:
             print("propctl venue: --send ID COMMAND: %s" % problem, file=sys.stderr)
             return 2
+    if args.forget:
+        if args.send or args.json:
+            print("propctl venue: --forget goes alone (not with --send or --json)", file=sys.stderr)
+            return 2
+        return forget(broker, password, args.prefix, args.forget, args.discovery_prefix)
     lock = threading.Lock()
     venue = Venue(args.prefix)
 
@@ -425,6 +430,70 @@ def stdout_closed(venue: Venue) -> None:
         pass
 
 
+FORGET_WAIT_S = 1.0  # the broker sends retained messages right after SUBACK: well within this
+
+
+def _retained(broker, password: str, topics: tuple, client_id: str) -> dict:
+    """topic -> payload of the retained messages on `topics` (what a new subscriber gets)."""
+    found: dict = {}
+    lock = threading.Lock()
+
+    def on_message(client, userdata, message) -> None:
+        try:
+            if message.retain:
+                with lock:
+                    found[message.topic] = bytes(message.payload)
+        except Exception:  # guarded as every callback: a topic not UTF-8 is simply not ours
+            pass
+
+    client = connect(broker, password, client_id, on_message=on_message, subscribe=topics)
+    try:
+        time.sleep(FORGET_WAIT_S)
+    finally:
+        client.loop_stop()
+        client.disconnect()
+    with lock:
+        return {t: p for t, p in found.items() if p}
+
+
+def forget(broker, password: str, prefix: str, prop_id: str, discovery_prefix: str) -> int:
+    """`--forget ID`: remove a prop that is gone or renamed: its retained status and state and
+    its Home Assistant discovery configs (an empty retained message each; Home Assistant
+    removes the entities), the configs of earlier firmware (node ID alone) too."""
+    topics = ("%s/%s/status" % (prefix, prop_id), "%s/%s/state" % (prefix, prop_id),
+              "%s/+/%s_%s/+/config" % (discovery_prefix, prefix, prop_id),
+              "%s/+/%s/+/config" % (discovery_prefix, prop_id))
+    tag = random.randrange(1 << 30)
+    try:
+        found = _retained(broker, password, topics, "propctl-forget-%d" % tag)
+        if found.get(topics[0]) == b"online":
+            print("propctl venue: %s is online: stop it (or set its net.discovery false) first, or it "
+                  "announces itself again at its next connect" % prop_id, file=sys.stderr)
+            return 1
+        if not found:
+            print("propctl venue: the broker holds nothing retained for %s (status, state, Home "
+                  "Assistant configs under %s/)" % (prop_id, discovery_prefix))
+            return 0
+        client = connect(broker, password, "propctl-forget-%d-w" % tag)
+        try:
+            for topic in sorted(found):
+                client.publish(topic, b"", qos=1, retain=True).wait_for_publish(5)
+        finally:
+            client.loop_stop()
+            client.disconnect()
+        left = _retained(broker, password, topics, "propctl-forget-%d-c" % tag)
+    except (BrokerError, RuntimeError, ValueError) as exc:
+        print("propctl venue: %s" % exc, file=sys.stderr)
+        return 1
+    for topic in sorted(found):
+        print("removed %s%s" % (_shown(topic), "" if topic not in left else ": NOT REMOVED"))
+    if left:
+        print("propctl venue: the broker kept %d of them: may this user write them? (the ACL in "
+              "docs/venue.md gives user venue those writes)" % len(left), file=sys.stderr)
+        return 1
+    return 0
+
+
 def watch(venue: Venue, args) -> int:
     end: Optional[float] = time.monotonic() + args.seconds if args.seconds is not None else None
     live = not args.json and sys.stdout.isatty()
@@ -462,6 +531,7 @@ def register(subparsers) -> None:
                "  propctl venue --broker mqtt://venue@192.168.1.20\n"
                "  propctl venue --broker mqtt://localhost:1883 --json --seconds 10\n"
                "  propctl venue --broker mqtt://pi --send clock1 start_round '{\"seed\": 7}'\n"
+               "  propctl venue --broker mqtt://venue@pi --forget oldclock\n"
                "The broker password: --password-file FILE or $PROPCTL_MQTT_PASSWORD (never\n"
                "in the URL, where the process list would show it).")
     parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER@]HOST[:PORT]")
@@ -470,6 +540,12 @@ def register(subparsers) -> None:
                         help="the props' topic prefix, net.prefix (default %(default)s)")
     parser.add_argument("--send", nargs="+", metavar="ARG",
                         help="ID COMMAND [JSON]: send one command, print its reply, exit 0 when ok")
+    parser.add_argument("--forget", metavar="ID", type=TOPIC_LEVEL,
+                        help="remove a prop that is gone or renamed: its retained status and state "
+                             "and its Home Assistant entities (refused while it is online)")
+    parser.add_argument("--discovery-prefix", default="homeassistant", type=TOPIC_LEVEL,
+                        help="with --forget: Home Assistant's discovery prefix, net.discovery_prefix "
+                             "(default %(default)s)")
     parser.add_argument("--json", action="store_true", help="one JSON line per status, state and event")
     parser.add_argument("--seconds", type=Seconds(0, 7 * 24 * 3600), metavar="N",
                         help="stop after N seconds, up to a week (with --send: wait N s for the "
