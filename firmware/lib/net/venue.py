@@ -83,7 +83,7 @@ class Venue:
         self._port = cfg["port"]
         self._addr = None
         self.discovery = cfg["discovery"]
-        self.discovery_prefix = cfg["discovery_prefix"]
+        self.discovery_prefix = cfg.get("discovery_prefix", "homeassistant")  # settings always has it
         commands = app.commands()
         self._state_fn = commands["state"][0] if "state" in commands else app.snapshot
         self.backoff = Backoff(rng)

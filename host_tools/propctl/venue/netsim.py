@@ -9,6 +9,7 @@ in the background, until Ctrl-C, SIGTERM or SIGHUP.
 """
 import json
 import os
+import random
 import signal
 import sys
 import threading
@@ -73,7 +74,7 @@ def run(args, prop: str) -> int:
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda *_: stopped.set())
     board = NetProp(prop, broker.host, broker.port, prop_id, user=broker.user, password=password,
-                    settings=settings, echo=echo, uid="sim-" + prop_id)
+                    settings=settings, echo=echo, uid=sim_uid(), tie_to_parent=True)
     board.start()
     print("virtual %s %s on mqtt://%s:%d (topics %s/%s/...); Ctrl-C stops it"
           % (prop, prop_id, broker.host, broker.port, "props", prop_id), file=sys.stderr, flush=True)
@@ -98,6 +99,13 @@ def _stdout_to_devnull() -> None:
         os.close(devnull)
     except (OSError, ValueError):
         pass
+
+
+def sim_uid() -> str:
+    """This virtual board's unique id (machine.unique_id(), hence its client id): one of its
+    own per process, as two real boards have, so two sims given one --id meet as two boards
+    do (the newcomer reports id_taken) instead of knocking each other off the broker."""
+    return "sim%08x" % random.getrandbits(32)
 
 
 PROP_BROKER_HELP = ("run on an MQTT broker instead of the screen: mqtt://[USER@]HOST[:PORT]; "
@@ -149,5 +157,5 @@ def prepare_flash(flash: Path, args) -> str:
         net["broker_password"] = password
     config["net"] = net
     write_private(path, json.dumps(config, indent=1, sort_keys=True) + "\n")
-    os.environ["VBOARD_UID"] = "serve-" + prop_id  # the board's unique id (client id on the broker)
+    os.environ["VBOARD_UID"] = "serve%08x" % random.getrandbits(32)  # this board's own (sim_uid)
     return prop_id
