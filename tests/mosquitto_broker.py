@@ -70,7 +70,8 @@ def free_port() -> int:
 
 
 class Mosquitto:
-    def __init__(self, folder: Path, users: dict, prefix: str = "props") -> None:
+    def __init__(self, folder: Path, users: dict, prefix: str = "props", tls=None) -> None:
+        """tls: {"cert", "key"} (tls_certs.make_pki): a second listener, tls_port, speaks TLS."""
         self.binary = mosquitto_binary()
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -93,6 +94,12 @@ class Mosquitto:
             % (self.port, passwd, acl, self.log)
             # as root (CI) mosquitto would switch to the user mosquitto, who cannot read this folder
             + ("user root\n" if os.geteuid() == 0 else ""))
+        self.tls_port = None
+        if tls is not None:
+            self.tls_port = free_port()
+            with open(self.conf, "a") as conf:
+                conf.write("listener %d 127.0.0.1\ncertfile %s\nkeyfile %s\n"
+                           % (self.tls_port, tls["cert"], tls["key"]))
         self._proc = None
 
     def start(self) -> "Mosquitto":

@@ -61,8 +61,9 @@ def test_broker_urls_that_cannot_work_are_refused_with_the_reason(url, why):
 
 
 def test_a_broker_url_with_user_and_port():
-    assert parse_url("mqtt://venue@10.0.0.5:1884") == ("10.0.0.5", 1884, "venue")
-    assert parse_url("localhost") == ("localhost", 1883, "")
+    assert parse_url("mqtt://venue@10.0.0.5:1884") == ("10.0.0.5", 1884, "venue", False)
+    assert parse_url("localhost") == ("localhost", 1883, "", False)
+    assert parse_url("mqtts://venue@pi") == ("pi", 8883, "venue", True)
 
 
 def test_deploy_takes_passwords_from_a_file_or_prompt_and_never_shows_them(tmp_path):

@@ -70,8 +70,12 @@ class Client:
 
     def __init__(self, client_id: bytes, keepalive_s: int = 30, user=None, password=None, will=None,
                  on_message=None, on_change=None, out_size: int = 2048, in_size: int = 640,
-                 socket_module=None) -> None:
+                 socket_module=None, tls=None) -> None:
         self.client_id = client_id
+        # (ssl.SSLContext, server host name) or None: the TCP connection is wrapped once it is
+        # up, before a byte of CONNECT (user, password) is written; the handshake runs inside
+        # the non-blocking reads and writes that follow (do_handshake_on_connect=False)
+        self._tls = tls
         self.keepalive_ms = keepalive_s * 1000
         self._user = user
         self._password = password
@@ -157,6 +161,8 @@ class Client:
                     self._down(now, "lost", "the broker refused the connection (is it running?)")
                     return
                 if entry[1] & select.POLLOUT:
+                    if self._tls is not None and not self._wrap(now):
+                        return
                     self._poll.modify(self._sock, select.POLLIN)
                     self._set(CONNACK, now)
             if self.state == TCP:
@@ -180,21 +186,44 @@ class Client:
                 self._pinging = True
                 self._last_rx = now  # the answer is due within keepalive_ms from here
 
+    def _wrap(self, now: int) -> bool:
+        """The TCP connection into TLS (the server's certificate and name are checked in the
+        handshake, by the context); False when that cannot even start."""
+        context, host = self._tls
+        sock = self._sock
+        try:
+            self._poll.unregister(sock)
+        except (OSError, ValueError, KeyError):
+            pass
+        try:
+            self._sock = context.wrap_socket(sock, server_hostname=host, do_handshake_on_connect=False)
+        except (OSError, ValueError) as exc:
+            self._sock = sock
+            self._down(now, "lost", "TLS cannot start (%s)" % _errname(exc))
+            return False
+        self._poll.register(self._sock, select.POLLIN)
+        return True
+
     def _flush(self, now: int) -> bool:
         out = self._out
         if out.start == out.end:
             return True
         try:
             n = self._sock.write(out.view[out.start:out.end])  # type: ignore[attr-defined]
-        except OSError as exc:
-            if exc.args[0] in _NOT_YET:
+        except (OSError, ValueError) as exc:  # ValueError: the ports' ssl on a refused certificate
+            if exc.args and exc.args[0] in _NOT_YET:
                 return True
-            self._down(now, "lost", "cannot send (%s)" % _errname(exc))
+            self._down(now, "lost", self._failed("cannot send", exc))
             return False
         if n:
             out.sent(n)
             self._last_tx = now
         return True
+
+    def _failed(self, what: str, exc) -> str:
+        if self._tls is not None and self.state != UP:  # during the handshake: TLS's doing
+            return "TLS handshake with the broker failed: " + _tls_why(exc)
+        return "%s (%s)" % (what, _tls_why(exc) if self._tls is not None else _errname(exc))
 
     def _read(self, now: int) -> bool:
         reader = self._in
@@ -207,10 +236,10 @@ class Client:
                 chunks += 1
                 try:
                     n = self._sock.readinto(reader.chunk)  # type: ignore[attr-defined]
-                except OSError as exc:
-                    if exc.args[0] in _NOT_YET:
+                except (OSError, ValueError) as exc:
+                    if exc.args and exc.args[0] in _NOT_YET:
                         return True
-                    self._down(now, "lost", "the connection broke (%s)" % _errname(exc))
+                    self._down(now, "lost", self._failed("the connection broke", exc))
                     return False
                 if n is None:
                     return True
@@ -301,6 +330,24 @@ class Client:
     def pending(self) -> int:
         """Bytes queued and not yet taken by the socket."""
         return self._out.pending()
+
+
+def _tls_why(exc) -> str:
+    """An mbedtls failure (a negative code; the text where the port gives one) for a person."""
+    code = exc.args[0] if exc.args else 0
+    text = str(exc.args[1]) if len(exc.args) > 1 else ""
+    if isinstance(exc, ValueError):  # the unix port's ssl: the mbedtls verify text
+        text = str(code).strip()
+        if "CA" in text or "certificate" in text or "CN" in text:
+            return ("the broker's certificate was refused: not signed by the CA in net.ca, or not "
+                    "made for the name net.broker (%s)" % text)
+        return "TLS error: %s" % text
+    if type(code) is int and code < 0:
+        if code in (-0x2700, -9984) or "VERIFY" in text:  # MBEDTLS_ERR_X509_CERT_VERIFY_FAILED
+            return ("the broker's certificate was refused: not signed by the CA in net.ca, or not "
+                    "made for the name net.broker (%d)" % code)
+        return "TLS error %d %s" % (code, text)
+    return _errname(exc)
 
 
 def _errname(exc) -> str:

@@ -88,10 +88,14 @@ class Venue:
         self._state_fn = commands["state"][0] if "state" in commands else app.snapshot
         self.backoff = Backoff(rng)
         self.backoff.retry_at = ticks_ms()  # type: ignore[attr-defined,assignment]
+        self.tls_problem = ""  # why TLS cannot be used: then the prop never connects in the clear
+        tls = None
+        if cfg.get("tls"):
+            tls = self._tls_context(cfg.get("ca") or "ca.pem")
         self._client = Client(("%s-%s-%s" % (self.prefix, self.id, uid)).encode(), cfg["keepalive_s"],
                               cfg["user"].encode() or None, cfg["broker_password"].encode() or None,
                               (self.t_status, b"offline"), self._on_message, self._on_change,
-                              socket_module=self._socket)
+                              socket_module=self._socket, tls=tls)
         self._wifi = None
         if cfg["ssid"]:
             from net.wifi import Wifi
@@ -109,6 +113,23 @@ class Venue:
         self._discovery_sent = 0  # net.discovery's documents out so far
         self.dropped_replies = 0
         link.mirror = self._on_event_line
+
+    def _tls_context(self, ca: str):
+        """(ssl context that checks the broker's certificate against the CA file `ca` and its
+        name against net.broker, host) or None with tls_problem set (at boot only)."""
+        try:
+            import ssl
+        except ImportError:
+            self.tls_problem = "this board's MicroPython has no ssl module: net.tls cannot work"
+            return None
+        try:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            context.verify_mode = ssl.CERT_REQUIRED
+            context.load_verify_locations(cadata=_der(ca))
+        except (OSError, ValueError) as exc:
+            self.tls_problem = "net.ca %s cannot be read as a CA certificate (%s)" % (ca, exc)
+            return None
+        return (context, self._host)
 
     @property
     def client(self) -> Client:
@@ -138,6 +159,9 @@ class Venue:
             self._publish_state(now)
 
     def _connect(self, now: int) -> None:
+        if self.tls_problem:  # net.tls and no way to check the broker: never in the clear
+            self._report("lost", self.tls_problem, self.backoff.next(now, REFUSED_WAIT_MS))
+            return
         if self._addr is None:
             try:
                 # An IP address resolves at once; a host name asks DNS and waits for it
@@ -260,6 +284,21 @@ class Venue:
 
     def _report(self, state: str, why: str, delay: int) -> None:
         self._link.event("net", {"state": state, "why": why, "retry_ms": delay})
+
+
+def _der(path: str) -> bytes:
+    """The CA certificate in the file at `path` as DER, the form the ports' mbedtls takes
+    (a PEM file, as openssl writes it, is decoded here: measured, the unix port's
+    load_verify_locations refuses PEM with "invalid cert")."""
+    with open(path, "rb") as f:
+        data = f.read(8192)
+    if not data.startswith(b"-----BEGIN"):
+        return data
+    import binascii
+    end = data.find(b"-----END")
+    if end < 0:
+        raise ValueError("a PEM file with no END line")
+    return binascii.a2b_base64(data[data.find(b"\n") + 1:end])  # the first certificate
 
 
 class NetPort:

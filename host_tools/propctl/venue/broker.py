@@ -28,6 +28,10 @@ class Broker(NamedTuple):
     host: str
     port: int
     user: str
+    tls: bool = False  # mqtts://: TLS, the broker's certificate and name checked
+
+
+TLS_PORT = 8883
 
 
 def redacted(url: str) -> tuple:
@@ -65,17 +69,19 @@ def parse_url(url: str) -> Broker:
         parts = urlsplit(url)
     except ValueError as exc:  # e.g. a [bracketed] host that is no IPv6 address
         raise BrokerError("%r is not a broker URL (%s): write mqtt://HOST:PORT" % (shown, exc)) from None
-    if parts.scheme != "mqtt":
-        raise BrokerError("%r: the broker is written mqtt://HOST:PORT (mqtts is not supported)" % shown)
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise BrokerError("%r: the broker is written mqtt://HOST:PORT or, with TLS, mqtts://HOST:PORT"
+                          % shown)
+    tls = parts.scheme == "mqtts"
     if not parts.hostname:
         raise BrokerError("%r names no host: write mqtt://HOST:PORT, e.g. mqtt://localhost:1883" % shown)
     try:
-        port = parts.port or DEFAULT_PORT
+        port = parts.port or (TLS_PORT if tls else DEFAULT_PORT)
     except ValueError:
         raise BrokerError("%r: the port must be a number 1..65535" % shown) from None
     if parts.path not in ("", "/"):
         raise BrokerError("%r: a broker URL has no path" % shown)
-    return Broker(parts.hostname, port, parts.username or "")
+    return Broker(parts.hostname, port, parts.username or "", tls)
 
 
 def read_password(path: Optional[str]) -> str:
@@ -118,8 +124,26 @@ def check_board_password(password: str) -> None:
                           "another password" % ("; ".join(why) or "the firmware refuses it", spec[2]))
 
 
+def ssl_errors() -> tuple:
+    import ssl
+    return (ssl.SSLError, ssl.CertificateError)
+
+
+def tls_why(exc, ca_file) -> str:
+    """A TLS failure in a sentence (a wrong CA, a certificate for another name, no TLS there)."""
+    text = getattr(exc, "verify_message", None) or getattr(exc, "reason", None) or str(exc)
+    where = "the CA in %s" % ca_file if ca_file else "the system's CAs (give --ca-file FILE)"
+    if "hostname" in str(text).lower() or "IP address mismatch" in str(text):
+        return "its certificate is not made for this host name (%s)" % text
+    if getattr(exc, "verify_code", None) is not None or "CERTIFICATE_VERIFY_FAILED" in str(exc):
+        return "its certificate was refused: not signed by %s (%s)" % (where, text)
+    if "WRONG_VERSION_NUMBER" in str(exc) or "wrong version" in str(exc).lower():
+        return "no TLS on that port (is it the plain mqtt:// port?)"
+    return str(text)
+
+
 def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
-            on_message=None, subscribe=(), on_connection=None):
+            on_message=None, subscribe=(), on_connection=None, ca_file: Optional[str] = None):
     """A paho-mqtt client connected to `broker` with its network loop running in a thread
     (which connects again by itself after the connection is lost).
 
@@ -130,6 +154,14 @@ def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
     if broker.user:
         client.username_pw_set(broker.user, password or None)
+    if broker.tls:  # the certificate against ca_file (else the system's CAs), the host name too
+        import ssl
+        try:
+            client.tls_set(ca_certs=ca_file, cert_reqs=ssl.CERT_REQUIRED)
+        except (OSError, ssl.SSLError) as exc:
+            raise BrokerError("the CA file %s cannot be used (%s)" % (ca_file, exc)) from None
+    elif ca_file:
+        raise BrokerError("--ca-file is for TLS: write the broker mqtts://HOST:PORT")
     answered = threading.Event()
     outcome: dict = {}
 
@@ -165,14 +197,20 @@ def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
     where = "%s:%d" % (broker.host, broker.port)
     try:
         client.connect(broker.host, broker.port, keepalive=30)
+    except ssl_errors() as exc:
+        raise BrokerError("the broker at %s: TLS failed: %s" % (where, tls_why(exc, ca_file))) from None
     except OSError as exc:
-        raise BrokerError("cannot reach the broker at %s (%s)" % (where, exc.strerror or exc)) from None
+        hint = " (no TLS on that port? mqtts:// needs the broker's TLS listener)" \
+            if broker.tls and isinstance(exc, ConnectionResetError) else ""
+        raise BrokerError("cannot reach the broker at %s (%s)%s"
+                          % (where, exc.strerror or exc, hint)) from None
     except UnicodeError as exc:  # a host name no DNS can hold (a label over 63 letters)
         raise BrokerError("cannot reach the broker at %s (not a host name: %s)" % (where, exc)) from None
     client.loop_start()
     if not answered.wait(timeout):
         client.loop_stop()
-        raise BrokerError("the broker at %s did not answer within %g s" % (where, timeout))
+        hint = "" if broker.tls else " (if that port speaks TLS, write mqtts://)"
+        raise BrokerError("the broker at %s did not answer within %g s%s" % (where, timeout, hint))
     reason = outcome["reason"]
     if reason.is_failure:
         client.loop_stop()

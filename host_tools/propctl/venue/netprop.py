@@ -62,7 +62,7 @@ class NetProp:
                  micropython: Optional[str] = None, firmware_dir: Path = FIRMWARE_DIR,
                  heap: str = DEFAULT_HEAP, uid: Optional[str] = None,
                  echo: Optional[Callable] = None, env: Optional[dict] = None,
-                 tie_to_parent: bool = False) -> None:
+                 tie_to_parent: bool = False, ca_file=None) -> None:
         self.prop = prop
         self.prop_id = prop_id
         self._own_folder = folder is None
@@ -82,6 +82,11 @@ class NetProp:
             net_section["user"] = user
         if password:
             net_section["broker_password"] = password
+        if ca_file is not None:  # TLS: the CA goes onto the board's flash as net.ca
+            import shutil as _shutil
+            _shutil.copyfile(str(ca_file), str(self.folder / "ca.pem"))
+            net_section["tls"] = True
+            net_section["ca"] = "ca.pem"
         net_section.update(net or {})
         config["net"] = net_section
         self.config = config
@@ -130,7 +135,8 @@ class NetProp:
     def start(self) -> "NetProp":
         self.write_config()
         env = dict(os.environ)
-        env["MICROPYPATH"] = ":".join([str(self.firmware_dir / "lib"), str(VBOARD_DIR)])
+        # .frozen last, as on a board: the port's own frozen modules (ssl) after the firmware
+        env["MICROPYPATH"] = ":".join([str(self.firmware_dir / "lib"), str(VBOARD_DIR), ".frozen"])
         env["VBOARD_UID"] = self.uid
         env.update(self.extra_env)
         env.pop("VBOARD_RESET_KILLS", None)

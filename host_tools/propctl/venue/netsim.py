@@ -73,11 +73,24 @@ def run(args, prop: str) -> int:
 
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda *_: stopped.set())
-    board = NetProp(prop, broker.host, broker.port, prop_id, user=broker.user, password=password,
-                    settings=settings, echo=echo, uid=sim_uid(), tie_to_parent=True)
+    ca_file = getattr(args, "ca_file", None)
+    if ca_file and not broker.tls:
+        print("propctl sim: --ca-file is for TLS: write the broker mqtts://HOST:PORT", file=sys.stderr)
+        return 2
+    if broker.tls and not ca_file:
+        print("propctl sim: a board checks the broker's certificate against a CA file of its own: "
+              "give --ca-file FILE (the CA certificate, PEM)", file=sys.stderr)
+        return 2
+    try:
+        board = NetProp(prop, broker.host, broker.port, prop_id, user=broker.user, password=password,
+                        settings=settings, echo=echo, uid=sim_uid(), tie_to_parent=True, ca_file=ca_file)
+    except OSError as exc:
+        print("propctl sim: --ca-file %s: %s" % (ca_file, exc.strerror or exc), file=sys.stderr)
+        return 2
     board.start()
-    print("virtual %s %s on mqtt://%s:%d (topics %s/%s/...); Ctrl-C stops it"
-          % (prop, prop_id, broker.host, broker.port, "props", prop_id), file=sys.stderr, flush=True)
+    print("virtual %s %s on %s://%s:%d (topics %s/%s/...); Ctrl-C stops it"
+          % (prop, prop_id, "mqtts" if broker.tls else "mqtt", broker.host, broker.port, "props", prop_id),
+          file=sys.stderr, flush=True)
     try:
         while not stopped.wait(0.5):
             if not board.running():
@@ -119,6 +132,9 @@ def add_arguments(parser, broker_help: str = PROP_BROKER_HELP) -> None:
                         help="with --broker: the prop's id there (default: its name)")
     parser.add_argument("--password-file", metavar="FILE",
                         help="with --broker: the broker password (else $PROPCTL_MQTT_PASSWORD)")
+    parser.add_argument("--ca-file", metavar="FILE",
+                        help="with --broker mqtts://...: the CA certificate (PEM) the board checks "
+                             "the broker's against (net.ca)")
 
 
 def write_private(path: Path, text: str) -> None:
@@ -150,7 +166,17 @@ def prepare_flash(flash: Path, args) -> str:
     prop_id = args.id or config.get("prop") or "clock"
     old = config.get("net")
     net: dict = old if isinstance(old, dict) else {}
-    net.update({"broker": broker.host, "port": broker.port, "id": prop_id})
+    net.update({"broker": broker.host, "port": broker.port, "id": prop_id, "tls": broker.tls})
+    ca_file = getattr(args, "ca_file", None)
+    if broker.tls:
+        if not ca_file:
+            raise BrokerError("a board checks the broker's certificate against a CA file of its own: "
+                              "give --ca-file FILE (the CA certificate, PEM)")
+        try:
+            write_private(Path(flash) / "ca.pem", Path(ca_file).read_text())
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BrokerError("--ca-file %s cannot be read (%s)" % (ca_file, exc)) from None
+        net["ca"] = "ca.pem"
     if broker.user:
         net["user"] = broker.user
     if password:

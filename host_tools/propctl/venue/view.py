@@ -381,7 +381,7 @@ def run(args) -> int:
         if args.send or args.json:
             print("propctl venue: --forget goes alone (not with --send or --json)", file=sys.stderr)
             return 2
-        return forget(broker, password, args.prefix, args.forget, args.discovery_prefix)
+        return forget(broker, password, args.prefix, args.forget, args.discovery_prefix, args.ca_file)
     lock = threading.Lock()
     venue = Venue(args.prefix)
 
@@ -400,7 +400,7 @@ def run(args) -> int:
     try:
         client = connect(broker, password, "propctl-venue-%d" % random.randrange(1 << 30),
                          on_message=venue.on_message, subscribe=venue.topics(),
-                         on_connection=venue.connection)
+                         on_connection=venue.connection, ca_file=args.ca_file)
     except BrokerError as exc:
         print("propctl venue: %s" % exc, file=sys.stderr)
         return 1
@@ -433,7 +433,7 @@ def stdout_closed(venue: Venue) -> None:
 FORGET_WAIT_S = 1.0  # the broker sends retained messages right after SUBACK: well within this
 
 
-def _retained(broker, password: str, topics: tuple, client_id: str) -> dict:
+def _retained(broker, password: str, topics: tuple, client_id: str, ca_file=None) -> dict:
     """topic -> payload of the retained messages on `topics` (what a new subscriber gets)."""
     found: dict = {}
     lock = threading.Lock()
@@ -446,7 +446,7 @@ def _retained(broker, password: str, topics: tuple, client_id: str) -> dict:
         except Exception:  # guarded as every callback: a topic not UTF-8 is simply not ours
             pass
 
-    client = connect(broker, password, client_id, on_message=on_message, subscribe=topics)
+    client = connect(broker, password, client_id, on_message=on_message, subscribe=topics, ca_file=ca_file)
     try:
         time.sleep(FORGET_WAIT_S)
     finally:
@@ -456,7 +456,7 @@ def _retained(broker, password: str, topics: tuple, client_id: str) -> dict:
         return {t: p for t, p in found.items() if p}
 
 
-def forget(broker, password: str, prefix: str, prop_id: str, discovery_prefix: str) -> int:
+def forget(broker, password: str, prefix: str, prop_id: str, discovery_prefix: str, ca_file=None) -> int:
     """`--forget ID`: remove a prop that is gone or renamed: its retained status and state and
     its Home Assistant discovery configs (an empty retained message each; Home Assistant
     removes the entities), the configs of earlier firmware (node ID alone) too."""
@@ -465,7 +465,7 @@ def forget(broker, password: str, prefix: str, prop_id: str, discovery_prefix: s
               "%s/+/%s/+/config" % (discovery_prefix, prop_id))
     tag = random.randrange(1 << 30)
     try:
-        found = _retained(broker, password, topics, "propctl-forget-%d" % tag)
+        found = _retained(broker, password, topics, "propctl-forget-%d" % tag, ca_file)
         if found.get(topics[0]) == b"online":
             print("propctl venue: %s is online: stop it (or set its net.discovery false) first, or it "
                   "announces itself again at its next connect" % prop_id, file=sys.stderr)
@@ -474,14 +474,14 @@ def forget(broker, password: str, prefix: str, prop_id: str, discovery_prefix: s
             print("propctl venue: the broker holds nothing retained for %s (status, state, Home "
                   "Assistant configs under %s/)" % (prop_id, discovery_prefix))
             return 0
-        client = connect(broker, password, "propctl-forget-%d-w" % tag)
+        client = connect(broker, password, "propctl-forget-%d-w" % tag, ca_file=ca_file)
         try:
             for topic in sorted(found):
                 client.publish(topic, b"", qos=1, retain=True).wait_for_publish(5)
         finally:
             client.loop_stop()
             client.disconnect()
-        left = _retained(broker, password, topics, "propctl-forget-%d-c" % tag)
+        left = _retained(broker, password, topics, "propctl-forget-%d-c" % tag, ca_file)
     except (BrokerError, RuntimeError, ValueError) as exc:
         print("propctl venue: %s" % exc, file=sys.stderr)
         return 1
@@ -534,7 +534,11 @@ def register(subparsers) -> None:
                "  propctl venue --broker mqtt://venue@pi --forget oldclock\n"
                "The broker password: --password-file FILE or $PROPCTL_MQTT_PASSWORD (never\n"
                "in the URL, where the process list would show it).")
-    parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER@]HOST[:PORT]")
+    parser.add_argument("--broker", required=True, metavar="URL",
+                        help="mqtt://[USER@]HOST[:PORT], or mqtts://... for TLS (port 8883)")
+    parser.add_argument("--ca-file", metavar="FILE",
+                        help="with mqtts://: the CA certificate (PEM) that signed the broker's "
+                             "(default: the system's CAs)")
     parser.add_argument("--password-file", metavar="FILE", help="the broker password: first line of FILE")
     parser.add_argument("--prefix", default="props", type=TOPIC_LEVEL,
                         help="the props' topic prefix, net.prefix (default %(default)s)")
