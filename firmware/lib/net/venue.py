@@ -56,8 +56,18 @@ NET_REFUSES = {
 _STAGE_SUBSCRIBE = const(0)
 _STAGE_CLAIM = const(1)
 _STAGE_STATE = const(2)
-_STAGE_DISCOVERY = const(3)
-_STAGE_DONE = const(4)
+_STAGE_LATE = const(3)
+_STAGE_DISCOVERY = const(4)
+_STAGE_DONE = const(5)
+
+# Events while the broker is away: the last LATE_SLOTS event lines (each up to LATE_SLOT_BYTES,
+# marked {"late":true,...}) wait in one preallocated buffer and go out after the next connect,
+# oldest first; older ones and longer ones are counted in late_lost. Chosen over QoS 1 with a
+# persistent session: a broker restarted without persistence forgets the session, and the
+# prop would keep the unacknowledged messages in its heap anyway (docs/venue.md)
+LATE_SLOTS = const(6)
+LATE_SLOT_BYTES = const(256)
+_LATE_MARK = b'{"late":true,'
 
 
 class Venue:
@@ -111,6 +121,12 @@ class Venue:
         self._last_event = ""
         self.connects = 0
         self._discovery_sent = 0  # net.discovery's documents out so far
+        self._late = bytearray(LATE_SLOTS * LATE_SLOT_BYTES)
+        self._late_len = [0] * LATE_SLOTS
+        self._late_head = 0   # the oldest kept event's slot
+        self.late_kept = 0    # events waiting for the broker
+        self.late_sent = 0
+        self.late_lost = 0
         self.dropped_replies = 0
         link.mirror = self._on_event_line
 
@@ -187,6 +203,9 @@ class Venue:
                 stage = _STAGE_STATE
         elif stage == _STAGE_STATE:
             if self._publish_state(self._now):
+                stage = _STAGE_LATE
+        elif stage == _STAGE_LATE:
+            if self._publish_late():
                 stage = _STAGE_DISCOVERY  # the configs, or (discovery off) their removal
         else:
             from net import discovery
@@ -218,11 +237,44 @@ class Venue:
 
     # --- what the link and the broker report ------------------------
     def _on_event_line(self, name: str, line) -> None:
-        """Link.mirror: every event line also goes to PREFIX/ID/event; the state follows."""
+        """Link.mirror: every event line also goes to PREFIX/ID/event; the state follows.
+        With the broker away (or not yet announced) the line is kept for later (_keep_late)."""
         self._state_dirty = True
         self._last_event = name
-        if self._client.state == UP:
+        if self._client.state == UP and self._stage >= _STAGE_DISCOVERY:
             self._client.publish(self.t_event, memoryview(line)[:-1])
+        elif name != "net":  # the network's own events say what the broker already knows
+            self._keep_late(line)
+
+    def _keep_late(self, line) -> None:
+        size = len(line) - 2 + len(_LATE_MARK)  # the line without its "{" and newline, marked
+        if size > LATE_SLOT_BYTES:
+            self.late_lost += 1
+            return
+        if self.late_kept == LATE_SLOTS:  # full: the oldest goes
+            self._late_head = (self._late_head + 1) % LATE_SLOTS
+            self.late_kept -= 1
+            self.late_lost += 1
+        slot = (self._late_head + self.late_kept) % LATE_SLOTS
+        base = slot * LATE_SLOT_BYTES
+        mark = len(_LATE_MARK)
+        self._late[base:base + mark] = _LATE_MARK
+        self._late[base + mark:base + size] = memoryview(line)[1:-1]
+        self._late_len[slot] = size
+        self.late_kept += 1
+
+    def _publish_late(self) -> bool:
+        """The kept events, oldest first; True once all are out (retried on the next pass)."""
+        view = memoryview(self._late)
+        while self.late_kept:
+            slot = self._late_head
+            base = slot * LATE_SLOT_BYTES
+            if not self._client.publish(self.t_event, view[base:base + self._late_len[slot]]):
+                return False
+            self._late_head = (slot + 1) % LATE_SLOTS
+            self.late_kept -= 1
+            self.late_sent += 1
+        return True
 
     def _reply(self, line) -> None:
         if not self._client.publish(self.t_reply, memoryview(line)[:-1]):
@@ -334,7 +386,8 @@ class NetPort:
         client = venue.client
         return {"up": client.state == UP, "id": venue.id, "connects": venue.connects,
                 "slowest_slice_ms": self.slowest_ms, "overrun_ms": self.overrun_ms,
-                "dropped_publishes": client.dropped, "dropped_replies": venue.dropped_replies}
+                "dropped_publishes": client.dropped, "dropped_replies": venue.dropped_replies,
+                "late_kept": venue.late_kept, "late_sent": venue.late_sent, "late_lost": venue.late_lost}
 
     def hold_repl(self) -> None:
         self._port.hold_repl()
