@@ -562,7 +562,8 @@ def bench_venue(quick, folder):
     """Venue mode: 20 props on one broker, hostile payloads, the net layer's heap (bench/venue.py)."""
     sys.path.insert(0, str(ROOT / "bench"))
     import venue
-    return venue.bench_venue(quick, folder)
+    import venue_bench  # round two: 50 props, a broker restart, TLS heap
+    return venue.bench_venue(quick, folder) + venue_bench.bench_section(quick, folder)
 
 
 SECTIONS = {"cards": bench_cards, "firmware": bench_firmware, "hotpaths": bench_hot_paths,

@@ -95,6 +95,12 @@ def report(c: dict, heap: dict) -> str:
                (heap["tls"] - heap["plain"]) / 1024 / 1.55))
 
 
+def bench_section(quick: bool, folder: Path) -> list:
+    """The `make bench` section (bench/run.py's venue section adds it)."""
+    heap = tls_heap(folder / "tls")
+    return [report(comeback(folder / "comeback", 10 if quick else 50, 5.0 if quick else 20.0), heap)]
+
+
 def main(argv) -> int:
     count = int(argv[argv.index("--props") + 1]) if "--props" in argv else 50
     outage = float(argv[argv.index("--outage") + 1]) if "--outage" in argv else 20.0

@@ -211,6 +211,7 @@ class Venue:
             from net import discovery
             if discovery.announce(self, client):
                 stage = _STAGE_DONE
+                _forget("net.discovery")  # its bytecode back to the heap until the next connect
         self._stage = stage
 
     def state_document(self) -> dict:
@@ -336,6 +337,16 @@ class Venue:
 
     def _report(self, state: str, why: str, delay: int) -> None:
         self._link.event("net", {"state": state, "why": why, "retry_ms": delay})
+
+
+def _forget(name: str) -> None:
+    """Drop a module that is used only at connect (its bytecode is heap when not frozen)."""
+    import sys
+    import net
+    sys.modules.pop(name, None)
+    leaf = name.rsplit(".", 1)[-1]
+    if leaf in net.__dict__:
+        delattr(net, leaf)
 
 
 def _der(path: str) -> bytes:
