@@ -214,7 +214,8 @@ def test_the_fuse_box_reads_its_windows_on_time_with_a_silent_or_flooding_broker
         stop.set()
         flooder.close()
     assert runs["silent"]["connects"] >= 1 and runs["broker"]["up"] is True
-    assert runs["broker"]["lines"] >= 300  # the flood was answered while the windows opened
+    # the flood was taken while the windows opened: answered, or dropped unread as a backlog
+    assert runs["broker"]["lines"] + runs["broker"]["dropped"] >= 300, runs["broker"]
     for mode, result in runs.items():
         # The change is seen at the next scan, the event comes at the first scan after the
         # debounce: debounce + two scans from the change. This host is shared and loaded, so

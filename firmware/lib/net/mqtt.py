@@ -50,8 +50,12 @@ UP = const(3)
 
 TCP_TIMEOUT_MS = const(5000)
 CONNACK_TIMEOUT_MS = const(5000)
-MAX_CHUNKS = const(4)      # at most 1 KB read per poll()
-MAX_MESSAGES = const(8)    # at most 8 messages handed on per poll()
+MAX_CHUNKS = const(4)      # at most 1 KB read per poll()...
+MAX_MESSAGES = const(8)    # ...and at most 8 messages handed on per poll()
+# A flood: messages the caller drops unread (on_message returns False: a backlog it cannot
+# serve) cost a parse only, so a poll may read on past the limits above, up to these
+MAX_DROP_CHUNKS = const(12)
+MAX_DROPPED = const(64)
 
 # CONNACK return codes 1..5, for a person
 REFUSALS = ("accepted", "the broker does not speak MQTT 3.1.1", "the broker refused the client id",
@@ -92,6 +96,8 @@ class Client:
         self._pinging = False
         self._pid = 0
         self.unacked = 0             # QoS 1 publishes without PUBACK yet
+        self.backlog = False         # more bytes wait behind the message on_message has now
+        self._full = False
         self.dropped = 0             # publishes refused for want of room
         self._out = Outbox(out_size)
         self._in = PacketReader(in_size)
@@ -229,9 +235,10 @@ class Client:
         reader = self._in
         messages = 0
         chunks = 0
-        while messages < MAX_MESSAGES:
+        dropped = 0
+        while messages < MAX_MESSAGES and dropped < MAX_DROPPED:
             if reader.empty():
-                if chunks >= MAX_CHUNKS:
+                if chunks >= (MAX_DROP_CHUNKS if dropped else MAX_CHUNKS):
                     return True
                 chunks += 1
                 try:
@@ -248,22 +255,30 @@ class Client:
                     return False
                 reader.filled(n)
                 self._last_rx = now
+                self._full = n == len(reader.chunk)  # the socket may hold more behind it
             got = reader.parse()
             if got == MORE:
                 continue
             if got == MALFORMED:
                 self._down(now, "lost", "the broker sent a malformed packet")
                 return False
+            # more bytes behind this packet: it is part of a backlog (the caller may drop it)
+            self.backlog = not reader.empty() or self._full
             if got == PACKET:
-                if not self._dispatch(now):
+                taken = self._dispatch(now)
+                if taken is None:
                     return False
+                if not taken:
+                    dropped += 1
+                    continue
             elif reader.header >> 4 == 3:  # SKIPPED: a PUBLISH too large for the packet buffer
                 self.on_message(None, None, False)
             messages += 1
         return True
 
-    def _dispatch(self, now: int) -> bool:
-        """Act on the packet in the reader; False when the connection was dropped."""
+    def _dispatch(self, now: int):
+        """Act on the packet in the reader: True, False for a PUBLISH the caller dropped unread
+        (on_message returned False), None when the connection was dropped."""
         reader = self._in
         header = reader.header
         kind = header >> 4
@@ -274,10 +289,10 @@ class Client:
             if code == 0:
                 self._set(UP, now)
                 self.on_change("up", "")
-                return self.state == UP
+                return True if self.state == UP else None
             why = REFUSALS[code] if code < len(REFUSALS) else "refused with code %d" % code
             self._down(now, "refused", why)
-            return False
+            return None
         if kind == 3:  # PUBLISH
             qos = (header >> 1) & 3
             tlen = (pkt[0] << 8) | pkt[1] if size >= 2 else size
@@ -286,11 +301,12 @@ class Client:
                 pos += 2
             if pos > size:
                 self._down(now, "lost", "the broker sent a malformed PUBLISH")
-                return False
+                return None
             if qos == 1:
                 self._out.puback(pkt[pos - 2], pkt[pos - 1])
-            self.on_message(bytes(pkt[2:2 + tlen]), bytes(pkt[pos:size]), bool(header & 1))
-            return self._sock is not None
+            if self.on_message(bytes(pkt[2:2 + tlen]), bytes(pkt[pos:size]), bool(header & 1)) is False:
+                return False if self._sock is not None else None
+            return True if self._sock is not None else None
         if kind == 4:  # PUBACK
             if self.unacked:
                 self.unacked -= 1

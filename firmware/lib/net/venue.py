@@ -47,6 +47,7 @@ CLAIM_WINDOW_MS = const(2000)
 ID_TAKEN_WAIT_MS = const(60000)
 STAY_UP_MS = const(10000)    # a connection that lasted this long resets the backoff
 REFUSED_WAIT_MS = const(5000)  # the least wait after the broker refused us (bad password...)
+HANDLED_PER_PASS = const(2)  # requests a pass serves from a backlog; the rest are dropped
 
 NET_REFUSES = {
     "maintenance": "maintenance (deploy) only over the USB cable",
@@ -128,6 +129,8 @@ class Venue:
         self.late_sent = 0
         self.late_lost = 0
         self.dropped_replies = 0
+        self.dropped_commands = 0  # requests dropped unread in a flood's backlog
+        self._handled = 0          # requests served in this pass
         link.mirror = self._on_event_line
 
     def _tls_context(self, ca: str):
@@ -155,6 +158,7 @@ class Venue:
     def poll(self, now: int) -> None:
         """Bounded, never waits: Wi-Fi, connect, read/write, announce, the retained state."""
         self._now = now
+        self._handled = 0
         client = self._client
         if self._wifi is not None and not self._wifi.poll(now):
             if client.state != DOWN:
@@ -291,6 +295,13 @@ class Venue:
             if payload != self._uid:
                 self._claimed_by_another()
             return
+        if self._client.backlog and self._handled >= HANDLED_PER_PASS:
+            # a flood: more waits behind this one than a pass may serve. Dropped unread and
+            # counted, so the backlog drains at reading speed and the request after it is
+            # answered at once (net: dropped_commands)
+            self.dropped_commands += 1
+            return False
+        self._handled += 1
         self._link.handle_line(OVERLONG if payload is None else payload, self._reply, NET_REFUSES)
 
     def _claimed_by_another(self) -> None:
@@ -342,6 +353,7 @@ class Venue:
 def _forget(name: str) -> None:
     """Drop a module that is used only at connect (its bytecode is heap when not frozen)."""
     import sys
+
     import net
     sys.modules.pop(name, None)
     leaf = name.rsplit(".", 1)[-1]
@@ -398,6 +410,7 @@ class NetPort:
         return {"up": client.state == UP, "id": venue.id, "connects": venue.connects,
                 "slowest_slice_ms": self.slowest_ms, "overrun_ms": self.overrun_ms,
                 "dropped_publishes": client.dropped, "dropped_replies": venue.dropped_replies,
+                "dropped_commands": venue.dropped_commands,
                 "late_kept": venue.late_kept, "late_sent": venue.late_sent, "late_lost": venue.late_lost}
 
     def hold_repl(self) -> None:
