@@ -1,7 +1,7 @@
 """Issue 33, item 11: events during an outage reach the broker afterwards, marked late.
 
 Before: a clock's stop and chime while the broker restarted never reached it (clean session,
-QoS 0), so the view never showed them. Now the last net.venue.LATE_SLOTS event lines wait
+QoS 0), so the view never showed them. Now the last net.late.SLOTS event lines wait
 in a preallocated buffer and go out after the next connect, {"late": true, ...}, oldest
 first; what did not fit is counted in the `net` command's late_lost.
 """

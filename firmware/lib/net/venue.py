@@ -38,6 +38,7 @@ from micropython import const
 from link import protocol
 from link.framing import OVERLONG
 from net.backoff import Backoff
+from net.late import Late
 from net.mqtt import DOWN, UP, Client
 
 SLACK_MS = const(2)          # network work only when the next deadline is at least this far...
@@ -61,14 +62,6 @@ _STAGE_LATE = const(3)
 _STAGE_DISCOVERY = const(4)
 _STAGE_DONE = const(5)
 
-# Events while the broker is away: the last LATE_SLOTS event lines (each up to LATE_SLOT_BYTES,
-# marked {"late":true,...}) wait in one preallocated buffer and go out after the next connect,
-# oldest first; older ones and longer ones are counted in late_lost. Chosen over QoS 1 with a
-# persistent session: a broker restarted without persistence forgets the session, and the
-# prop would keep the unacknowledged messages in its heap anyway (docs/venue.md)
-LATE_SLOTS = const(6)
-LATE_SLOT_BYTES = const(256)
-_LATE_MARK = b'{"late":true,'
 
 
 class Venue:
@@ -102,7 +95,9 @@ class Venue:
         self.tls_problem = ""  # why TLS cannot be used: then the prop never connects in the clear
         tls = None
         if cfg.get("tls"):
-            tls = self._tls_context(cfg.get("ca") or "ca.pem")
+            from net import tls as tls_setup
+            tls, self.tls_problem = tls_setup.context(cfg.get("ca") or "ca.pem", self._host)
+            _forget("net.tls")
         self._client = Client(("%s-%s-%s" % (self.prefix, self.id, uid)).encode(), cfg["keepalive_s"],
                               cfg["user"].encode() or None, cfg["broker_password"].encode() or None,
                               (self.t_status, b"offline"), self._on_message, self._on_change,
@@ -122,33 +117,11 @@ class Venue:
         self._last_event = ""
         self.connects = 0
         self._discovery_sent = 0  # net.discovery's documents out so far
-        self._late = bytearray(LATE_SLOTS * LATE_SLOT_BYTES)
-        self._late_len = [0] * LATE_SLOTS
-        self._late_head = 0   # the oldest kept event's slot
-        self.late_kept = 0    # events waiting for the broker
-        self.late_sent = 0
-        self.late_lost = 0
+        self.late = Late()  # events while the broker is away (net.late)
         self.dropped_replies = 0
         self.dropped_commands = 0  # requests dropped unread in a flood's backlog
         self._handled = 0          # requests served in this pass
         link.mirror = self._on_event_line
-
-    def _tls_context(self, ca: str):
-        """(ssl context that checks the broker's certificate against the CA file `ca` and its
-        name against net.broker, host) or None with tls_problem set (at boot only)."""
-        try:
-            import ssl
-        except ImportError:
-            self.tls_problem = "this board's MicroPython has no ssl module: net.tls cannot work"
-            return None
-        try:
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-            context.verify_mode = ssl.CERT_REQUIRED
-            context.load_verify_locations(cadata=_der(ca))
-        except (OSError, ValueError) as exc:
-            self.tls_problem = "net.ca %s cannot be read as a CA certificate (%s)" % (ca, exc)
-            return None
-        return (context, self._host)
 
     @property
     def client(self) -> Client:
@@ -209,7 +182,7 @@ class Venue:
             if self._publish_state(self._now):
                 stage = _STAGE_LATE
         elif stage == _STAGE_LATE:
-            if self._publish_late():
+            if self.late.publish(self._client, self.t_event):
                 stage = _STAGE_DISCOVERY  # the configs, or (discovery off) their removal
         else:
             from net import discovery
@@ -243,43 +216,13 @@ class Venue:
     # --- what the link and the broker report ------------------------
     def _on_event_line(self, name: str, line) -> None:
         """Link.mirror: every event line also goes to PREFIX/ID/event; the state follows.
-        With the broker away (or not yet announced) the line is kept for later (_keep_late)."""
+        With the broker away (or not yet announced) the line is kept for later (net.late)."""
         self._state_dirty = True
         self._last_event = name
         if self._client.state == UP and self._stage >= _STAGE_DISCOVERY:
             self._client.publish(self.t_event, memoryview(line)[:-1])
         elif name != "net":  # the network's own events say what the broker already knows
-            self._keep_late(line)
-
-    def _keep_late(self, line) -> None:
-        size = len(line) - 2 + len(_LATE_MARK)  # the line without its "{" and newline, marked
-        if size > LATE_SLOT_BYTES:
-            self.late_lost += 1
-            return
-        if self.late_kept == LATE_SLOTS:  # full: the oldest goes
-            self._late_head = (self._late_head + 1) % LATE_SLOTS
-            self.late_kept -= 1
-            self.late_lost += 1
-        slot = (self._late_head + self.late_kept) % LATE_SLOTS
-        base = slot * LATE_SLOT_BYTES
-        mark = len(_LATE_MARK)
-        self._late[base:base + mark] = _LATE_MARK
-        self._late[base + mark:base + size] = memoryview(line)[1:-1]
-        self._late_len[slot] = size
-        self.late_kept += 1
-
-    def _publish_late(self) -> bool:
-        """The kept events, oldest first; True once all are out (retried on the next pass)."""
-        view = memoryview(self._late)
-        while self.late_kept:
-            slot = self._late_head
-            base = slot * LATE_SLOT_BYTES
-            if not self._client.publish(self.t_event, view[base:base + self._late_len[slot]]):
-                return False
-            self._late_head = (slot + 1) % LATE_SLOTS
-            self.late_kept -= 1
-            self.late_sent += 1
-        return True
+            self.late.keep(line)
 
     def _reply(self, line) -> None:
         if not self._client.publish(self.t_reply, memoryview(line)[:-1]):
@@ -361,21 +304,6 @@ def _forget(name: str) -> None:
         delattr(net, leaf)
 
 
-def _der(path: str) -> bytes:
-    """The CA certificate in the file at `path` as DER, the form the ports' mbedtls takes
-    (a PEM file, as openssl writes it, is decoded here: measured, the unix port's
-    load_verify_locations refuses PEM with "invalid cert")."""
-    with open(path, "rb") as f:
-        data = f.read(8192)
-    if not data.startswith(b"-----BEGIN"):
-        return data
-    import binascii
-    end = data.find(b"-----END")
-    if end < 0:
-        raise ValueError("a PEM file with no END line")
-    return binascii.a2b_base64(data[data.find(b"\n") + 1:end])  # the first certificate
-
-
 class NetPort:
     """The serial port with the network's work in front of each wait (runtime.Runtime's port)."""
 
@@ -411,7 +339,7 @@ class NetPort:
                 "slowest_slice_ms": self.slowest_ms, "overrun_ms": self.overrun_ms,
                 "dropped_publishes": client.dropped, "dropped_replies": venue.dropped_replies,
                 "dropped_commands": venue.dropped_commands,
-                "late_kept": venue.late_kept, "late_sent": venue.late_sent, "late_lost": venue.late_lost}
+                "late_kept": venue.late.kept, "late_sent": venue.late.sent, "late_lost": venue.late.lost}
 
     def hold_repl(self) -> None:
         self._port.hold_repl()

@@ -142,14 +142,8 @@ def tls_why(exc, ca_file) -> str:
     return str(text)
 
 
-def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
-            on_message=None, subscribe=(), on_connection=None, ca_file: Optional[str] = None):
-    """A paho-mqtt client connected to `broker` with its network loop running in a thread
-    (which connects again by itself after the connection is lost).
-
-    subscribe: topics to subscribe to (again after every reconnect). on_connection(up):
-    called when the connection is lost (False) and when it is back (True). Raises
-    BrokerError when the broker cannot be reached or refuses the login."""
+def _client(broker: Broker, password: str, client_id: str, ca_file: Optional[str]):
+    """A paho-mqtt client for `broker`, not connected yet: login, TLS, how it reconnects."""
     import paho.mqtt.client as mqtt
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
     if broker.user:
@@ -162,6 +156,23 @@ def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
             raise BrokerError("the CA file %s cannot be used (%s)" % (ca_file, exc)) from None
     elif ca_file:
         raise BrokerError("--ca-file is for TLS: write the broker mqtts://HOST:PORT")
+    # every callback of ours is guarded; this keeps paho's thread alive should one still raise
+    client.suppress_exceptions = True
+    # paho doubles its wait up to 120 s by default: a broker back after a long outage would
+    # stay unseen for up to two minutes; the view asks again at most every RECONNECT_MAX_S
+    client.reconnect_delay_set(1, RECONNECT_MAX_S)
+    return client
+
+
+def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
+            on_message=None, subscribe=(), on_connection=None, ca_file: Optional[str] = None):
+    """A paho-mqtt client connected to `broker` with its network loop running in a thread
+    (which connects again by itself after the connection is lost).
+
+    subscribe: topics to subscribe to (again after every reconnect). on_connection(up):
+    called when the connection is lost (False) and when it is back (True). Raises
+    BrokerError when the broker cannot be reached or refuses the login."""
+    client = _client(broker, password, client_id, ca_file)
     answered = threading.Event()
     outcome: dict = {}
 
@@ -185,11 +196,6 @@ def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
         except Exception as exc:
             outcome["error"] = exc
 
-    # every callback of ours is guarded; this keeps paho's thread alive should one still raise
-    client.suppress_exceptions = True
-    # paho doubles its wait up to 120 s by default: a broker back after a long outage would
-    # stay unseen for up to two minutes; the view asks again at most every RECONNECT_MAX_S
-    client.reconnect_delay_set(1, RECONNECT_MAX_S)
     client.on_connect = on_connect
     client.on_disconnect = on_disconnect
     if on_message is not None:
@@ -216,3 +222,15 @@ def connect(broker: Broker, password: str, client_id: str, timeout: float = 5.0,
         client.loop_stop()
         raise BrokerError("the broker at %s refused the login: %s" % (where, reason))
     return client
+
+
+def reader_gone(stream) -> bool:
+    """Whether the pipe that `stream` writes into has no reader any more (POLLERR on its
+    write end, Linux and the BSDs); False for a terminal, a file, or where it cannot tell."""
+    import select
+    try:
+        poller = select.poll()
+        poller.register(stream.fileno(), 0)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return False

@@ -19,7 +19,7 @@ from propctl.argtypes import TOPIC_LEVEL
 from propctl.describe import describe_event
 from propctl.overrides import parse_sets
 from propctl.sim.runner import load_config
-from propctl.venue.broker import BrokerError, check_board_password, parse_url, read_password
+from propctl.venue.broker import BrokerError, check_board_password, parse_url, read_password, reader_gone
 from propctl.venue.netprop import DEFAULT_HEAP, NetProp
 
 BROKER_MAX = 64  # the firmware's net.broker: at most 64 printable ASCII characters
@@ -32,12 +32,7 @@ def run(args, prop: str) -> int:
         broker = parse_url(args.broker)
         password = read_password(getattr(args, "password_file", None))
         check_board_password(password)
-        settings = load_config(getattr(args, "config", None))
-        for key, value in parse_sets(getattr(args, "set", None)).items():
-            if isinstance(value, dict) and isinstance(settings.get(key), dict):
-                settings[key] = dict(settings[key], **value)
-            else:
-                settings[key] = value
+        settings = _settings(args)
     except (BrokerError, ValueError) as exc:
         print("propctl sim: %s" % exc, file=sys.stderr)
         return 2
@@ -53,34 +48,16 @@ def run(args, prop: str) -> int:
         print("propctl sim: net settings come from --broker and --id here", file=sys.stderr)
         return 2
     prop_id = args.id or prop
+    ca_file = getattr(args, "ca_file", None)
+    problem = _tls_problem(broker, ca_file)
+    if problem:
+        print("propctl sim: %s" % problem, file=sys.stderr)
+        return 2
     stopped = threading.Event()
     stdout_gone = threading.Event()
-    lock = threading.Lock()
-
-    def echo(netprop, line) -> None:
-        if isinstance(line, dict) and isinstance(line.get("ev"), str) and isinstance(line.get("data"), dict):
-            text = describe_event(prop, line["ev"], line["data"])  # as propctl monitor says it
-        else:
-            text = json.dumps(line) if isinstance(line, dict) else line
-        with lock:
-            if stopped.is_set():
-                return
-            try:
-                print("%s %s" % (netprop.prop_id, text), flush=True)
-            except (BrokenPipeError, OSError, ValueError):  # | head -3 has what it wanted
-                stdout_gone.set()
-                stopped.set()
-
+    echo = _echo(prop, stopped, stdout_gone)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda *_: stopped.set())
-    ca_file = getattr(args, "ca_file", None)
-    if ca_file and not broker.tls:
-        print("propctl sim: --ca-file is for TLS: write the broker mqtts://HOST:PORT", file=sys.stderr)
-        return 2
-    if broker.tls and not ca_file:
-        print("propctl sim: a board checks the broker's certificate against a CA file of its own: "
-              "give --ca-file FILE (the CA certificate, PEM)", file=sys.stderr)
-        return 2
     try:
         board = NetProp(prop, broker.host, broker.port, prop_id, user=broker.user, password=password,
                         settings=settings, echo=echo, uid=sim_uid(), tie_to_parent=True, ca_file=ca_file)
@@ -93,6 +70,9 @@ def run(args, prop: str) -> int:
           file=sys.stderr, flush=True)
     try:
         while not stopped.wait(0.5):
+            if reader_gone(sys.stdout):  # | head -3 is done, even if nothing more is printed
+                stdout_gone.set()
+                break
             if not board.running():
                 print("propctl sim: the virtual %s ended" % prop, file=sys.stderr)
                 return 1
@@ -112,6 +92,48 @@ def _stdout_to_devnull() -> None:
         os.close(devnull)
     except (OSError, ValueError):
         pass
+
+
+def _echo(prop: str, stopped: threading.Event, stdout_gone: threading.Event):
+    """The board's event lines printed as propctl monitor words them, one per line; a closed
+    stdout (| head -3) sets both events: the sim ends, and its firmware with it."""
+    lock = threading.Lock()
+
+    def echo(netprop, line) -> None:
+        if isinstance(line, dict) and isinstance(line.get("ev"), str) and isinstance(line.get("data"), dict):
+            text = describe_event(prop, line["ev"], line["data"])  # as propctl monitor says it
+        else:
+            text = json.dumps(line) if isinstance(line, dict) else line
+        with lock:
+            if stopped.is_set():
+                return
+            try:
+                print("%s %s" % (netprop.prop_id, text), flush=True)
+            except (BrokenPipeError, OSError, ValueError):
+                stdout_gone.set()
+                stopped.set()
+    return echo
+
+
+def _settings(args) -> dict:
+    """--config FILE with the --set overrides over it."""
+    settings = load_config(getattr(args, "config", None))
+    for key, value in parse_sets(getattr(args, "set", None)).items():
+        if isinstance(value, dict) and isinstance(settings.get(key), dict):
+            settings[key] = dict(settings[key], **value)
+        else:
+            settings[key] = value
+    return settings
+
+
+def _tls_problem(broker, ca_file):
+    """Why --broker and --ca-file do not go together, or None."""
+    if ca_file and not broker.tls:
+        return "--ca-file is for TLS: write the broker mqtts://HOST:PORT"
+    if broker.tls and not ca_file:
+        return ("a board checks the broker's certificate against a CA file of its own: "
+                "give --ca-file FILE (the CA certificate, PEM)")
+    return None
 
 
 def sim_uid() -> str:
