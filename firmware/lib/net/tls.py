@@ -18,7 +18,7 @@ def context(ca: str, host: str) -> tuple:
         return None, "this board's MicroPython has no ssl module: net.tls cannot work"
     try:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        ctx.verify_mode = ssl.CERT_REQUIRED
+        ctx.verify_mode = ssl.CERT_REQUIRED  # type: ignore[attr-defined]
         ctx.load_verify_locations(cadata=der(ca))
     except (OSError, ValueError) as exc:
         return None, "net.ca %s cannot be read as a CA certificate (%s)" % (ca, exc)

@@ -228,16 +228,17 @@ class Venue:
         if not self._client.publish(self.t_reply, memoryview(line)[:-1]):
             self.dropped_replies += 1
 
-    def _on_message(self, topic, payload, retain: bool) -> None:
+    def _on_message(self, topic, payload, retain: bool) -> bool:
+        """The client's on_message; False: dropped unread (a flood's backlog)."""
         if retain:
             # a retained command would run again at every connect: never run one. A retained
             # claim is no board arriving (a board publishes its claim live): one left on the
             # broker would otherwise keep this prop off it for good
-            return
+            return True
         if topic == self.t_claim:
             if payload != self._uid:
                 self._claimed_by_another()
-            return
+            return True
         if self._client.backlog and self._handled >= HANDLED_PER_PASS:
             # a flood: more waits behind this one than a pass may serve. Dropped unread and
             # counted, so the backlog drains at reading speed and the request after it is
@@ -246,6 +247,7 @@ class Venue:
             return False
         self._handled += 1
         self._link.handle_line(OVERLONG if payload is None else payload, self._reply, NET_REFUSES)
+        return True
 
     def _claimed_by_another(self) -> None:
         now = self._now

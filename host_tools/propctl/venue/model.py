@@ -7,6 +7,7 @@ import math
 import sys
 import threading
 import time
+from typing import Optional
 
 from propctl.termtext import cells, cut
 
@@ -110,7 +111,7 @@ class Venue:
         self.bad = 0       # messages the view could not take (bad_message)
         self.last_bad = ""
         self.closed = False  # stdout was closed (| head): the view ends
-        self.back_at = None  # monotonic time of the last reconnection, until tick() settles it
+        self.back_at: Optional[float] = None  # the last reconnection (monotonic), until tick()
         self.back_wall = 0.0
         self.lost_at = 0.0
 
