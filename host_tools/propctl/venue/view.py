@@ -284,7 +284,7 @@ def register(subparsers) -> None:
     parser.add_argument("--forget", metavar="ID", type=TOPIC_LEVEL,
                         help="remove a prop that is gone or renamed: its retained status and state "
                              "and its Home Assistant entities (refused while it is online)")
-    parser.add_argument("--discovery-prefix", default="homeassistant", type=TOPIC_LEVEL,
+    parser.add_argument("--discovery-prefix", default="homeassistant", type=TOPIC_LEVEL, metavar="PREFIX",
                         help="with --forget: Home Assistant's discovery prefix, net.discovery_prefix "
                              "(default %(default)s)")
     parser.add_argument("--json", action="store_true", help="one JSON line per status, state and event")
