@@ -54,8 +54,8 @@ MAX_CHUNKS = const(4)      # at most 1 KB read per poll()...
 MAX_MESSAGES = const(8)    # ...and at most 8 messages handed on per poll()
 # A flood: messages the caller drops unread (on_message returns False: a backlog it cannot
 # serve) cost a parse only, so a poll may read on past the limits above, up to these
-MAX_DROP_CHUNKS = const(12)
-MAX_DROPPED = const(64)
+MAX_DROP_CHUNKS = const(8)
+MAX_DROPPED = const(32)
 
 # CONNACK return codes 1..5, for a person
 REFUSALS = ("accepted", "the broker does not speak MQTT 3.1.1", "the broker refused the client id",
