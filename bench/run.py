@@ -26,7 +26,8 @@ from throughput import bench_throughput
 def bench_venue(quick, folder):
     """Venue mode: 20 props on one broker, hostile payloads, the net layer's heap (bench/venue.py)."""
     import venue  # bench/venue.py (beside this file, so on the path)
-    return venue.bench_venue(quick, folder)
+    import venue_bench  # round two: 50 props, a broker restart, TLS heap
+    return venue.bench_venue(quick, folder) + venue_bench.bench_section(quick, folder)
 
 
 def bench_cli(quick, folder):

@@ -175,7 +175,8 @@ def test_the_fuse_box_reads_its_windows_on_time_with_a_silent_or_flooding_broker
     """Each window's event as soon after its change as the firmware promises, whatever the network."""
     runs = fusebox_windows(broker.port, "c1", PW)
     assert runs["silent"]["connects"] >= 1 and runs["broker"]["up"] is True
-    assert runs["broker"]["lines"] >= 300  # the flood was answered while the windows opened
+    # the flood was taken while the windows opened: answered, or dropped unread as a backlog
+    assert runs["broker"]["lines"] + runs["broker"]["dropped"] >= 300, runs["broker"]
     for mode, result in runs.items():
         # The change is seen at the next scan, the event comes at the first scan after the
         # debounce: debounce + two scans from the change, on the board's clock. Never sooner;

@@ -43,7 +43,8 @@ def test_the_table_fits_80x24_with_more_props_than_rows():
     assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
     assert lines[0] == "venue: 31 props, 16 online"  # not json, another prefix: no prop
     assert "a-very-long-pr football offline kickoff_choi touchdown      14 7" in lines
-    assert lines[-1] == "... and 10 more (--json lists every prop)"
+    assert lines[-2] == "... and 11 more (--json lists every prop)"
+    assert lines[-1].startswith("1 bad message ignored, the last: props/x/state (not JSON")
     venue.props = {"zz": venue.props["zz"]}
     assert venue.table()[2].split()[4] == "?[2J?[31mgotch"  # no escape reaches the terminal
 
@@ -60,8 +61,9 @@ def test_broker_urls_that_cannot_work_are_refused_with_the_reason(url, why):
 
 
 def test_a_broker_url_with_user_and_port():
-    assert parse_url("mqtt://venue@10.0.0.5:1884") == ("10.0.0.5", 1884, "venue")
-    assert parse_url("localhost") == ("localhost", 1883, "")
+    assert parse_url("mqtt://venue@10.0.0.5:1884") == ("10.0.0.5", 1884, "venue", False)
+    assert parse_url("localhost") == ("localhost", 1883, "", False)
+    assert parse_url("mqtts://venue@pi") == ("pi", 8883, "venue", True)
 
 
 def test_deploy_takes_passwords_from_a_file_or_prompt_and_never_shows_them(tmp_path):
@@ -147,17 +149,18 @@ def test_home_assistant_discovery_documents(broker):
     listener = Listener(broker.port)
     with NetProp("fusebox", "127.0.0.1", broker.port, "f1", user="f1", password="f1-pw",
                  net={"discovery": True}):
-        sensor = listener.wait_json("homeassistant/sensor/f1/state/config", lambda m: True, 10)
-        button = listener.wait_json("homeassistant/button/f1/main/config", lambda m: True, 5)
+        sensor = listener.wait_json("homeassistant/sensor/props_f1/state/config", lambda m: True, 10)
+        button = listener.wait_json("homeassistant/button/props_f1/main/config", lambda m: True, 5)
     listener.close()
     assert sensor["state_topic"] == "props/f1/state" and sensor["availability_topic"] == "props/f1/status"
     assert sensor["unique_id"] == "props_f1_state" and sensor["device"]["model"] == "fusebox"
     assert button["command_topic"] == "props/f1/cmd"
     assert json.loads(button["payload_press"]) == {"cmd": "next_card"}
     assert button["device"] == sensor["device"] and button["name"] == "Next card"
+    assert button["availability"][0] == {"topic": "props/f1/status"}  # more: tests/test_venue_ha.py
     # retained on the broker: a Home Assistant that starts later still finds the prop
     late = Listener(broker.port, client_id="late")
-    assert late.wait(lambda t, p, r: t == "homeassistant/button/f1/main/config" and r, 3)
+    assert late.wait(lambda t, p, r: t == "homeassistant/button/props_f1/main/config" and r, 3)
     late.close()
 
 
@@ -243,8 +246,9 @@ def test_the_waits_at_a_missing_broker_double():
                            str(port)], capture_output=True, text=True, env=env, timeout=30)
     retries = json.loads(done.stdout.strip().splitlines()[-1])["retries"]
     assert len(retries) == 5, done
-    for n, wait in enumerate(retries):  # 1 s, 2 s, 4 s ... each +-25 %
-        assert 750 * 2 ** n <= wait <= 1250 * 2 ** n, retries
+    for n, wait in enumerate(retries):  # 1 s, 2 s, 4 s, then 7 s (net.backoff.MAX_MS), each +-25 %
+        base = min(1000 * 2 ** n, 7000)
+        assert base * 3 // 4 <= wait <= base * 5 // 4, retries
 
 
 def test_the_table_says_when_the_venue_has_lost_the_broker(broker):

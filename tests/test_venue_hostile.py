@@ -6,7 +6,7 @@ import time
 
 import pytest
 from mosquitto_broker import Mosquitto
-from test_venue_broker import CLOCK, assert_stop_on_time
+from test_venue_broker import CLOCK, assert_stop_on_time, net_stats
 from venue_helpers import Listener, hostile_payloads, request
 
 from propctl.venue.netprop import NetProp
@@ -27,6 +27,7 @@ def test_hostile_payloads_on_the_command_topic_crash_nothing_and_every_valid_req
                    settings=CLOCK).start()
     try:
         assert admin.wait(lambda t, p, r: t == "props/h1/status" and p == b"online", 10)  # subscribed by then
+        time.sleep(1.0)  # its connect's work done (discovery's module loaded and dropped again)
         before = request(admin, "h1", 1, "mem")
         assert before is not None and "free" in before["ok"]
         rng = random.Random(26)
@@ -46,7 +47,10 @@ def test_hostile_payloads_on_the_command_topic_crash_nothing_and_every_valid_req
         assert after["ok"]["used"] - before["ok"]["used"] < 4096, (before, after)
         replies = [json.loads(p) for p in admin.on("props/h1/reply")]
         errors = [r for r in replies if "err" in r]
-        assert len(errors) >= 1900  # nearly every payload was answered (an empty line is no request)
+        # nearly every payload answered or, sent faster than a pass serves them, dropped unread
+        # as a backlog (issue 33 item 18; an empty line is no request)
+        dropped = net_stats(prop)["dropped_commands"]
+        assert len(errors) + dropped >= 1900, (len(errors), dropped)
         assert all(r["err"] in ("bad_bytes", "bad_json", "bad_message", "too_long", "unknown_command",
                                 "bad_args", "refused") for r in errors), {r["err"] for r in errors}
         # and the prop still plays: a round over MQTT stops on its millisecond

@@ -122,11 +122,17 @@ SCHEMA: dict = {
         "port": ("int", 1883, 1, 65535, None),
         "user": ("text", "", 32, False),  # broker user; "": connect without one
         "broker_password": ("secret", "", 64),
+        # TLS to the broker (port 8883 as a rule): its certificate checked against the CA in
+        # the file `ca` on the board's flash, its name against `broker`
+        "tls": ("bool", False),
+        "ca": ("text", "ca.pem", 32, False),
         "prefix": ("text", "props", 32, True),  # topics PREFIX/ID/event|state|status|cmd|reply
         "id": ("text", "", 32, True),  # this prop's id; "": the prop's name (clock, ...)
         # MQTT keep-alive: a dead link shows within 1.5 x this
         "keepalive_s": ("int", 30, 5, 600, None),
-        "discovery": ("bool", False),  # announce to Home Assistant (homeassistant/...)
+        # announce to Home Assistant (DISCOVERY_PREFIX/...); false: remove what was announced
+        "discovery": ("bool", False),
+        "discovery_prefix": ("text", "homeassistant", 32, True),  # Home Assistant's discovery prefix
     },
 }
 

@@ -87,6 +87,7 @@ def main():
     print(json.dumps({"late_ms": late, "debounce_ms": c["debounce_ms"], "scan_ms": c["scan_ms"],
                       "connects": venue.connects if venue else 0,
                       "lines": link._seq if link is not None else 0,  # replies and events sent
+                      "dropped": getattr(venue, "dropped_commands", 0) if venue else 0,  # a backlog's
                       "up": venue is not None and venue.client.state == UP,
                       "overrun_ms": port.overrun_ms if venue else 0}))
 

@@ -7,7 +7,9 @@ an ACL, its own log.
 The ACL is the one docs/venue.md recommends: a prop (user = its id) may
 publish only under PREFIX/ITS_ID/ and read only its own cmd and claim topics;
 `venue` (propctl venue) reads everything under the prefix and may write
-commands; `admin` reads and writes everything (the tests' eavesdropper).
+commands (and, for --forget, statuses, states and Home Assistant configs);
+`homeassistant` reads the props and discovery and presses buttons; `admin`
+reads and writes everything (the tests' eavesdropper).
 
 Without mosquitto installed the tests that use it skip with a line saying so;
 under CI ($PROPS_REQUIRE_MOSQUITTO) they fail instead.
@@ -28,15 +30,25 @@ ACL = """\
 user admin
 topic readwrite #
 
+""" + """\
 user venue
+topic read {prefix}/#
+topic write {prefix}/+/cmd
+topic write {prefix}/+/status
+topic write {prefix}/+/state
+topic readwrite homeassistant/#
+
+user homeassistant
+topic readwrite homeassistant/#
 topic read {prefix}/#
 topic write {prefix}/+/cmd
 
 pattern write {prefix}/%u/#
 pattern read {prefix}/%u/cmd
 pattern read {prefix}/%u/claim
-pattern write homeassistant/+/%u/#
+pattern write homeassistant/+/{prefix}_%u/#
 """
+VENUE_ACL = ACL.split("\n\n", 1)[1]  # what docs/venue.md recommends (tests/test_venue_ha.py checks)
 
 
 def mosquitto_binary():
@@ -59,7 +71,8 @@ def free_port() -> int:
 
 
 class Mosquitto:
-    def __init__(self, folder: Path, users: dict, prefix: str = "props") -> None:
+    def __init__(self, folder: Path, users: dict, prefix: str = "props", tls=None) -> None:
+        """tls: {"cert", "key"} (tls_certs.make_pki): a second listener, tls_port, speaks TLS."""
         self.binary = mosquitto_binary()
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -82,6 +95,12 @@ class Mosquitto:
             % (self.port, passwd, acl, self.log)
             # as root (CI) mosquitto would switch to the user mosquitto, who cannot read this folder
             + ("user root\n" if os.geteuid() == 0 else ""))
+        self.tls_port = None
+        if tls is not None:
+            self.tls_port = free_port()
+            with open(self.conf, "a") as conf:
+                conf.write("listener %d 127.0.0.1\ncertfile %s\nkeyfile %s\n"
+                           % (self.tls_port, tls["cert"], tls["key"]))
         self._proc = None
 
     def start(self) -> "Mosquitto":

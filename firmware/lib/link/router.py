@@ -114,7 +114,10 @@ class Link:
             self._error(request_id, protocol.BAD_ARGS, problem, write)
             return
         if cmd in BUILTIN:
-            self._send(protocol.reply_ok(self._next_seq(), request_id, self._builtin(cmd)), write)
+            result = self._builtin(cmd)
+            if refuse and cmd == "hello":  # what this caller may use: no refused command (the network)
+                result["caps"] = [name for name in result["caps"] if name not in refuse]
+            self._send(protocol.reply_ok(self._next_seq(), request_id, result), write)
             return
         try:
             result = handler(**args)

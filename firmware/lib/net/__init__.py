@@ -6,4 +6,6 @@
     wifi       joining Wi-Fi without waiting
     backoff    doubling waits with jitter
     discovery  Home Assistant's MQTT discovery documents (net.discovery)
+    late       events while the broker is away, published late
+    tls        the ssl context that checks the broker (net.tls), at boot only
 """

@@ -1,53 +1,97 @@
-"""Home Assistant MQTT discovery (net.discovery: true): the prop as a device.
+"""Home Assistant MQTT discovery: the prop as a device (net.discovery), or its entities
+removed (net.discovery false).
 
-Two retained documents under homeassistant/ (Home Assistant's default
-discovery prefix), sent once after each connect:
-    homeassistant/sensor/NODE/state/config    the prop's state ("idle", "running", ...)
-                                              with the whole state as attributes
-    homeassistant/button/NODE/main/config     its main action (start a round, next card, roll)
-NODE is the prop's ID alone (a Mosquitto ACL pattern matches %u only as a whole topic
-level, so `pattern write homeassistant/+/%u/#` lets each prop announce only itself).
-Both share one `device` and PREFIX/ID/status as availability ("online"/"offline",
-the will), so Home Assistant greys the prop out when it goes.
+As Home Assistant's MQTT discovery documents it (home-assistant.io/integrations/mqtt,
+"MQTT Discovery": topic <discovery_prefix>/<component>/[<node_id>/]<object_id>/config,
+a retained JSON config; an empty retained config removes the entity), after each connect:
+
+    DP/sensor/NODE/state/config   the prop's state in one word (clock: idle, running,
+                                  chiming, fault; fuse box: idle, round, blown; football box:
+                                  its game's phase, or counting), "error" for the state's
+                                  error form; the whole state as attributes
+    DP/button/NODE/main/config    its main action (start a round, next card, roll), available
+                                  only while the prop can do it (sensor.mqtt/button.mqtt:
+                                  `availability` with `availability_mode: all`: the prop's
+                                  status and a template over its state), so Home Assistant
+                                  offers no button the prop would refuse
+
+DP is net.discovery_prefix (Home Assistant's default: homeassistant). NODE is
+PREFIX_ID (net.prefix and net.id): two venues on one broker never share a config
+topic, and a Mosquitto ACL line `pattern write homeassistant/+/props_%u/#` lets each
+prop announce only itself (docs/venue.md). Both documents carry one `device`, an
+`origin` (who made the config) and PREFIX/ID/status for availability ("online" /
+"offline", the will), so Home Assistant greys the prop out when it goes.
+
+With net.discovery false the prop publishes an empty retained config on both topics
+after each connect: entities it announced before are removed, not left stale.
 """
 from link import protocol
 
-# prop -> (command, button name): what a game master presses most
+# prop -> (command, button name, sensor value template, "can do it now" test): the templates
+# are Jinja2 as Home Assistant renders them, over the prop's PREFIX/ID/state document; they
+# read keys with .get() so the state's error form ({"error": ...}) renders too
+_CLOCK_VALUE = "{{ value_json.state.get('state', 'error') }}"
 MAIN_ACTIONS = {
-    "clock": ("start_round", "Start round"),
-    "fusebox": ("next_card", "Next card"),
-    "football": ("roll", "Roll the dice"),
+    "clock": ("start_round", "Start round", _CLOCK_VALUE,
+              "value_json.state.get('state') == 'idle'"),
+    "fusebox": ("next_card", "Next card", _CLOCK_VALUE,
+                "value_json.state.get('mode') == 'pack'"),
+    "football": ("roll", "Roll the dice",
+                 "{% set s = value_json.state %}{{ 'error' if 'error' in s else ('counting'"
+                 " if s.get('box') == 'counting' else s.get('phase', 'error')) }}",
+                 "value_json.state.get('box', 'counting') != 'counting' and ('roll' in"
+                 " value_json.state.get('actions', []) or 'toss' in value_json.state.get('actions', []))"),
 }
+ORIGIN = "game props"
+COMPONENTS = (("sensor", "state"), ("button", "main"))
+
+
+def node(venue) -> str:
+    return "%s_%s" % (venue.prefix, venue.id)
+
+
+def topics(venue) -> list:
+    """The config topics this prop announces on (allocates: at connect only)."""
+    return [("%s/%s/%s/%s/config" % (venue.discovery_prefix, component, node(venue), obj)).encode()
+            for component, obj in COMPONENTS]
 
 
 def documents(venue) -> list:
     """[(topic, payload bytes)] for this prop (allocates: at connect only)."""
     ident = venue.state_document()
-    node = venue.id
-    uid = "%s_%s" % (venue.prefix, venue.id)
+    uid = node(venue)
     device = {"identifiers": [uid], "name": "%s %s" % (ident["prop"], venue.id),
               "model": ident["prop"], "sw_version": ident["firmware"], "manufacturer": "game props"}
+    origin = {"name": ORIGIN, "sw_version": ident["firmware"]}
     status = venue.t_status.decode()
-    out = []
-    sensor = {"name": "State", "unique_id": uid + "_state", "state_topic": venue.t_state.decode(),
-              "value_template": "{{ value_json.state.state | default('on') }}",
-              "json_attributes_topic": venue.t_state.decode(),
-              "json_attributes_template": "{{ value_json.state | tojson }}",
-              "availability_topic": status, "device": device}
-    out.append(("homeassistant/sensor/%s/state/config" % node, sensor))
+    state = venue.t_state.decode()
     action = MAIN_ACTIONS.get(ident["prop"])
+    where = topics(venue)
+    sensor = {"name": "State", "unique_id": uid + "_state", "state_topic": state,
+              "value_template": action[2] if action is not None else _CLOCK_VALUE,
+              "json_attributes_topic": state,
+              "json_attributes_template": "{{ value_json.state | tojson }}",
+              "availability_topic": status, "device": device, "origin": origin}
+    out = [(where[0], sensor)]
     if action is not None:
         button = {"name": action[1], "unique_id": uid + "_" + action[0],
                   "command_topic": venue.t_cmd.decode(),
                   "payload_press": protocol.encode({"cmd": action[0]})[:-1].decode(),
-                  "availability_topic": status, "device": device}
-        out.append(("homeassistant/button/%s/main/config" % node, button))
-    return [(topic.encode(), protocol.encode(doc)[:-1]) for topic, doc in out]
+                  "availability": [{"topic": status},
+                                   {"topic": state,
+                                    "value_template": "{{ 'online' if %s else 'offline' }}" % action[3]}],
+                  "availability_mode": "all", "device": device, "origin": origin}
+        out.append((where[1], button))
+    return [(topic, protocol.encode(doc)[:-1]) for topic, doc in out]
 
 
 def announce(venue, client) -> bool:
-    """Publish the documents not yet sent; True once all are out (retried on the next pass)."""
-    docs = documents(venue)
+    """Publish the documents (net.discovery) or the empty configs that remove them, those not
+    yet sent; True once all are out (retried on the next pass)."""
+    if venue.discovery:
+        docs = documents(venue)
+    else:
+        docs = [(topic, b"") for topic in topics(venue)]
     sent = venue._discovery_sent
     while sent < len(docs):
         topic, payload = docs[sent]

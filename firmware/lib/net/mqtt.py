@@ -50,8 +50,12 @@ UP = const(3)
 
 TCP_TIMEOUT_MS = const(5000)
 CONNACK_TIMEOUT_MS = const(5000)
-MAX_CHUNKS = const(4)      # at most 1 KB read per poll()
-MAX_MESSAGES = const(8)    # at most 8 messages handed on per poll()
+MAX_CHUNKS = const(4)      # at most 1 KB read per poll()...
+MAX_MESSAGES = const(8)    # ...and at most 8 messages handed on per poll()
+# A flood: messages the caller drops unread (on_message returns False: a backlog it cannot
+# serve) cost a parse only, so a poll may read on past the limits above, up to these
+MAX_DROP_CHUNKS = const(8)
+MAX_DROPPED = const(32)
 
 # CONNACK return codes 1..5, for a person
 REFUSALS = ("accepted", "the broker does not speak MQTT 3.1.1", "the broker refused the client id",
@@ -70,8 +74,12 @@ class Client:
 
     def __init__(self, client_id: bytes, keepalive_s: int = 30, user=None, password=None, will=None,
                  on_message=None, on_change=None, out_size: int = 2048, in_size: int = 640,
-                 socket_module=None) -> None:
+                 socket_module=None, tls=None) -> None:
         self.client_id = client_id
+        # (ssl.SSLContext, server host name) or None: the TCP connection is wrapped once it is
+        # up, before a byte of CONNECT (user, password) is written; the handshake runs inside
+        # the non-blocking reads and writes that follow (do_handshake_on_connect=False)
+        self._tls = tls
         self.keepalive_ms = keepalive_s * 1000
         self._user = user
         self._password = password
@@ -88,6 +96,8 @@ class Client:
         self._pinging = False
         self._pid = 0
         self.unacked = 0             # QoS 1 publishes without PUBACK yet
+        self.backlog = False         # more bytes wait behind the message on_message has now
+        self._full = False
         self.dropped = 0             # publishes refused for want of room
         self._out = Outbox(out_size)
         self._in = PacketReader(in_size)
@@ -157,6 +167,8 @@ class Client:
                     self._down(now, "lost", "the broker refused the connection (is it running?)")
                     return
                 if entry[1] & select.POLLOUT:
+                    if self._tls is not None and not self._wrap(now):
+                        return
                     self._poll.modify(self._sock, select.POLLIN)
                     self._set(CONNACK, now)
             if self.state == TCP:
@@ -180,37 +192,61 @@ class Client:
                 self._pinging = True
                 self._last_rx = now  # the answer is due within keepalive_ms from here
 
+    def _wrap(self, now: int) -> bool:
+        """The TCP connection into TLS (the server's certificate and name are checked in the
+        handshake, by the context); False when that cannot even start."""
+        context, host = self._tls
+        sock = self._sock
+        try:
+            self._poll.unregister(sock)
+        except (OSError, ValueError, KeyError):
+            pass
+        try:
+            self._sock = context.wrap_socket(sock, server_hostname=host, do_handshake_on_connect=False)
+        except (OSError, ValueError) as exc:
+            self._sock = sock
+            self._down(now, "lost", "TLS cannot start (%s)" % _errname(exc))
+            return False
+        self._poll.register(self._sock, select.POLLIN)
+        return True
+
     def _flush(self, now: int) -> bool:
         out = self._out
         if out.start == out.end:
             return True
         try:
             n = self._sock.write(out.view[out.start:out.end])  # type: ignore[attr-defined]
-        except OSError as exc:
-            if exc.args[0] in _NOT_YET:
+        except (OSError, ValueError) as exc:  # ValueError: the ports' ssl on a refused certificate
+            if exc.args and exc.args[0] in _NOT_YET:
                 return True
-            self._down(now, "lost", "cannot send (%s)" % _errname(exc))
+            self._down(now, "lost", self._failed("cannot send", exc))
             return False
         if n:
             out.sent(n)
             self._last_tx = now
         return True
 
+    def _failed(self, what: str, exc) -> str:
+        if self._tls is not None and self.state != UP:  # during the handshake: TLS's doing
+            return "TLS handshake with the broker failed: " + _tls_why(exc)
+        return "%s (%s)" % (what, _tls_why(exc) if self._tls is not None else _errname(exc))
+
     def _read(self, now: int) -> bool:
         reader = self._in
         messages = 0
         chunks = 0
-        while messages < MAX_MESSAGES:
+        dropped = 0
+        while messages < MAX_MESSAGES and dropped < MAX_DROPPED:
             if reader.empty():
-                if chunks >= MAX_CHUNKS:
+                if chunks >= (MAX_DROP_CHUNKS if dropped else MAX_CHUNKS):
                     return True
                 chunks += 1
                 try:
                     n = self._sock.readinto(reader.chunk)  # type: ignore[attr-defined]
-                except OSError as exc:
-                    if exc.args[0] in _NOT_YET:
+                except (OSError, ValueError) as exc:
+                    if exc.args and exc.args[0] in _NOT_YET:
                         return True
-                    self._down(now, "lost", "the connection broke (%s)" % _errname(exc))
+                    self._down(now, "lost", self._failed("the connection broke", exc))
                     return False
                 if n is None:
                     return True
@@ -219,22 +255,30 @@ class Client:
                     return False
                 reader.filled(n)
                 self._last_rx = now
+                self._full = n == len(reader.chunk)  # the socket may hold more behind it
             got = reader.parse()
             if got == MORE:
                 continue
             if got == MALFORMED:
                 self._down(now, "lost", "the broker sent a malformed packet")
                 return False
+            # more bytes behind this packet: it is part of a backlog (the caller may drop it)
+            self.backlog = not reader.empty() or self._full
             if got == PACKET:
-                if not self._dispatch(now):
+                taken = self._dispatch(now)
+                if taken is None:
                     return False
+                if not taken:
+                    dropped += 1
+                    continue
             elif reader.header >> 4 == 3:  # SKIPPED: a PUBLISH too large for the packet buffer
                 self.on_message(None, None, False)
             messages += 1
         return True
 
-    def _dispatch(self, now: int) -> bool:
-        """Act on the packet in the reader; False when the connection was dropped."""
+    def _dispatch(self, now: int):
+        """Act on the packet in the reader: True, False for a PUBLISH the caller dropped unread
+        (on_message returned False), None when the connection was dropped."""
         reader = self._in
         header = reader.header
         kind = header >> 4
@@ -245,10 +289,10 @@ class Client:
             if code == 0:
                 self._set(UP, now)
                 self.on_change("up", "")
-                return self.state == UP
+                return True if self.state == UP else None
             why = REFUSALS[code] if code < len(REFUSALS) else "refused with code %d" % code
             self._down(now, "refused", why)
-            return False
+            return None
         if kind == 3:  # PUBLISH
             qos = (header >> 1) & 3
             tlen = (pkt[0] << 8) | pkt[1] if size >= 2 else size
@@ -257,11 +301,12 @@ class Client:
                 pos += 2
             if pos > size:
                 self._down(now, "lost", "the broker sent a malformed PUBLISH")
-                return False
+                return None
             if qos == 1:
                 self._out.puback(pkt[pos - 2], pkt[pos - 1])
-            self.on_message(bytes(pkt[2:2 + tlen]), bytes(pkt[pos:size]), bool(header & 1))
-            return self._sock is not None
+            if self.on_message(bytes(pkt[2:2 + tlen]), bytes(pkt[pos:size]), bool(header & 1)) is False:
+                return False if self._sock is not None else None
+            return True if self._sock is not None else None
         if kind == 4:  # PUBACK
             if self.unacked:
                 self.unacked -= 1
@@ -301,6 +346,24 @@ class Client:
     def pending(self) -> int:
         """Bytes queued and not yet taken by the socket."""
         return self._out.pending()
+
+
+def _tls_why(exc) -> str:
+    """An mbedtls failure (a negative code; the text where the port gives one) for a person."""
+    code = exc.args[0] if exc.args else 0
+    text = str(exc.args[1]) if len(exc.args) > 1 else ""
+    if isinstance(exc, ValueError):  # the unix port's ssl: the mbedtls verify text
+        text = str(code).strip()
+        if "CA" in text or "certificate" in text or "CN" in text:
+            return ("the broker's certificate was refused: not signed by the CA in net.ca, or not "
+                    "made for the name net.broker (%s)" % text)
+        return "TLS error: %s" % text
+    if type(code) is int and code < 0:
+        if code in (-0x2700, -9984) or "VERIFY" in text:  # MBEDTLS_ERR_X509_CERT_VERIFY_FAILED
+            return ("the broker's certificate was refused: not signed by the CA in net.ca, or not "
+                    "made for the name net.broker (%d)" % code)
+        return "TLS error %d %s" % (code, text)
+    return _errname(exc)
 
 
 def _errname(exc) -> str:

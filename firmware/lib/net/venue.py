@@ -38,6 +38,7 @@ from micropython import const
 from link import protocol
 from link.framing import OVERLONG
 from net.backoff import Backoff
+from net.late import Late
 from net.mqtt import DOWN, UP, Client
 
 SLACK_MS = const(2)          # network work only when the next deadline is at least this far...
@@ -47,6 +48,7 @@ CLAIM_WINDOW_MS = const(2000)
 ID_TAKEN_WAIT_MS = const(60000)
 STAY_UP_MS = const(10000)    # a connection that lasted this long resets the backoff
 REFUSED_WAIT_MS = const(5000)  # the least wait after the broker refused us (bad password...)
+HANDLED_PER_PASS = const(2)  # requests a pass serves from a backlog; the rest are dropped
 
 NET_REFUSES = {
     "maintenance": "maintenance (deploy) only over the USB cable",
@@ -56,8 +58,10 @@ NET_REFUSES = {
 _STAGE_SUBSCRIBE = const(0)
 _STAGE_CLAIM = const(1)
 _STAGE_STATE = const(2)
-_STAGE_DISCOVERY = const(3)
-_STAGE_DONE = const(4)
+_STAGE_LATE = const(3)
+_STAGE_DISCOVERY = const(4)
+_STAGE_DONE = const(5)
+
 
 
 class Venue:
@@ -82,15 +86,22 @@ class Venue:
         self._host = cfg["broker"]
         self._port = cfg["port"]
         self._addr = None
-        self._discovery = cfg["discovery"]
+        self.discovery = cfg["discovery"]
+        self.discovery_prefix = cfg.get("discovery_prefix", "homeassistant")  # settings always has it
         commands = app.commands()
         self._state_fn = commands["state"][0] if "state" in commands else app.snapshot
         self.backoff = Backoff(rng)
         self.backoff.retry_at = ticks_ms()  # type: ignore[attr-defined,assignment]
+        self.tls_problem = ""  # why TLS cannot be used: then the prop never connects in the clear
+        tls = None
+        if cfg.get("tls"):
+            from net import tls as tls_setup
+            tls, self.tls_problem = tls_setup.context(cfg.get("ca") or "ca.pem", self._host)
+            _forget("net.tls")
         self._client = Client(("%s-%s-%s" % (self.prefix, self.id, uid)).encode(), cfg["keepalive_s"],
                               cfg["user"].encode() or None, cfg["broker_password"].encode() or None,
                               (self.t_status, b"offline"), self._on_message, self._on_change,
-                              socket_module=self._socket)
+                              socket_module=self._socket, tls=tls)
         self._wifi = None
         if cfg["ssid"]:
             from net.wifi import Wifi
@@ -106,7 +117,10 @@ class Venue:
         self._last_event = ""
         self.connects = 0
         self._discovery_sent = 0  # net.discovery's documents out so far
+        self.late = Late()  # events while the broker is away (net.late)
         self.dropped_replies = 0
+        self.dropped_commands = 0  # requests dropped unread in a flood's backlog
+        self._handled = 0          # requests served in this pass
         link.mirror = self._on_event_line
 
     @property
@@ -117,6 +131,7 @@ class Venue:
     def poll(self, now: int) -> None:
         """Bounded, never waits: Wi-Fi, connect, read/write, announce, the retained state."""
         self._now = now
+        self._handled = 0
         client = self._client
         if self._wifi is not None and not self._wifi.poll(now):
             if client.state != DOWN:
@@ -137,6 +152,9 @@ class Venue:
             self._publish_state(now)
 
     def _connect(self, now: int) -> None:
+        if self.tls_problem:  # net.tls and no way to check the broker: never in the clear
+            self._report("lost", self.tls_problem, self.backoff.next(now, REFUSED_WAIT_MS))
+            return
         if self._addr is None:
             try:
                 # An IP address resolves at once; a host name asks DNS and waits for it
@@ -162,11 +180,15 @@ class Venue:
                 stage = _STAGE_STATE
         elif stage == _STAGE_STATE:
             if self._publish_state(self._now):
-                stage = _STAGE_DISCOVERY if self._discovery else _STAGE_DONE
+                stage = _STAGE_LATE
+        elif stage == _STAGE_LATE:
+            if self.late.publish(self._client, self.t_event):
+                stage = _STAGE_DISCOVERY  # the configs, or (discovery off) their removal
         else:
             from net import discovery
             if discovery.announce(self, client):
                 stage = _STAGE_DONE
+                _forget("net.discovery")  # its bytecode back to the heap until the next connect
         self._stage = stage
 
     def state_document(self) -> dict:
@@ -193,24 +215,39 @@ class Venue:
 
     # --- what the link and the broker report ------------------------
     def _on_event_line(self, name: str, line) -> None:
-        """Link.mirror: every event line also goes to PREFIX/ID/event; the state follows."""
+        """Link.mirror: every event line also goes to PREFIX/ID/event; the state follows.
+        With the broker away (or not yet announced) the line is kept for later (net.late)."""
         self._state_dirty = True
         self._last_event = name
-        if self._client.state == UP:
+        if self._client.state == UP and self._stage >= _STAGE_DISCOVERY:
             self._client.publish(self.t_event, memoryview(line)[:-1])
+        elif name != "net":  # the network's own events say what the broker already knows
+            self.late.keep(line)
 
     def _reply(self, line) -> None:
         if not self._client.publish(self.t_reply, memoryview(line)[:-1]):
             self.dropped_replies += 1
 
-    def _on_message(self, topic, payload, retain: bool) -> None:
+    def _on_message(self, topic, payload, retain: bool) -> bool:
+        """The client's on_message; False: dropped unread (a flood's backlog)."""
+        if retain:
+            # a retained command would run again at every connect: never run one. A retained
+            # claim is no board arriving (a board publishes its claim live): one left on the
+            # broker would otherwise keep this prop off it for good
+            return True
         if topic == self.t_claim:
             if payload != self._uid:
                 self._claimed_by_another()
-            return
-        if retain:
-            return  # a retained command would run again at every connect: never run one
+            return True
+        if self._client.backlog and self._handled >= HANDLED_PER_PASS:
+            # a flood: more waits behind this one than a pass may serve. Dropped unread and
+            # counted, so the backlog drains at reading speed and the request after it is
+            # answered at once (net: dropped_commands)
+            self.dropped_commands += 1
+            return False
+        self._handled += 1
         self._link.handle_line(OVERLONG if payload is None else payload, self._reply, NET_REFUSES)
+        return True
 
     def _claimed_by_another(self) -> None:
         now = self._now
@@ -258,6 +295,17 @@ class Venue:
         self._link.event("net", {"state": state, "why": why, "retry_ms": delay})
 
 
+def _forget(name: str) -> None:
+    """Drop a module that is used only at connect (its bytecode is heap when not frozen)."""
+    import sys
+
+    import net
+    sys.modules.pop(name, None)
+    leaf = name.rsplit(".", 1)[-1]
+    if leaf in net.__dict__:
+        delattr(net, leaf)
+
+
 class NetPort:
     """The serial port with the network's work in front of each wait (runtime.Runtime's port)."""
 
@@ -291,7 +339,9 @@ class NetPort:
         client = venue.client
         return {"up": client.state == UP, "id": venue.id, "connects": venue.connects,
                 "slowest_slice_ms": self.slowest_ms, "overrun_ms": self.overrun_ms,
-                "dropped_publishes": client.dropped, "dropped_replies": venue.dropped_replies}
+                "dropped_publishes": client.dropped, "dropped_replies": venue.dropped_replies,
+                "dropped_commands": venue.dropped_commands,
+                "late_kept": venue.late.kept, "late_sent": venue.late.sent, "late_lost": venue.late.lost}
 
     def hold_repl(self) -> None:
         self._port.hold_repl()

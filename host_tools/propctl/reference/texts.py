@@ -71,10 +71,15 @@ SETTINGS = {
     "net.port": "the broker's port",
     "net.user": "the broker user (the prop's id in the broker's ACL); `\"\"`: connect without one",
     "net.broker_password": "that user's password; never shown",
+    "net.tls": "TLS to the broker (`mqtts`, port 8883 as a rule): the broker's certificate is checked "
+               "against the CA in `net.ca` and its name against `net.broker`; never falls back to clear text",
+    "net.ca": "the file on the board's flash with the CA certificate (PEM) that signed the broker's",
     "net.prefix": "the first topic level: topics are PREFIX/ID/event, state, status, cmd, reply",
     "net.id": "the prop's id in the venue; `\"\"`: the prop's name (`clock`, ...)",
     "net.keepalive_s": "MQTT keep-alive: a dead connection is noticed within 1.5 times this",
-    "net.discovery": "announce the prop to Home Assistant",
+    "net.discovery": "announce the prop to Home Assistant (MQTT discovery); `false`: remove what "
+                     "it announced before (an empty retained config at each connect)",
+    "net.discovery_prefix": "Home Assistant's discovery prefix (its MQTT setting of that name)",
 }
 
 # group -> command -> what it does. Groups: "builtin" (the link's own), "run" (every running

@@ -6,8 +6,14 @@
     prop.stop()
 
 The folder plays the board's flash: config.json (prop, board, the net
-section with the broker and its login, written 0600 and deleted with the
-folder), the game's saves and, for Wi-Fi tests, vboard_wifi.json. The
+section with the broker and its login), the game's saves and, for Wi-Fi
+tests, vboard_wifi.json. config.json is a named pipe (mkfifo) that the
+firmware reads once at boot, as main.py does, and this process writes into:
+the passwords never rest in a file, so a sim killed with SIGKILL leaves none
+behind. With tie_to_parent (propctl sim) the firmware gets SIGKILL from the
+kernel when the process that started it dies (prctl PR_SET_PDEATHSIG), so a
+killed `propctl sim` takes its firmware with it; the firmware's environment
+never holds $PROPCTL_MQTT_PASSWORD. The
 firmware runs from main.py exactly as on a board: the net layer, the serial
 link on the process's stdin/stdout (its event lines are collected here),
 the virtual board's `machine`, `time` (ticks wrapping at 2^30) and
@@ -27,10 +33,25 @@ from typing import Callable, Optional
 
 from propctl.build import FIRMWARE_DIR
 from propctl.launcher import board_env, command, find_micropython
+from propctl.venue.broker import PASSWORD_ENV
 
 # About a Pico's 234 KB of heap in 64-bit objects (x 1.55, GUIDE.md), which the prop, the
 # net layer and the virtual board's own recorder share (`sim serve` gives 256K: no net layer)
 DEFAULT_HEAP = "360K"
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGKILL when the thread that started it ends (Linux's
+    prctl(PR_SET_PDEATHSIG); elsewhere nothing: stop() still ends it)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 class NetProp:
@@ -40,7 +61,8 @@ class NetProp:
                  settings: Optional[dict] = None, net: Optional[dict] = None, folder=None,
                  micropython: Optional[str] = None, firmware_dir: Path = FIRMWARE_DIR,
                  heap: str = DEFAULT_HEAP, uid: Optional[str] = None,
-                 echo: Optional[Callable] = None, env: Optional[dict] = None) -> None:
+                 echo: Optional[Callable] = None, env: Optional[dict] = None,
+                 tie_to_parent: bool = False, ca_file=None) -> None:
         self.prop = prop
         self.prop_id = prop_id
         self._own_folder = folder is None
@@ -51,6 +73,7 @@ class NetProp:
         self.uid = uid or prop_id
         self.echo = echo
         self.extra_env = dict(env or {})  # e.g. VBOARD_TICKS_START: where the ticks start
+        self.tie_to_parent = tie_to_parent
         config: dict = {"prop": prop, "board": "pico"}
         for key, value in (settings or {}).items():
             config[key] = value
@@ -59,6 +82,11 @@ class NetProp:
             net_section["user"] = user
         if password:
             net_section["broker_password"] = password
+        if ca_file is not None:  # TLS: the CA goes onto the board's flash as net.ca
+            import shutil as _shutil
+            _shutil.copyfile(str(ca_file), str(self.folder / "ca.pem"))
+            net_section["tls"] = True
+            net_section["ca"] = "ca.pem"
         net_section.update(net or {})
         config["net"] = net_section
         self.config = config
@@ -69,11 +97,30 @@ class NetProp:
         self._reader: Optional[threading.Thread] = None
 
     def write_config(self) -> None:
-        tmp = self.folder / "config.json.tmp"
-        fd = os.open(str(tmp), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            json.dump(self.config, f)
-        os.replace(tmp, self.folder / "config.json")  # readable by its owner only: it holds passwords
+        """config.json as a named pipe (0600) that the firmware reads at boot (_hand_config)."""
+        path = self.folder / "config.json"
+        path.unlink(missing_ok=True)
+        os.mkfifo(str(path), 0o600)
+
+    def _hand_config(self, proc: subprocess.Popen) -> None:
+        """Write config.json into its pipe once the firmware opens it (it reads to the end).
+        A firmware that ends first leaves nothing: the pipe holds no byte without a reader."""
+        path = str(self.folder / "config.json")
+        data = json.dumps(self.config).encode()
+        while proc.poll() is None:
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)  # ENXIO while no reader has it open
+            except OSError:
+                time.sleep(0.005)
+                continue
+            try:
+                os.set_blocking(fd, True)
+                os.write(fd, data)  # at most 4 KB (settings.MAX_FILE_BYTES): less than a pipe holds
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+            return
 
     def set_wifi(self, access_point: Optional[dict]) -> None:
         """The virtual access point (vboard network.py): ssid, password, join_ms, up; None: none."""
@@ -91,10 +138,14 @@ class NetProp:
         env["VBOARD_UID"] = self.uid
         env.update(self.extra_env)
         env.pop("VBOARD_RESET_KILLS", None)
+        env.pop(PASSWORD_ENV, None)  # the firmware has its password from config.json only
         self._proc = subprocess.Popen(
             command([self.firmware_dir / "main.py"], self.heap, self.micropython),
             cwd=str(self.folder), env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, start_new_session=True)
+            stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=_die_with_parent if self.tie_to_parent else None)
+        threading.Thread(target=self._hand_config, args=(self._proc,), name="config-" + self.prop_id,
+                         daemon=True).start()
         self._reader = threading.Thread(target=self._read, name="netprop-" + self.prop_id, daemon=True)
         self._reader.start()
         return self

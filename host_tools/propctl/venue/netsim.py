@@ -9,6 +9,7 @@ in the background, until Ctrl-C, SIGTERM or SIGHUP.
 """
 import json
 import os
+import random
 import signal
 import sys
 import threading
@@ -17,7 +18,7 @@ from pathlib import Path
 from propctl.argtypes import TOPIC_LEVEL
 from propctl.describe import describe_event
 from propctl.overrides import load_config, parse_sets
-from propctl.venue.broker import BrokerError, parse_url, read_password
+from propctl.venue.broker import BrokerError, check_board_password, parse_url, read_password, reader_gone
 from propctl.venue.netprop import DEFAULT_HEAP, NetProp
 
 BROKER_MAX = 64  # the firmware's net.broker: at most 64 printable ASCII characters
@@ -29,12 +30,8 @@ def run(args, prop: str) -> int:
     try:
         broker = parse_url(args.broker)
         password = read_password(getattr(args, "password_file", None))
-        settings = load_config(getattr(args, "config", None))
-        for key, value in parse_sets(getattr(args, "set", None)).items():
-            if isinstance(value, dict) and isinstance(settings.get(key), dict):
-                settings[key] = dict(settings[key], **value)
-            else:
-                settings[key] = value
+        check_board_password(password)
+        settings = _settings(args)
     except (BrokerError, ValueError) as exc:
         print("propctl sim: %s" % exc, file=sys.stderr)
         return 2
@@ -50,7 +47,55 @@ def run(args, prop: str) -> int:
         print("propctl sim: net settings come from --broker and --id here", file=sys.stderr)
         return 2
     prop_id = args.id or prop
+    ca_file = getattr(args, "ca_file", None)
+    problem = _tls_problem(broker, ca_file)
+    if problem:
+        print("propctl sim: %s" % problem, file=sys.stderr)
+        return 2
     stopped = threading.Event()
+    stdout_gone = threading.Event()
+    echo = _echo(prop, stopped, stdout_gone)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_: stopped.set())
+    try:
+        board = NetProp(prop, broker.host, broker.port, prop_id, user=broker.user, password=password,
+                        settings=settings, echo=echo, uid=sim_uid(), tie_to_parent=True, ca_file=ca_file)
+    except OSError as exc:
+        print("propctl sim: --ca-file %s: %s" % (ca_file, exc.strerror or exc), file=sys.stderr)
+        return 2
+    board.start()
+    print("virtual %s %s on %s://%s:%d (topics %s/%s/...); Ctrl-C stops it"
+          % (prop, prop_id, "mqtts" if broker.tls else "mqtt", broker.host, broker.port, "props", prop_id),
+          file=sys.stderr, flush=True)
+    try:
+        while not stopped.wait(0.5):
+            if reader_gone(sys.stdout):  # | head -3 is done, even if nothing more is printed
+                stdout_gone.set()
+                break
+            if not board.running():
+                print("propctl sim: the virtual %s ended" % prop, file=sys.stderr)
+                return 1
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        board.stop()
+        if stdout_gone.is_set():  # Python's flush at exit would complain into stderr
+            _stdout_to_devnull()
+    return 0
+
+
+def _stdout_to_devnull() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _echo(prop: str, stopped: threading.Event, stdout_gone: threading.Event):
+    """The board's event lines printed as propctl monitor words them, one per line; a closed
+    stdout (| head -3) sets both events: the sim ends, and its firmware with it."""
     lock = threading.Lock()
 
     def echo(netprop, line) -> None:
@@ -59,25 +104,42 @@ def run(args, prop: str) -> int:
         else:
             text = json.dumps(line) if isinstance(line, dict) else line
         with lock:
-            print("%s %s" % (netprop.prop_id, text), flush=True)
+            if stopped.is_set():
+                return
+            try:
+                print("%s %s" % (netprop.prop_id, text), flush=True)
+            except (BrokenPipeError, OSError, ValueError):
+                stdout_gone.set()
+                stopped.set()
+    return echo
 
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, lambda *_: stopped.set())
-    board = NetProp(prop, broker.host, broker.port, prop_id, user=broker.user, password=password,
-                    settings=settings, echo=echo, uid="sim-" + prop_id)
-    board.start()
-    print("virtual %s %s on mqtt://%s:%d (topics %s/%s/...); Ctrl-C stops it"
-          % (prop, prop_id, broker.host, broker.port, "props", prop_id), file=sys.stderr, flush=True)
-    try:
-        while not stopped.wait(0.5):
-            if not board.running():
-                print("propctl sim: the virtual %s ended" % prop, file=sys.stderr)
-                return 1
-    except KeyboardInterrupt:
-        return 130
-    finally:
-        board.stop()
-    return 0
+
+def _settings(args) -> dict:
+    """--config FILE with the --set overrides over it."""
+    settings = load_config(getattr(args, "config", None))
+    for key, value in parse_sets(getattr(args, "set", None)).items():
+        if isinstance(value, dict) and isinstance(settings.get(key), dict):
+            settings[key] = dict(settings[key], **value)
+        else:
+            settings[key] = value
+    return settings
+
+
+def _tls_problem(broker, ca_file):
+    """Why --broker and --ca-file do not go together, or None."""
+    if ca_file and not broker.tls:
+        return "--ca-file is for TLS: write the broker mqtts://HOST:PORT"
+    if broker.tls and not ca_file:
+        return ("a board checks the broker's certificate against a CA file of its own: "
+                "give --ca-file FILE (the CA certificate, PEM)")
+    return None
+
+
+def sim_uid() -> str:
+    """This virtual board's unique id (machine.unique_id(), hence its client id): one of its
+    own per process, as two real boards have, so two sims given one --id meet as two boards
+    do (the newcomer reports id_taken) instead of knocking each other off the broker."""
+    return "sim%08x" % random.getrandbits(32)
 
 
 PROP_BROKER_HELP = ("run on an MQTT broker instead of the screen: mqtt://[USER@]HOST[:PORT]; "
@@ -91,6 +153,9 @@ def add_arguments(parser, broker_help: str = PROP_BROKER_HELP) -> None:
                         help="with --broker: the prop's id there (default: its name)")
     parser.add_argument("--password-file", metavar="FILE",
                         help="with --broker: the broker password (else $PROPCTL_MQTT_PASSWORD)")
+    parser.add_argument("--ca-file", metavar="FILE",
+                        help="with --broker mqtts://...: the CA certificate (PEM) the board checks "
+                             "the broker's against (net.ca)")
 
 
 def write_private(path: Path, text: str) -> None:
@@ -109,6 +174,7 @@ def prepare_flash(flash: Path, args) -> str:
     raises BrokerError for an unusable broker URL or password file."""
     broker = parse_url(args.broker)
     password = read_password(getattr(args, "password_file", None))
+    check_board_password(password)
     path = Path(flash) / "config.json"
     config: dict = {}
     if path.exists():
@@ -121,12 +187,22 @@ def prepare_flash(flash: Path, args) -> str:
     prop_id = args.id or config.get("prop") or "clock"
     old = config.get("net")
     net: dict = old if isinstance(old, dict) else {}
-    net.update({"broker": broker.host, "port": broker.port, "id": prop_id})
+    net.update({"broker": broker.host, "port": broker.port, "id": prop_id, "tls": broker.tls})
+    ca_file = getattr(args, "ca_file", None)
+    if broker.tls:
+        if not ca_file:
+            raise BrokerError("a board checks the broker's certificate against a CA file of its own: "
+                              "give --ca-file FILE (the CA certificate, PEM)")
+        try:
+            write_private(Path(flash) / "ca.pem", Path(ca_file).read_text())
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BrokerError("--ca-file %s cannot be read (%s)" % (ca_file, exc)) from None
+        net["ca"] = "ca.pem"
     if broker.user:
         net["user"] = broker.user
     if password:
         net["broker_password"] = password
     config["net"] = net
     write_private(path, json.dumps(config, indent=1, sort_keys=True) + "\n")
-    os.environ["VBOARD_UID"] = "serve-" + prop_id  # the board's unique id (client id on the broker)
+    os.environ["VBOARD_UID"] = "serve%08x" % random.getrandbits(32)  # this board's own (sim_uid)
     return prop_id

@@ -20,148 +20,16 @@ import time
 from typing import Optional
 
 from propctl.argtypes import TOPIC_LEVEL, Seconds
-from propctl.termtext import cells, cut
-from propctl.venue.broker import BrokerError, connect, parse_url, read_password
+from propctl.venue.broker import BrokerError, connect, parse_url, read_password, reader_gone
+from propctl.venue.model import ABSENT_AFTER_S, COLUMNS, ROWS, Venue, _shown, dumps_strict, loads_strict
 
-COLUMNS = 80
-ROWS = 24
+# the model's names, as the tests and the bench use them from here too
+
+__all__ = ["ABSENT_AFTER_S", "Venue", "dumps_strict", "loads_strict", "register", "run"]
+
 REDRAW_S = 0.25
 SEND_TIMEOUT_S = 5.0
 MAX_LINE = 512  # the link's longest request line (firmware link.protocol.MAX_LINE)
-# id, kind, status, doing, last event, scores: 80 columns, measured in terminal cells (an id in
-# CJK letters takes two a letter)
-WIDTHS = (14, 8, 7, 12, 14, 20)
-
-
-def _row(*texts: str) -> str:
-    """One line of the table: each text shown (_shown), cut and padded to its column's cells."""
-    out = []
-    for text, width in zip(texts, WIDTHS):
-        text = cut(_shown(text), width)
-        out.append(text + " " * (width - cells(text)))
-    return " ".join(out).rstrip()
-
-
-def _shown(text: str) -> str:
-    """Text from the broker as the table shows it: control characters (an escape sequence a
-    hostile client published) become "?", so nothing it sends can move or recolour the screen."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
-
-
-class Prop:
-    """What the venue knows of one prop."""
-
-    def __init__(self, prop_id: str) -> None:
-        self.id = prop_id
-        self.kind = "?"
-        self.status = "?"
-        self.state: dict = {}
-        self.last_event = ""
-        self.first_seen = time.monotonic()
-
-    def doing(self) -> str:
-        st = self.state
-        for key in ("phase", "state", "box"):
-            value = st.get(key)
-            if isinstance(value, str):
-                return value
-        return "?" if not st else "-"
-
-    def scores(self) -> str:
-        st = self.state
-        game = st.get("game")
-        for source in (st, game if isinstance(game, dict) else {}):
-            for key in ("score", "scores", "banked"):
-                value = source.get(key)
-                if isinstance(value, list):
-                    return " ".join(str(v) for v in value)
-                if isinstance(value, dict):
-                    return " ".join("%s:%s" % (k, value[k]) for k in value)
-        return ""
-
-
-class Venue:
-    """The model: props by id, fed by the broker's messages (from paho's thread)."""
-
-    def __init__(self, prefix: str, out=None) -> None:
-        self.prefix = prefix
-        self.props: dict = {}
-        self.lock = threading.Lock()
-        self.changed = threading.Event()
-        self.out = out  # a JSON-lines writer, or None
-        self.replies: dict = {}
-        self.lost = False  # the connection to the broker is down
-
-    def connection(self, up: bool) -> None:
-        """The broker connection went down or came back (broker.connect's on_connection)."""
-        with self.lock:
-            self.lost = not up
-        if self.out is not None:  # --json: stdout holds the records, so this goes to stderr
-            print("propctl venue: back on the broker" if up else
-                  "propctl venue: lost the broker; trying again", file=sys.stderr)
-        self.changed.set()
-
-    def topics(self) -> tuple:
-        return tuple("%s/+/%s" % (self.prefix, leaf) for leaf in ("status", "state", "event", "reply"))
-
-    def on_message(self, client, userdata, message) -> None:
-        parts = message.topic.split("/")
-        if len(parts) != 3 or parts[0] != self.prefix:
-            return
-        prop_id, leaf = parts[1], parts[2]
-        text = bytes(message.payload).decode("utf-8", "replace")
-        data: object = text
-        if leaf != "status":
-            try:
-                data = json.loads(text)
-            except ValueError:
-                return
-            if not isinstance(data, dict):
-                return
-        with self.lock:
-            if isinstance(data, dict) and leaf == "reply":
-                if isinstance(data.get("re"), int):
-                    self.replies[(prop_id, data["re"])] = data
-                self.changed.set()
-                return
-            prop = self.props.get(prop_id)
-            if prop is None:
-                prop = self.props[prop_id] = Prop(prop_id)
-            if leaf == "status":
-                prop.status = text
-            elif isinstance(data, dict) and leaf == "state":
-                kind = data.get("prop")
-                prop.kind = kind if isinstance(kind, str) else "?"
-                if not prop.last_event and isinstance(data.get("last_event"), str):
-                    prop.last_event = data["last_event"]
-                state = data.get("state")
-                prop.state = state if isinstance(state, dict) else {}
-            elif isinstance(data, dict) and leaf == "event":
-                event = data.get("ev")
-                prop.last_event = event if isinstance(event, str) else "?"
-                if prop.status == "?":
-                    prop.status = "online"
-            if self.out is not None:
-                self.out({"id": prop_id, "topic": leaf, "data": data, "retained": bool(message.retain)})
-        self.changed.set()
-
-    def table(self, rows: int = ROWS, columns: int = COLUMNS) -> list:
-        """The screen as lines of at most `columns` characters, at most `rows` lines."""
-        with self.lock:
-            props = sorted(self.props.values(), key=lambda p: p.id)
-            online = sum(1 for p in props if p.status == "online")
-            head = "venue: %d props, %d online" % (len(props), online)
-            if self.lost:  # what the table shows stopped changing when the broker went
-                head = "venue: lost the broker, trying again; %d props as last seen" % len(props)
-            lines = [head,
-                     _row("ID", "KIND", "STATUS", "DOING", "LAST EVENT", "SCORES")]
-            room = rows - len(lines) - 1
-            for prop in props[:room if len(props) > room else len(props)]:
-                row = (prop.id, prop.kind, prop.status, prop.doing(), prop.last_event, prop.scores())
-                lines.append(_row(*row))
-            if len(props) > room:
-                lines.append("... and %d more (--json lists every prop)" % (len(props) - room))
-        return [cut(line, columns) for line in lines]
 
 
 def _screen_size() -> tuple:
@@ -203,13 +71,31 @@ def send(client, venue: Venue, prop_id: str, command: str, args, timeout: float)
         with venue.lock:
             reply = venue.replies.get((prop_id, request_id))
         if reply is not None:
-            print(json.dumps(reply))
+            print(dumps_strict(reply))
             return 0 if "ok" in reply else 1
         venue.changed.wait(0.05)
         venue.changed.clear()
     known = "" if status else " (the broker knows no prop %s)" % prop_id
     print("propctl venue: no reply from %s within %g s%s" % (prop_id, timeout, known), file=sys.stderr)
     return 1
+
+
+def _send_args(send: list) -> tuple:
+    """(the JSON arguments or None, why --send ID COMMAND [JSON] cannot go or None)."""
+    if len(send) > 3 or len(send) < 2:
+        return None, "--send takes ID COMMAND [JSON]"
+    args_json = None
+    if len(send) == 3:
+        try:
+            args_json = json.loads(send[2])
+        except ValueError as exc:
+            return None, "the arguments must be a JSON object, e.g. '{\"seed\": 7}' (%s)" % exc
+        if not isinstance(args_json, dict):
+            return None, "the arguments must be a JSON object {...}"
+    problem = TOPIC_LEVEL.problem(send[0]) or _request_problem(send[1], args_json)
+    if problem:
+        return None, "--send ID COMMAND: %s" % problem
+    return args_json, None
 
 
 def run(args) -> int:
@@ -221,38 +107,34 @@ def run(args) -> int:
         return 2
     args_json = None
     if args.send:
-        if len(args.send) > 3:
-            print("propctl venue: --send takes ID COMMAND [JSON]", file=sys.stderr)
-            return 2
-        if len(args.send) == 3:
-            try:
-                args_json = json.loads(args.send[2])
-            except ValueError as exc:
-                print("propctl venue: the arguments must be a JSON object, e.g. '{\"seed\": 7}' (%s)" % exc,
-                      file=sys.stderr)
-                return 2
-            if not isinstance(args_json, dict):
-                print("propctl venue: the arguments must be a JSON object {...}", file=sys.stderr)
-                return 2
-        if len(args.send) < 2:
-            print("propctl venue: --send takes ID COMMAND [JSON]", file=sys.stderr)
-            return 2
-        problem = TOPIC_LEVEL.problem(args.send[0]) or _request_problem(args.send[1], args_json)
+        args_json, problem = _send_args(args.send)
         if problem:
-            print("propctl venue: --send ID COMMAND: %s" % problem, file=sys.stderr)
+            print("propctl venue: %s" % problem, file=sys.stderr)
             return 2
+    if args.forget:
+        if args.send or args.json:
+            print("propctl venue: --forget goes alone (not with --send or --json)", file=sys.stderr)
+            return 2
+        return forget(broker, password, args.prefix, args.forget, args.discovery_prefix, args.ca_file)
     lock = threading.Lock()
+    venue = Venue(args.prefix)
 
     def write_json(record: dict) -> None:
         with lock:
-            sys.stdout.write(json.dumps(record) + "\n")
-            sys.stdout.flush()
+            if venue.closed:
+                return
+            try:
+                sys.stdout.write(dumps_strict(record) + "\n")
+                sys.stdout.flush()
+            except (BrokenPipeError, ValueError, OSError):  # | head -1 has what it wanted
+                stdout_closed(venue)
 
-    venue = Venue(args.prefix, write_json if args.json and not args.send else None)
+    if args.json and not args.send:
+        venue.out = write_json
     try:
         client = connect(broker, password, "propctl-venue-%d" % random.randrange(1 << 30),
                          on_message=venue.on_message, subscribe=venue.topics(),
-                         on_connection=venue.connection)
+                         on_connection=venue.connection, ca_file=args.ca_file)
     except BrokerError as exc:
         print("propctl venue: %s" % exc, file=sys.stderr)
         return 1
@@ -261,9 +143,89 @@ def run(args) -> int:
             timeout = args.seconds if args.seconds is not None else SEND_TIMEOUT_S
             return send(client, venue, args.send[0], args.send[1], args_json, timeout)
         return watch(venue, args)
+    except BrokenPipeError:  # the table's last print into a closed pipe
+        stdout_closed(venue)
+        return 0
     finally:
         client.loop_stop()
         client.disconnect()
+
+
+def stdout_closed(venue: Venue) -> None:
+    """The reader of stdout went away (`| head -1`): the view ends, quietly. stdout points at
+    /dev/null from here, so Python's own flush at exit has nowhere to fail."""
+    venue.closed = True
+    venue.changed.set()
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+FORGET_WAIT_S = 1.0  # the broker sends retained messages right after SUBACK: well within this
+
+
+def _retained(broker, password: str, topics: tuple, client_id: str, ca_file=None) -> dict:
+    """topic -> payload of the retained messages on `topics` (what a new subscriber gets)."""
+    found: dict = {}
+    lock = threading.Lock()
+
+    def on_message(client, userdata, message) -> None:
+        try:
+            if message.retain:
+                with lock:
+                    found[message.topic] = bytes(message.payload)
+        except Exception:  # guarded as every callback: a topic not UTF-8 is simply not ours
+            pass
+
+    client = connect(broker, password, client_id, on_message=on_message, subscribe=topics, ca_file=ca_file)
+    try:
+        time.sleep(FORGET_WAIT_S)
+    finally:
+        client.loop_stop()
+        client.disconnect()
+    with lock:
+        return {t: p for t, p in found.items() if p}
+
+
+def forget(broker, password: str, prefix: str, prop_id: str, discovery_prefix: str, ca_file=None) -> int:
+    """`--forget ID`: remove a prop that is gone or renamed: its retained status and state and
+    its Home Assistant discovery configs (an empty retained message each; Home Assistant
+    removes the entities), the configs of earlier firmware (node ID alone) too."""
+    topics = ("%s/%s/status" % (prefix, prop_id), "%s/%s/state" % (prefix, prop_id),
+              "%s/+/%s_%s/+/config" % (discovery_prefix, prefix, prop_id),
+              "%s/+/%s/+/config" % (discovery_prefix, prop_id))
+    tag = random.randrange(1 << 30)
+    try:
+        found = _retained(broker, password, topics, "propctl-forget-%d" % tag, ca_file)
+        if found.get(topics[0]) == b"online":
+            print("propctl venue: %s is online: stop it (or set its net.discovery false) first, or it "
+                  "announces itself again at its next connect" % prop_id, file=sys.stderr)
+            return 1
+        if not found:
+            print("propctl venue: the broker holds nothing retained for %s (status, state, Home "
+                  "Assistant configs under %s/)" % (prop_id, discovery_prefix))
+            return 0
+        client = connect(broker, password, "propctl-forget-%d-w" % tag, ca_file=ca_file)
+        try:
+            for topic in sorted(found):
+                client.publish(topic, b"", qos=1, retain=True).wait_for_publish(5)
+        finally:
+            client.loop_stop()
+            client.disconnect()
+        left = _retained(broker, password, topics, "propctl-forget-%d-c" % tag, ca_file)
+    except (BrokerError, RuntimeError, ValueError) as exc:
+        print("propctl venue: %s" % exc, file=sys.stderr)
+        return 1
+    for topic in sorted(found):
+        print("removed %s%s" % (_shown(topic), "" if topic not in left else ": NOT REMOVED"))
+    if left:
+        print("propctl venue: the broker kept %d of them: may this user write them? (the ACL in "
+              "docs/venue.md gives user venue those writes)" % len(left), file=sys.stderr)
+        return 1
+    return 0
 
 
 def watch(venue: Venue, args) -> int:
@@ -271,6 +233,12 @@ def watch(venue: Venue, args) -> int:
     live = not args.json and sys.stdout.isatty()
     try:
         while end is None or time.monotonic() < end:
+            if venue.closed:
+                return 0
+            if args.json and reader_gone(sys.stdout):  # | head -1 is done, though nothing came since
+                stdout_closed(venue)
+                return 0
+            venue.tick()
             if live:
                 rows, columns = _screen_size()
                 screen = venue.table(min(rows, ROWS), min(columns, COLUMNS))
@@ -300,14 +268,25 @@ def register(subparsers) -> None:
                "  propctl venue --broker mqtt://venue@192.168.1.20\n"
                "  propctl venue --broker mqtt://localhost:1883 --json --seconds 10\n"
                "  propctl venue --broker mqtt://pi --send clock1 start_round '{\"seed\": 7}'\n"
+               "  propctl venue --broker mqtt://venue@pi --forget oldclock\n"
                "The broker password: --password-file FILE or $PROPCTL_MQTT_PASSWORD (never\n"
                "in the URL, where the process list would show it).")
-    parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER@]HOST[:PORT]")
+    parser.add_argument("--broker", required=True, metavar="URL",
+                        help="mqtt://[USER@]HOST[:PORT], or mqtts://... for TLS (port 8883)")
+    parser.add_argument("--ca-file", metavar="FILE",
+                        help="with mqtts://: the CA certificate (PEM) that signed the broker's "
+                             "(default: the system's CAs)")
     parser.add_argument("--password-file", metavar="FILE", help="the broker password: first line of FILE")
     parser.add_argument("--prefix", default="props", type=TOPIC_LEVEL,
                         help="the props' topic prefix, net.prefix (default %(default)s)")
     parser.add_argument("--send", nargs="+", metavar="ARG",
                         help="ID COMMAND [JSON]: send one command, print its reply, exit 0 when ok")
+    parser.add_argument("--forget", metavar="ID", type=TOPIC_LEVEL,
+                        help="remove a prop that is gone or renamed: its retained status and state "
+                             "and its Home Assistant entities (refused while it is online)")
+    parser.add_argument("--discovery-prefix", default="homeassistant", type=TOPIC_LEVEL, metavar="PREFIX",
+                        help="with --forget: Home Assistant's discovery prefix, net.discovery_prefix "
+                             "(default %(default)s)")
     parser.add_argument("--json", action="store_true", help="one JSON line per status, state and event")
     parser.add_argument("--seconds", type=Seconds(0, 7 * 24 * 3600), metavar="N",
                         help="stop after N seconds, up to a week (with --send: wait N s for the "
