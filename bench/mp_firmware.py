@@ -262,7 +262,7 @@ class Stepper:
         return True
 
 
-BENCH_MODULES = ("machine", "physics", "oled", "fake_mcp23017", "vflash", "clock_bench",
+BENCH_MODULES = ("machine", "dcmotor", "physics", "oled", "fake_mcp23017", "vflash", "clock_bench",
                  "fusebox_bench", "football_bench")
 
 

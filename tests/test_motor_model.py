@@ -1,4 +1,4 @@
-"""The virtual N20 on a DRV8833 in both decay modes (vboard/physics.py), and the clock's
+"""The virtual N20 on a DRV8833 in both decay modes (vboard/dcmotor.py), and the clock's
 slowest speed and self-test speed chosen from that model.
 
 The model is the datasheets' (TI DRV8833 Table 3; a 3 V N20's stall and no-load
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "host_tools" / "propctl" / "vboard"))
 sys.path.insert(0, str(ROOT / "firmware" / "lib"))
 
-import physics  # noqa: E402
+import dcmotor  # noqa: E402
 
 from rules.geisteruhr import DEFAULT_LIMITS  # noqa: E402
 
@@ -30,10 +30,10 @@ def compensated_duty(speed, pack_mv, rated_mv=3000):
 
 def start_permille(mode, pack_mv, motor=None, freq_hz=20000):
     """The lowest compensated speed (per mille) at which the model's motor breaks away."""
-    motor = motor or physics.N20()
+    motor = motor or dcmotor.N20()
     for speed in range(1, 1001):
         duty = min(FULL, compensated_duty(speed, pack_mv))
-        if physics.stall_current(motor, mode, pack_mv, duty, freq_hz) >= motor.start_ma10:
+        if dcmotor.stall_current(motor, mode, pack_mv, duty, freq_hz) >= motor.start_ma10:
             return speed
     return None
 
@@ -41,52 +41,52 @@ def start_permille(mode, pack_mv, motor=None, freq_hz=20000):
 # --- the model alone (CPython) -----------------------------------------------------
 
 def test_slow_decay_gives_duty_times_supply_over_r_at_standstill():
-    m = physics.N20()
+    m = dcmotor.N20()
     # 1.05 V average on a 10 ohm winding: 105 mA, whatever the PWM frequency
     duty = compensated_duty(350, 4800)
     for hz in (1000, 20000, 100000):
-        assert physics.stall_current(m, physics.SLOW, 4800, duty, hz) in range(1045, 1055)
-    assert physics.running_mv(m, physics.SLOW, 4800, duty, 20000) == 4800 * duty // FULL
+        assert dcmotor.stall_current(m, dcmotor.SLOW, 4800, duty, hz) in range(1045, 1055)
+    assert dcmotor.running_mv(m, dcmotor.SLOW, 4800, duty, 20000) == 4800 * duty // FULL
 
 
 def test_fast_decay_at_low_duty_gives_a_small_fraction_of_that():
     # VM x D^2 x T / L = 4.8 V x 0.219^2 x 50 us / 1 mH = 11.5 mA, against 105 mA slow
-    m = physics.N20()
+    m = dcmotor.N20()
     duty = compensated_duty(350, 4800)
-    fast = physics.stall_current(m, physics.FAST, 4800, duty, 20000)
+    fast = dcmotor.stall_current(m, dcmotor.FAST, 4800, duty, 20000)
     assert 100 <= fast <= 125
     # higher PWM frequency: shorter pulses, even less; lower: more
-    assert physics.stall_current(m, physics.FAST, 4800, duty, 40000) < fast
-    assert physics.stall_current(m, physics.FAST, 4800, duty, 5000) > fast
+    assert dcmotor.stall_current(m, dcmotor.FAST, 4800, duty, 40000) < fast
+    assert dcmotor.stall_current(m, dcmotor.FAST, 4800, duty, 5000) > fast
     # both modes agree at full duty
-    assert physics.stall_current(m, physics.FAST, 4800, FULL, 20000) == \
-        physics.stall_current(m, physics.SLOW, 4800, FULL, 20000)
+    assert dcmotor.stall_current(m, dcmotor.FAST, 4800, FULL, 20000) == \
+        dcmotor.stall_current(m, dcmotor.SLOW, 4800, FULL, 20000)
 
 
 @pytest.mark.parametrize("l_uh", [250, 500, 1000, 2000, 5000])
 @pytest.mark.parametrize("pack_mv", [4800, 4500, 3300])
 def test_speed_min_starts_the_motor_in_slow_decay_only(l_uh, pack_mv):
     """For any winding inductance above 0.25 mH (the figure assumed), on any pack from 4.8 to 3.3 V."""
-    m = physics.N20(l_uh=l_uh)
+    m = dcmotor.N20(l_uh=l_uh)
     duty = compensated_duty(SPEED_MIN, pack_mv)
-    assert physics.stall_current(m, physics.SLOW, pack_mv, duty, 20000) >= m.start_ma10
-    assert physics.stall_current(m, physics.FAST, pack_mv, duty, 20000) < m.start_ma10
+    assert dcmotor.stall_current(m, dcmotor.SLOW, pack_mv, duty, 20000) >= m.start_ma10
+    assert dcmotor.stall_current(m, dcmotor.FAST, pack_mv, duty, 20000) < m.start_ma10
 
 
 def test_speed_min_has_a_margin_over_the_model_s_starting_speed():
     # slow decay: the compensated voltage is the same on every pack, so is the starting speed
-    starts = {pack: start_permille(physics.SLOW, pack) for pack in (4800, 4500, 4000, 3300)}
+    starts = {pack: start_permille(dcmotor.SLOW, pack) for pack in (4800, 4500, 4000, 3300)}
     assert len(set(starts.values())) == 1, starts
     start = starts[4800]
     assert 250 <= start <= 280  # 0.8 V of 3 V
     assert SPEED_MIN * 100 >= start * 125, "speed_min needs 25 % over the starting speed"
     # fast decay would need most of the range, if it starts at all
-    assert start_permille(physics.FAST, 4800) > 800
+    assert start_permille(dcmotor.FAST, 4800) > 800
 
 
 def test_the_self_test_runs_the_motor_where_the_model_starts_it_with_margin(vboard_process):
     r = vboard_process.call(M + "selftest_speeds", [{}, {"speed_min": 100}, {"speed_min": 700}])
-    start = start_permille(physics.SLOW, 4800)
+    start = start_permille(dcmotor.SLOW, 4800)
     assert r["motor_permille"] * 100 >= start * 150
     # the round's slowest when that is faster; a round set slower still tests at a speed that
     # starts a motor
@@ -95,9 +95,9 @@ def test_the_self_test_runs_the_motor_where_the_model_starts_it_with_margin(vboa
 
 def test_model_parameters_are_checked():
     with pytest.raises(ValueError):
-        physics.N20(noload_ma10=900, start_ma10=800)
+        dcmotor.N20(noload_ma10=900, start_ma10=800)
     with pytest.raises(ValueError):
-        physics.N20(l_uh=0)
+        dcmotor.N20(l_uh=0)
 
 
 # --- the model on the virtual board, under MicroPython ------------------------------
@@ -107,7 +107,7 @@ def test_the_firmware_turns_the_virtual_n20_at_speed_min(vboard_process, pack_mv
     """Fails on a fast-decay driver (IN1 PWM, IN2 low): the N20 only hums there."""
     r = vboard_process.call(M + "firmware_drive", SPEED_MIN, pack_mv, 2000)
     assert r["forbidden"] == 0
-    assert r["decay"] == physics.SLOW, "the DRV8833 is driven in fast decay"
+    assert r["decay"] == dcmotor.SLOW, "the DRV8833 is driven in fast decay"
     assert r["turning"] and r["hum_ms"] < 100, r
     # 2 s at 0.35 x 120 deg/s, less the ramp and the break-away
     assert 75000 <= r["angle_mdeg"] <= 84000, r
@@ -116,18 +116,18 @@ def test_the_firmware_turns_the_virtual_n20_at_speed_min(vboard_process, pack_mv
 
 def test_the_firmware_turns_it_backwards_too(vboard_process):
     r = vboard_process.call(M + "firmware_drive", -SPEED_MIN, 4800, 2000)
-    assert r["turning"] and r["decay"] == physics.SLOW and r["angle_mdeg"] <= -75000, r
+    assert r["turning"] and r["decay"] == dcmotor.SLOW and r["angle_mdeg"] <= -75000, r
 
 
 @pytest.mark.parametrize("reverse", [False, True])
 def test_the_same_duty_in_fast_decay_only_hums(vboard_process, reverse):
     duty = compensated_duty(SPEED_MIN, 4800)
     fast = vboard_process.call(M + "hand_drive", "fast", duty, 4800, 2000, 20000, reverse)
-    assert fast["decay"] == physics.FAST and fast["forbidden"] == 0
+    assert fast["decay"] == dcmotor.FAST and fast["forbidden"] == 0
     assert fast["angle_mdeg"] == 0 and not fast["turning"] and fast["humming"]
     assert fast["hum_ms"] == 2000
     slow = vboard_process.call(M + "hand_drive", "slow", duty, 4800, 2000, 20000, reverse)
-    assert slow["decay"] == physics.SLOW and slow["turning"] and not slow["humming"]
+    assert slow["decay"] == dcmotor.SLOW and slow["turning"] and not slow["humming"]
     assert abs(slow["angle_mdeg"]) == 2000 * 120 * slow["motor_mv"] // 3000
     assert (slow["angle_mdeg"] < 0) == reverse
 

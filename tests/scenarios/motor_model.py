@@ -1,4 +1,5 @@
-"""The N20 motor model (vboard/physics.py) driven by the real bridge driver and by hand.
+"""The N20 motor model (vboard/dcmotor.py, in vboard/physics.py's HBridgeHand) driven by the
+real bridge driver and by hand.
 
 MicroPython only, through the `vboard_process` fixture.
 """
