@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from propctl.cards import print_layout, print_pdf
+from propctl.cards import print_layout, print_pdf, print_taskcards
 from propctl.cards.load import load_deck
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf (requirements-dev.txt) reads the printed PDF")
@@ -23,11 +23,11 @@ def on_white(rgb):
 
 
 def test_every_back_colour_gets_ink_that_reads_on_white():
-    for colour in print_pdf.BACK_COLOURS:
-        assert on_white(print_pdf.ink(colour)) >= 4.5
-        assert abs(print_pdf.contrast(colour) - on_white(colour)) < 1e-9
-    blue = print_pdf.BACK_COLOURS[0]
-    assert print_pdf.ink(blue) == blue  # dark enough already: unchanged
+    for colour in print_taskcards.BACK_COLOURS:
+        assert on_white(print_taskcards.ink(colour)) >= 4.5
+        assert abs(print_taskcards.contrast(colour) - on_white(colour)) < 1e-9
+    blue = print_taskcards.BACK_COLOURS[0]
+    assert print_taskcards.ink(blue) == blue  # dark enough already: unchanged
 
 
 def test_the_category_names_on_the_backs_are_drawn_in_readable_ink(tmp_path):

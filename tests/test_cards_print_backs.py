@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from propctl.cards import print_layout, print_pdf
+from propctl.cards import print_layout, print_pdf, print_taskcards
 from propctl.cards.load import load_deck
 from propctl.cards.print_sheet import Grid
 from propctl.cli import main
@@ -56,7 +56,7 @@ def test_each_back_shows_its_fronts_category_behind_it(tmp_path, duplex):
     paper = Paper()
     paper.width, paper.height = width, height
     grid = Grid(paper, (layout.card_width, layout.card_height), layout.gap, layout.margin)
-    colours = print_pdf.category_colours(cards)
+    colours = print_taskcards.category_colours(cards)
     by_id = dict((c.id, c) for c in cards)
     for p in (0, 2):
         front = cells_of(reader.pages[p], grid, height)
@@ -77,8 +77,8 @@ def test_each_back_shows_its_fronts_category_behind_it(tmp_path, duplex):
 
 
 def test_german_and_english_backs_share_colours_and_blank_backs_print_fronts_only(tmp_path, capsys):
-    en = print_pdf.category_colours(load_deck([DECKS / "taskcards.en.csv"]).cards)
-    de = print_pdf.category_colours(load_deck([DECKS / "taskcards.de.csv"]).cards)
+    en = print_taskcards.category_colours(load_deck([DECKS / "taskcards.en.csv"]).cards)
+    de = print_taskcards.category_colours(load_deck([DECKS / "taskcards.de.csv"]).cards)
     assert list(en.values()) == list(de.values()) and len(en) == 7
     one, two = tmp_path / "one.pdf", tmp_path / "two.pdf"
     assert main(["cards", "print", "--lang", "en", "-q", "-o", str(two)]) == 0

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from propctl.cards import print_pdf
+from propctl.cards import print_pdf, print_questions
 from propctl.cards.load import load_deck
 from propctl.cards.print_sheet import Grid
 from propctl.cli import main
@@ -48,7 +48,7 @@ def header(pieces):
 
 
 def printed(value):
-    return print_pdf._decimal(value, "en")
+    return print_questions._decimal(value, "en")
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
@@ -66,7 +66,7 @@ def test_each_side_is_one_frame_and_its_back_is_the_same_cards_other_frame(tmp_p
         pass
     fake = Page()
     fake.width, fake.height = width, height
-    grid = Grid(fake, print_pdf.QUESTION_CARD, 8.0, 10.0)
+    grid = Grid(fake, print_questions.QUESTION_CARD, 8.0, 10.0)
     assert pages == len(reader.pages) == 2 * 3
     seen = set()
     for p in range(0, pages, 2):

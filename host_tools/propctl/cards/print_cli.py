@@ -93,7 +93,8 @@ def run_print(args) -> int:
     except print_layout.LayoutError as exc:
         print("%s; nothing written" % exc, file=sys.stderr)
         return 1
-    from propctl.cards.print_pdf import PrintError, calibration_pdf
+    from propctl.cards.print_calibration import calibration_pdf
+    from propctl.cards.print_sheet import PrintError
     lang = langs.chosen(args)
     try:
         if args.calibration:

@@ -1,6 +1,7 @@
 """A PDF page of cards (reportlab): the fonts, the sheet, the grid of cards with their crop marks.
 
-What every printed deck shares; the cards themselves are drawn by propctl.cards.print_pdf.
+What every printed deck shares; the cards themselves are drawn by print_taskcards and
+print_questions, and put on pages by print_pdf.
 """
 import os
 from typing import Dict, List, Optional, Tuple
