@@ -76,8 +76,21 @@ def register(subparsers) -> None:
                     "prints cards from a pack, `print` makes a PDF to print and cut.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(title="actions", metavar="ACTION")
-    kind_help = "card kind, if the files do not say (%s)" % ", ".join(kinds.names())
+    _register_check(sub)
+    _register_pack(sub)
+    _register_show(sub)
+    from propctl.cards import print_cli
+    print_cli.register(sub)
 
+    parser.set_defaults(func=lambda args: _usage(parser))
+
+
+def _kind_help() -> str:
+    return "card kind, if the files do not say (%s)" % ", ".join(kinds.names())
+
+
+def _register_check(sub) -> None:
+    """`propctl cards check`: every problem in card files."""
     check = sub.add_parser(
         "check", help="report every problem in card files",
         description="Read the files as one deck per kind (no files: the shipped decks of --lang) "
@@ -89,11 +102,14 @@ def register(subparsers) -> None:
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("files", nargs="*", metavar="FILE",
                        help="CSV or JSON card files (none: the decks shipped with propctl)")
-    check.add_argument("--kind", choices=kinds.names(), help=kind_help)
+    check.add_argument("--kind", choices=kinds.names(), help=_kind_help())
     add_strict(check)
     langs.add_argument(check, "the decks")
     check.set_defaults(func=run_check)
 
+
+def _register_pack(sub) -> None:
+    """`propctl cards pack`: the binary pack a board reads."""
     pack = sub.add_parser(
         "pack", help="write a binary pack for a board",
         description="Check the files and, only if they have no errors (house-rule warnings are "
@@ -104,7 +120,7 @@ def register(subparsers) -> None:
                       help="CSV or JSON card files of one kind (none: the shipped task cards, "
                            "or with --kind questions the shipped questions)")
     pack.add_argument("-o", "--output", required=True, metavar="DECK.bin", help="the pack to write")
-    pack.add_argument("--kind", choices=kinds.names(), help=kind_help)
+    pack.add_argument("--kind", choices=kinds.names(), help=_kind_help())
     add_strict(pack)
     langs.add_argument(pack, "the deck")
     pack.add_argument("--family", action="store_true",
@@ -113,6 +129,9 @@ def register(subparsers) -> None:
     pack.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
     pack.set_defaults(func=run_pack)
 
+
+def _register_show(sub) -> None:
+    """`propctl cards show`: a card (or the list) from a pack."""
     show = sub.add_parser(
         "show", help="print a card (or list all) from a pack",
         description="Verify a pack and print the card with the given id, or list every card: one "
@@ -128,11 +147,6 @@ def register(subparsers) -> None:
                       help="with --lang: which shipped deck (default: taskcards)")
     langs.add_argument(show, "the shipped deck to show instead of a pack")
     show.set_defaults(func=run_show)
-
-    from propctl.cards import print_cli
-    print_cli.register(sub)
-
-    parser.set_defaults(func=lambda args: _usage(parser))
 
 
 def _usage(parser) -> int:
