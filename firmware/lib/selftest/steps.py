@@ -159,12 +159,11 @@ def _clock(test, settings) -> None:
 
 def _fusebox(test, settings) -> None:
     import machine
-    from props.fusebox.wiring import FuseBoxWiring
+    from props.fusebox.wiring import SOUNDS, FuseBoxWiring
     wiring = FuseBoxWiring(machine, settings)
     pins = wiring.pins
     _led(test, pins, "led_red", "the red LED should blink 3 times")
     _led(test, pins, "led_green", "the green LED should blink 3 times")
-    from props.fusebox.parts import SOUNDS
     _piezo(test, pins, "buzzer", SOUNDS)
     relay = wiring.relay()
     if relay is not None:
@@ -181,8 +180,7 @@ def _fusebox(test, settings) -> None:
 
 def _football(test, settings) -> None:
     import machine
-    from props.football.parts import SOUNDS
-    from props.football.wiring import SCOREBOARD_LEDS, FootballWiring
+    from props.football.wiring import SCOREBOARD_LEDS, SOUNDS, FootballWiring
     wiring = FootballWiring(machine, settings)
     pins = wiring.pins
     _piezo(test, pins, "piezo", SOUNDS)

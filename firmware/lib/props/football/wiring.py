@@ -8,7 +8,8 @@ self-test), so both find the same pins and the same scoreboard.
     display = wiring.display(errors)          # OledDisplay, or LedDisplay (asked for, or no OLED)
     for name, what in SCOREBOARD_LEDS: ...    # the LED scoreboard's outputs, named for a person
 """
-from props.football.parts import BUTTON_NAMES, box_settings
+# SOUNDS: the piezo's sounds, which the self-test plays one by one
+from props.football.parts import BUTTON_NAMES, SOUNDS, box_settings  # noqa: F401
 from props.pins import Pins
 
 SCOREBOARD_LEDS = (("led_home", "home"), ("led_away", "away"), ("led_kick", "kick"),

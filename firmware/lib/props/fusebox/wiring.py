@@ -10,6 +10,7 @@ scans and drives the same outputs.
     buttons = wiring.buttons()    # NEXT, PREV, BOLT
     relay = wiring.relay()        # an Indicator, None when fusebox.relay is off
 """
+from props.fusebox.parts import SOUNDS  # noqa: F401  (the buzzer's sounds: the self-test plays each)
 from props.pins import Pins
 from rules.fingerweg import WINDOWS
 
