@@ -91,6 +91,9 @@ class World:
             for suffix in ("", ".duty"):
                 self._watched[board.signal(str(self.pin_of[part]) + suffix)] = part
         board.clock.run_real(1)
+        if self.prop == "clock":  # the divider is wired as the config (or the board's table) says
+            from props.clock.wiring import divider_permille
+            board.battery_divider_permille = divider_permille(cfg["clock"], boards.limits(cfg["board"]))
         if config.get("battery_mv") is not None:
             board.set_battery_mv(config["battery_mv"])
         self.hand = None
