@@ -32,7 +32,7 @@ def test_the_setting_says_what_0_means():
     assert settings._expected(settings.SCHEMA["clock"]["battery_min_mv"]).endswith("or 0 (off)")
     _, errors = settings.merge({"clock": {"battery_divider_permille": 500}})
     assert errors == ["clock.battery_divider_permille: 500 is not a whole number 1000..20000 or 0 "
-                      "(the board's divider); using the default 0 (the board's divider)"]
+                      "(the board's divider); using the default 0"]
 
 
 @pytest.mark.parametrize("board", sorted(WIRED))

@@ -176,17 +176,14 @@ def _show(value, nested: bool = False) -> str:
     return "a " + type(value).__name__
 
 
-def _off_word(spec) -> str:
-    """What an int setting's `off` value means: "off", or the schema's own words for it."""
-    return spec[5] if len(spec) > 5 else "off"
-
-
 def _expected(spec) -> str:
     """What a setting accepts, for a person."""
     kind = spec[0]
     if kind == "int":
         text = "a whole number %d..%d" % (spec[2], spec[3])
-        return text if spec[4] is None else text + " or %d (%s)" % (spec[4], _off_word(spec))
+        if spec[4] is None:
+            return text
+        return text + " or %d (%s)" % (spec[4], spec[5] if len(spec) > 5 else "off")
     if kind == "choice":
         return "one of " + ", ".join(_show(c) for c in spec[2])
     if kind == "bool":
@@ -261,11 +258,8 @@ def _check_value(name: str, spec, value, errors: list) -> bool:
     if spec[0] == "secret":  # never the value: a near-miss password is still a password
         errors.append("%s: the value given is not %s; using none" % (name, _expected(spec)))
         return False
-    default = _show(spec[1])
-    if spec[0] == "int" and spec[1] == spec[4]:
-        default += " (%s)" % _off_word(spec)
     errors.append("%s: %s is not %s; using the default %s"
-                  % (name, _show(value), _expected(spec), default))
+                  % (name, _show(value), _expected(spec), _show(spec[1])))
     return False
 
 
