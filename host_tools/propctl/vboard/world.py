@@ -31,8 +31,6 @@ import json
 import os
 import time
 
-import physics
-
 CONFIG = "vboard_world.json"
 HANDS = "vboard_hands.json"
 SEEN = "vboard_seen.json"
@@ -97,7 +95,8 @@ class World:
         if config.get("battery_mv") is not None:
             board.set_battery_mv(config["battery_mv"])
         self.hand = None
-        if self.prop == "clock":
+        if self.prop == "clock":  # only the clock has a motor: the others keep physics off the heap
+            import physics
             c = cfg["clock"]
             p = self.pin_of
             if c["motor"] == "stepper":
