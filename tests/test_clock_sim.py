@@ -95,7 +95,9 @@ def test_sim_help_teaches():
 def test_several_rounds_with_fresh_entropy_each():
     result = sim("--rounds", "2")
     assert result.returncode == 0, result.stderr
-    starts = [line for line in result.stdout.splitlines() if " start " in line]
+    # the log wraps at 80 columns: an event's later lines are indented under its text
+    log = result.stdout.replace("\n" + " " * 19, " ")
+    starts = [line for line in log.splitlines() if " start " in line]
     assert len(starts) == 2 and "round 2" in starts[1]
     seeds = {line.split("seed ")[1].split(",")[0] for line in starts}
     assert len(seeds) == 2

@@ -397,6 +397,6 @@ def test_pico_w_lights_the_led_on_its_wireless_chip(vboard_process, board):
 def test_a_divider_below_one_is_reported_and_replaced(vboard_process):
     config = {"clock": {"seed": 2, "battery_min_mv": 3600, "battery_divider_permille": 500}}
     trace = vboard_process.call(ROUND, config, {"battery_mv": 4500})
-    assert trace["errors"] == ["clock.battery_divider_permille: 500 is not a whole number 1000..20000; "
-                               "using the default 2000"]
+    assert trace["errors"] == ["clock.battery_divider_permille: 500 is not a whole number 1000..20000 or "
+                               "0 (the board's divider); using the default 0"]
     check_round(trace)  # read through the default 100k/100k divider: 4.5 V, the round runs

@@ -17,6 +17,9 @@ Structure (plain dicts, importable on a board and on the desktop):
                   no_pull         GPIOs without internal pull resistors (input-only):
                                   an input there gets no pull requested (an external
                                   pull-up is wired, see the wiring tables)
+                  battery_divider_permille  the clock's battery divider as its wiring table
+                                  wires it on this board (battery V per ADC-pin V x 1000):
+                                  the setting's default (clock.battery_divider_permille 0)
         "clock":  pins of the ghost clock (GPIO numbers, see hardware/clock/README.md),
         "football": pins of the Finger Football box (see hardware/football/README.md),
         "fusebox": pins of the fuse box (see hardware/fusebox/README.md),
@@ -246,6 +249,7 @@ LIMITS: dict = {
         "max_run_ms": 120000,
         "wdt_max_ms": 8000,
         "no_pull": (),
+        "battery_divider_permille": 2000,  # 100k/100k
     },
     "esp32": {
         "adc_full_mv": 3100,   # with ADC.ATTN_11DB, roughly linear up to ~2.5 V
@@ -256,6 +260,9 @@ LIMITS: dict = {
         # GPIO 34-39 are input-only and have no pull-up or pull-down (ESP32 datasheet, "GPIO &
         # RTC GPIO"; ESP-IDF warns on the UART for each one a pull is asked for)
         "no_pull": (34, 35, 36, 37, 38, 39),
+        # 100k over 47k (147/47): a fresh pack's 4.8 V puts 1.53 V on GPIO 34, inside the
+        # 150-2450 mV ESP-IDF calls accurate at 11 dB (hardware/clock/README.md)
+        "battery_divider_permille": 3128,
     },
     "esp32s3": {
         "adc_full_mv": 3100,   # with ADC.ATTN_11DB (the S3's 12 dB range), up to ~3.1 V
@@ -264,6 +271,7 @@ LIMITS: dict = {
         "max_run_ms": 120000,
         "wdt_max_ms": 8000,
         "no_pull": (),         # every S3 GPIO has its pull-up
+        "battery_divider_permille": 2000,  # 100k/100k: the S3's ADC is accurate to ~3.1 V
     },
 }
 

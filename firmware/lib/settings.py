@@ -31,7 +31,8 @@ _WATCHDOG_MAX_MS = max(boards.limits(name)["wdt_max_ms"] for name in boards.NAME
 
 # Each setting is a tuple (kind, default, ...), written out as a literal: a tuple of constants
 # is itself a constant, so in a frozen image SCHEMA's tuples stay in flash (no heap).
-#   ("int", default, lo, hi, off)    an int in lo..hi; `off` (e.g. 0: "no watchdog") or None
+#   ("int", default, lo, hi, off)    an int in lo..hi; `off` (e.g. 0: "no watchdog") or None;
+#   ("int", default, lo, hi, off, what)  the same, `off` saying `what` instead of "off"
 #   ("choice", default, choices)     one of a fixed set of values
 #   ("bool", default)
 #   ("seed", None, 0, 0xFFFFFFFF)    null (fresh entropy) or an int 0..2^32-1
@@ -72,8 +73,9 @@ SCHEMA: dict = {
         "stepper_steps_per_s": ("int", 300, 1, 1000, None),
         # refuse a round below this pack voltage; 0: no divider wired (no check, supply_mv used)
         "battery_min_mv": ("int", 0, 1000, 12000, 0),
-        # battery V per ADC-pin V x 1000
-        "battery_divider_permille": ("int", 2000, 1000, 20000, None),
+        # battery V per ADC-pin V x 1000; 0: the divider the board's wiring table wires
+        # (boards LIMITS: 2000 for 100k/100k, 3128 for the ESP32's 100k over 47k)
+        "battery_divider_permille": ("int", 0, 1000, 20000, 0, "the board's divider"),
         # a button bounces for ~10 ms; a debounce near a press's length would swallow presses
         "debounce_ms": ("int", 20, 1, 50, None),
         # held this long while running: emergency stop
@@ -185,7 +187,9 @@ def _expected(spec) -> str:
     kind = spec[0]
     if kind == "int":
         text = "a whole number %d..%d" % (spec[2], spec[3])
-        return text if spec[4] is None else text + " or %d (off)" % spec[4]
+        if spec[4] is None:
+            return text
+        return text + " or %d (%s)" % (spec[4], spec[5] if len(spec) > 5 else "off")
     if kind == "choice":
         return "one of " + ", ".join(_show(c) for c in spec[2])
     if kind == "bool":

@@ -49,9 +49,10 @@ def find_micropython() -> str:
     else on PATH; MicroPythonNotFound naming where it looked."""
     explicit = os.environ.get("MICROPYTHON")
     if explicit:
-        if os.access(explicit, os.X_OK):
-            return explicit
-        raise MicroPythonNotFound("MICROPYTHON=%s is no program that can run" % explicit)
+        found = shutil.which(explicit)  # a path (a file that can run, not a folder), or a name on PATH
+        if found:
+            return found
+        raise MicroPythonNotFound(_bad_micropython(explicit))
     candidates = [str(Path(sys.executable).with_name("micropython")),
                   str(REPO_ROOT / ".venv" / "bin" / "micropython"), shutil.which("micropython")]
     for candidate in candidates:
@@ -60,6 +61,20 @@ def find_micropython() -> str:
     raise MicroPythonNotFound(
         "no MicroPython unix port found: run `make setup`, or set MICROPYTHON=/path/to/micropython "
         "(looked at: %s)" % ", ".join(c for c in candidates if c))
+
+
+def _bad_micropython(value: str) -> str:
+    """Why MICROPYTHON=value names no interpreter, and what to do."""
+    if os.sep not in value:
+        why = "is not on PATH"
+    elif os.path.isdir(value):
+        why = "is a folder, not the program in it"
+    elif not os.path.exists(value):
+        why = "names no such file"
+    else:
+        why = "is not executable (chmod +x it, if it is the interpreter)"
+    return ("MICROPYTHON=%s %s; point it at the MicroPython unix port's `micropython` program, "
+            "or unset MICROPYTHON to use the one `make setup` installs in .venv/bin" % (value, why))
 
 
 # The wasm32 leg (31-bit small ints like a board): a `micropython`-compatible command under node.

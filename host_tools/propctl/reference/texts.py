@@ -31,7 +31,8 @@ SETTINGS = {
                             "set, the pack is also read every 2 s while the hand turns, for the "
                             "motor's voltage; 0: no divider wired",
     "clock.battery_divider_permille": "battery volts per ADC-pin volt x 1000 (2000 for 100k/100k; "
-                                      "100k over 47k is 3128)",
+                                      "100k over 47k is 3128); 0: the divider the board's wiring "
+                                      "table wires (3128 on an ESP32 DevKitC, else 2000)",
     "clock.debounce_ms": "button debounce (a press is longer, a bounce shorter)",
     "clock.long_press_ms": "holding the button this long while the hand turns is the emergency stop",
     "clock.watchdog_ms": "watchdog timeout (the board profile may lower it); 0: no watchdog",

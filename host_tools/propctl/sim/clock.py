@@ -34,8 +34,19 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
+from propctl.termtext import wrap
 
 HEAP = "16M"  # the recorder keeps every output change of a round
+LOG_WIDTH = 80  # the --non-interactive log fits an 80-column terminal
+EVENT_INDENT = " " * 19  # an event's later lines start under its text ("   0.32 s  start   ")
+
+
+def log_lines(text: str, indent: str = EVENT_INDENT) -> list:
+    """One line of the log (an event by default) wrapped to LOG_WIDTH, later lines at `indent`."""
+    out: list = []
+    for line in text.split("\n"):
+        out.extend(wrap(line, LOG_WIDTH, indent))
+    return out
 
 
 def add_arguments(parser) -> None:
@@ -66,13 +77,17 @@ def runner_command(args, micropython: str, overrides: dict, folder: Path) -> lis
 
 
 def info_lines(record: dict, args) -> list:
-    """The runner's info record as the run's heading and its config messages."""
-    lines = ["ghost clock on a virtual %s board: %s motor%s, %s chime (seed %s, speed %s)" % (
+    """The runner's info record as the run's heading and its config messages, each wrapped to
+    LOG_WIDTH with its later lines indented."""
+    heading = ("ghost clock on a virtual %s board: %s motor%s, %s chime (seed %s, speed %s)" % (
         record["board"], record["motor"],
         " (%s)" % record["bridge"] if record["motor"] == "dc" else "", record["chime"],
         "random" if args.seed is None else args.seed,
-        "as fast as possible" if args.speed == 0 else "x%d" % args.speed)]
-    return lines + ["config: %s" % message for message in record.get("errors", [])]
+        "as fast as possible" if args.speed == 0 else "x%d" % args.speed))
+    lines = log_lines(heading, "  ")
+    for message in record.get("errors", []):
+        lines += log_lines("config: %s" % message, "  ")
+    return lines
 
 
 class KeyReader(threading.Thread):
@@ -219,7 +234,7 @@ class RunView:
             if self.screen:
                 self.screen.event(line)
             else:
-                print(line, flush=True)
+                print("\n".join(log_lines(line)), flush=True)
         elif kind == "frame":
             self.frames.append(record)
             if self.screen:
@@ -263,12 +278,13 @@ class RunView:
                 return False
             print("picture of the round: %s" % printable(self.args.picture))
         angle = (frames[-1]["angle_mdeg"] / 1000) if frames else None
-        print("done: %d round(s) at board time %.2f s%s; motor %s;\n      %d forbidden bridge states, "
-              "%d reversals without the dwell" % (
-                  end["completed"], end["t"] / 1000,
-                  "" if angle is None else ", hand at %.1f deg" % (angle % 360),
-                  "still energised!" if end["energised"] else "released",
-                  end["forbidden"], end["quick_reversals"]), flush=True)
+        print("\n".join(log_lines(
+            "done: %d round(s) at board time %.2f s%s; motor %s;\n      %d forbidden bridge states, "
+            "%d reversals without the dwell" % (
+                end["completed"], end["t"] / 1000,
+                "" if angle is None else ", hand at %.1f deg" % (angle % 360),
+                "still energised!" if end["energised"] else "released",
+                end["forbidden"], end["quick_reversals"]), "      ")), flush=True)
         hum = end.get("hum_ms", 0)
         if hum >= 500:  # more than the ramps' first moments: speeds too slow to start the motor
             print("      the motor hummed %.1f s, not turning: speeds below about 270 per mille\n"

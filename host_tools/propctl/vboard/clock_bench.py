@@ -86,8 +86,12 @@ class ClockBench:
 
     def set_battery_mv(self, mv: int) -> None:
         """Put `mv` on the battery pack: the motor's supply, and the ADC pin sees it through the
-        divider the settings name (the builder wired what the config says)."""
-        self.board.battery_divider_permille = self.settings["clock"]["battery_divider_permille"]
+        divider the settings name, or the board's wiring table where they name none (the
+        builder wired what the config says)."""
+        import boards
+        from props.clock.wiring import divider_permille
+        self.board.battery_divider_permille = divider_permille(
+            self.settings["clock"], boards.limits(self.settings["board"]))
         self.board.set_battery_mv(mv)
 
     def run(self, ms: int, until=None, each=None) -> int:

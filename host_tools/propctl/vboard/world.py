@@ -31,8 +31,6 @@ import json
 import os
 import time
 
-import physics
-
 CONFIG = "vboard_world.json"
 HANDS = "vboard_hands.json"
 SEEN = "vboard_seen.json"
@@ -91,10 +89,14 @@ class World:
             for suffix in ("", ".duty"):
                 self._watched[board.signal(str(self.pin_of[part]) + suffix)] = part
         board.clock.run_real(1)
+        if self.prop == "clock":  # the divider is wired as the config (or the board's table) says
+            from props.clock.wiring import divider_permille
+            board.battery_divider_permille = divider_permille(cfg["clock"], boards.limits(cfg["board"]))
         if config.get("battery_mv") is not None:
             board.set_battery_mv(config["battery_mv"])
         self.hand = None
-        if self.prop == "clock":
+        if self.prop == "clock":  # only the clock has a motor: the others keep physics off the heap
+            import physics
             c = cfg["clock"]
             p = self.pin_of
             if c["motor"] == "stepper":

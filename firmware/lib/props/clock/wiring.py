@@ -17,7 +17,12 @@ from props.pins import Pins
 STEPPER_PINS = ("stepper_in1", "stepper_in2", "stepper_in3", "stepper_in4")
 # What the guards use instead of a value the driver refuses.
 STEPPER_RATE = 300
-DIVIDER_PERMILLE = 2000
+
+
+def divider_permille(cfg: dict, limits: dict) -> int:
+    """The battery divider in use: clock.battery_divider_permille, or (0, the default) the one
+    the board's wiring table wires (boards LIMITS: 100k/100k, on an ESP32 100k over 47k)."""
+    return cfg["battery_divider_permille"] or limits["battery_divider_permille"]
 
 
 class ClockWiring:
@@ -66,9 +71,9 @@ class ClockWiring:
         if cfg["battery_min_mv"] <= 0 or not pins.has("battery_adc"):
             return None
         from drivers.battery import on_pin
-        divider = cfg["battery_divider_permille"]
+        divider = divider_permille(cfg, pins.limits)
         if divider < 1000:  # the driver refuses these: keep the clock running
-            self.notes.append("clock.battery_divider_permille: %d is below 1000; using %d"
-                              % (divider, DIVIDER_PERMILLE))
-            divider = DIVIDER_PERMILLE
+            self.notes.append("clock.battery_divider_permille: %d is below 1000; using the board's %d"
+                              % (divider, pins.limits["battery_divider_permille"]))
+            divider = pins.limits["battery_divider_permille"]
         return on_pin(pins.m, pins.names["battery_adc"], divider, pins.limits)
