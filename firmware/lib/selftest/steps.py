@@ -10,7 +10,7 @@ RUN_MS = const(2000)        # how long the motor runs each way
 BLINKS = (300, 300, 300, 300, 300, 300)  # three blinks
 RELAY_MS = const(1000)
 # The motor step's speed (per mille) when the round's speed_min is slower: the N20 model
-# (host_tools/propctl/vboard/n20.py, slow decay) breaks away at about 267, so 450 starts a
+# (host_tools/propctl/vboard/dcmotor.py, slow decay) breaks away at about 267, so 450 starts a
 # real motor with a margin (tests/test_motor_model.py).
 MOTOR_PERMILLE = const(450)
 
