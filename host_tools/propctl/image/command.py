@@ -2,6 +2,8 @@
 import argparse
 import json
 import os
+import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -33,7 +35,8 @@ def register(subparsers) -> None:
                     "For a Pico: a .uf2 to copy onto the drive a Pico shows when plugged in with "
                     "BOOTSEL held; with --micropython STOCK.uf2 (from micropython.org) one file holds "
                     "MicroPython and the prop. For an ESP32: a .bin and the esptool command that "
-                    "writes it (MicroPython must already be on the board). The same checks and "
+                    "writes it, or with --port propctl runs esptool itself (MicroPython must "
+                    "already be on the board). The same checks and "
                     "refusals as deploy. docs/image.md says which stock file for which board.",
         epilog="Examples:\n"
                "  propctl image --prop clock --board pico -o clock.uf2\n"
@@ -41,7 +44,10 @@ def register(subparsers) -> None:
                "      RPI_PICO-20241129-v1.24.1.uf2 -o football-all-in-one.uf2\n"
                "  propctl image --prop fusebox --board pico_w --cards deck.bin \\\n"
                "      --secrets venue.json --set net.ssid=Cafe -o fusebox.uf2\n"
+               "  propctl image --prop clock --board pico2 --set clock.seed=7 -o clock.uf2\n"
                "  propctl image --prop clock --board esp32 -o clock.bin\n"
+               "  propctl image --prop football --board esp32s3 -o football.bin \\\n"
+               "      --port /dev/ttyUSB0 --baud 460800      (esptool writes it to the board)\n"
                "\n"
                "The image replaces the board's whole filesystem: saves, config and passwords\n"
                "on it are gone once it is copied. Boards: %s." % ", ".join(
@@ -61,6 +67,13 @@ def register(subparsers) -> None:
                              "(docs/venue.md); they end up in the image: keep it like them")
     parser.add_argument("--micropython", metavar="STOCK.uf2",
                         help="the stock MicroPython UF2 for the board: one file with both (Pico boards)")
+    parser.add_argument("--port", metavar="PORT",
+                        help="ESP32 boards: write the image to the board on PORT with esptool "
+                             "(MicroPython on it stays); `auto`: the first likely board. Without "
+                             "--port the esptool line is printed")
+    parser.add_argument("--baud", metavar="BAUD", type=int,
+                        help="with --port: esptool's serial speed (e.g. 460800; esptool's default "
+                             "115200 is slow but sure)")
     parser.add_argument("--firmware", metavar="DIR", help="firmware tree (default: propctl's own)")
     parser.set_defaults(func=run, usage_problem=usage_problem)
 
@@ -82,6 +95,15 @@ def _usage_reason(args) -> str:
         return ("-o %s: a %s takes a %s file (%s)" % (
             printable(args.output, newlines=False), args.board, suffix,
             "copied onto its drive in BOOTSEL mode" if geometry.uf2 else "written with esptool"))
+    if args.port is not None and geometry.uf2:
+        return ("--port is for the ESP32 boards: a %s takes its .uf2 by hand (hold BOOTSEL, plug it "
+                "in, copy the file onto the drive that appears); leave out --port" % args.board)
+    if args.port is not None and not args.port.strip():
+        return "--port names the board's serial port (see `propctl ports`), or auto"
+    if args.baud is not None and args.port is None:
+        return "--baud goes with --port (esptool's serial speed)"
+    if args.baud is not None and args.baud <= 0:
+        return "--baud %d: a serial speed is a positive number, e.g. 460800" % args.baud
     if args.micropython and not geometry.uf2:
         return ("--micropython is for the Pico boards; on an %s flash MicroPython with esptool "
                 "first (docs/flashing.md), then write this image" % args.board)
@@ -141,6 +163,10 @@ def run(args) -> int:
         print("propctl image: cannot write %s: %s; nothing written" % (printable(out, newlines=False), where),
               file=sys.stderr)
         return 2
+    if args.port and not esptool_installed():
+        print("propctl image: --port runs esptool, which is not installed here: `pip install esptool`, "
+              "or leave out --port and run the line printed. Nothing was written", file=sys.stderr)
+        return 1
     _say(WARNING % printable(out, newlines=False))
     try:
         settings = with_secrets(parse_set(args.settings), args)
@@ -175,7 +201,9 @@ def run(args) -> int:
         print("propctl image: cannot write %s: %s; nothing written" % (
             printable(out, newlines=False), exc.strerror or exc), file=sys.stderr)
         return 1
-    _report(result, out)
+    _report(result, out, args.port)
+    if args.port:
+        return write_to_board(result.geometry, out, args.port, args.baud)
     return 0
 
 
@@ -187,7 +215,7 @@ def _has_secret(files: dict) -> bool:
     return bool(net.get("password") or net.get("broker_password"))
 
 
-def _report(result, out: str) -> None:
+def _report(result, out: str, port=None) -> None:
     g = result.geometry
     shown = printable(out, newlines=False)
     _say("wrote %s: %d bytes; the filesystem uses %d of its %d blocks (%d KiB free)" % (
@@ -202,11 +230,50 @@ def _report(result, out: str) -> None:
                  "MicroPython and the prop in one go." % shown)
         return
     _say("MicroPython (%s) must be on the board already; this image is for an %s." % (g.build, g.module))
+    if port:
+        return
     _say("Write it with esptool (pip install esptool), the board on PORT:")
-    print("  " + esptool_command(g, shown))
+    print("  " + " ".join(esptool_args(g, shlex.quote(shown), "PORT")))
 
 
-def esptool_command(geometry, path: str) -> str:
-    """The esptool command line that writes the image to the vfs partition."""
-    return "python -m esptool --chip %s --port PORT write_flash 0x%X %s" % (
-        geometry.chip.lower(), geometry.fs_offset, path)
+def esptool_installed() -> bool:
+    import importlib.util
+    return importlib.util.find_spec("esptool") is not None
+
+
+def esptool_args(geometry, path: str, port: str, baud=None) -> list:
+    """The esptool command line (esptool 5's words) that writes the image to the board's
+    filesystem region (the vfs partition): what is printed without --port, run with it."""
+    words = ["python", "-m", "esptool", "--chip", geometry.chip.lower(), "--port", port]
+    if baud is not None:
+        words += ["--baud", str(baud)]
+    if path.startswith("-"):  # a file named -x.bin is no option to esptool
+        path = "./" + path
+    return words + ["write-flash", "0x%X" % geometry.fs_offset, path]
+
+
+def write_to_board(geometry, out: str, port: str, baud=None, run=subprocess.call) -> int:
+    """Run esptool (the Python that runs propctl, where it is installed beside it) to write the
+    image `out` to the board on `port`; 0, or 1 with one line saying what failed."""
+    shown = printable(out, newlines=False)
+    where = printable(port, newlines=False)
+    _say("esptool now writes %s at flash offset 0x%X of the %s on %s: the board's whole filesystem "
+         "(%d KiB: its files, saved games and config.json with any passwords) is replaced; "
+         "MicroPython on it stays." % (shown, geometry.fs_offset, geometry.board, where,
+                                       geometry.fs_bytes // 1024))
+    argv = esptool_args(geometry, out, port, baud)
+    argv[0] = sys.executable
+    sys.stdout.flush()
+    try:
+        code = run(argv)
+    except OSError as exc:
+        code, why = -1, exc.strerror or str(exc)
+    else:
+        why = "exit %d" % code
+    if code != 0:
+        print("propctl image: esptool failed (%s) writing to %s, see its lines above; the board's "
+              "filesystem may be half written: %s is kept, run the same command again" % (
+                  why, where, shown), file=sys.stderr)
+        return 1
+    _say("done: the board restarts and runs the prop (`propctl monitor --port %s` shows it)." % where)
+    return 0
