@@ -80,7 +80,7 @@ def build_image(prop, board, settings: dict, firmware=None, cards=None, existing
     """The image for --prop on --board (see the module's doc); ImageRefused/BoardError say why not."""
     from propctl.deploy import whole_board
     geometry = BOARDS[board]
-    say("board %s: %s" % (board, geometry.describe()))
+    say("board %s" % geometry.describe())
     if stock is not None:  # before the compiling: a stock image that does not fit is said at once
         check_stock(stock, geometry, mpy_cross_version())
     files = whole_board(prop, board, settings, firmware=firmware, cards=cards, existing=existing, say=say)

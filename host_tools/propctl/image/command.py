@@ -2,6 +2,7 @@
 import argparse
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -15,8 +16,22 @@ from propctl.image.geometry import BOARDS
 MAX_STOCK_BYTES = 16 * 1024 * 1024  # a UF2 of a whole 4 MiB flash is 8 MiB
 MAX_CONFIG_BYTES = 8192             # as much as a board reads (firmware/lib/settings.py)
 
-WARNING = ("Copying %s onto a board replaces everything on its filesystem: the files on it, its saved "
-           "games and its config.json with any Wi-Fi and broker passwords.")
+WARNING = ("%s replaces everything on its filesystem: the files on it, its saved games and its "
+           "config.json with any Wi-Fi and broker passwords.")
+
+
+def warning(geometry, shown: str) -> str:
+    """What the image replaces, said before it is written."""
+    return WARNING % (("Copying %s onto a board" if geometry.uf2 else "Writing %s to a board (esptool)")
+                      % shown)
+
+
+def _nothing_written(text: str) -> str:
+    """deploy's refusal in image's words: "Nothing was copied (or removed)" -> "Nothing was
+    written", said once at the end."""
+    text = re.sub(r"[.:;,]? *[Nn]othing was copied( or removed)?[.:;,]?", ".", text)
+    text = re.sub(r"\.\.+", ".", text).replace("refusing to deploy", "refusing to use").strip()
+    return "%s. Nothing was written" % text.rstrip(". ")
 
 
 def _say(text: str) -> None:
@@ -91,6 +106,10 @@ def _usage_reason(args) -> str:
         return "give %s (see propctl image --help)" % " and ".join(missing)
     geometry = BOARDS[args.board]
     suffix = ".uf2" if geometry.uf2 else ".bin"
+    if args.output.endswith(("/", os.sep)):
+        return "-o %s names a folder: give a file in it, e.g. -o %s%s%s" % (
+            printable(args.output, newlines=False), printable(args.output, newlines=False),
+            args.prop, suffix)
     if not args.output.lower().endswith(suffix):
         return ("-o %s: a %s takes a %s file (%s)" % (
             printable(args.output, newlines=False), args.board, suffix,
@@ -108,8 +127,8 @@ def _usage_reason(args) -> str:
         return ("--micropython is for the Pico boards; on an %s flash MicroPython with esptool "
                 "first (docs/flashing.md), then write this image" % args.board)
     try:
-        return contradicting_sets(parse_set(args.settings), args.prop, args.board).replace(
-            "Nothing was copied or removed", "Nothing was written")
+        problem = contradicting_sets(parse_set(args.settings), args.prop, args.board)
+        return _nothing_written(problem) if problem else ""
     except BoardError as exc:
         return str(exc)
 
@@ -119,7 +138,9 @@ def _read_input(path: str, what: str, limit: int) -> bytes:
     try:
         if not target.is_file():
             raise BoardError("%s %s: %s" % (what, printable(path, newlines=False),
-                                            "no such file" if not target.exists() else "not a regular file"))
+                                            "no such file" if not target.exists() else
+                                            "a folder, not a file" if target.is_dir() else
+                                            "not a regular file"))
         if target.stat().st_size > limit:
             raise BoardError("%s %s is %d bytes, more than one can be (%d)"
                              % (what, printable(path, newlines=False), target.stat().st_size, limit))
@@ -167,7 +188,6 @@ def run(args) -> int:
         print("propctl image: --port runs esptool, which is not installed here: `pip install esptool`, "
               "or leave out --port and run the line printed. Nothing was written", file=sys.stderr)
         return 1
-    _say(WARNING % printable(out, newlines=False))
     try:
         settings = with_secrets(parse_set(args.settings), args)
         existing = None
@@ -184,15 +204,15 @@ def run(args) -> int:
         result = build_image(args.prop, args.board, settings, firmware=args.firmware, cards=args.cards,
                              existing=existing, stock=stock, say=_say)
     except DeployUsageError as exc:
-        print("propctl image: %s" % str(exc).replace("Nothing was copied or removed", "Nothing was written")
-              .replace("Nothing was copied", "Nothing was written"), file=sys.stderr)
+        print("propctl image: %s" % _nothing_written(str(exc)), file=sys.stderr)
         return 2
     except (BoardError, StockError, ImageRefused) as exc:
-        print("propctl image: %s. Nothing was written" % str(exc).rstrip(". "), file=sys.stderr)
+        print("propctl image: %s" % _nothing_written(str(exc)), file=sys.stderr)
         return 1
     except CompileError as exc:
         print("propctl image: mpy-cross refused a file, nothing written: %s" % exc, file=sys.stderr)
         return 1
+    _say(warning(result.geometry, printable(out, newlines=False)))
     try:
         write_atomic(out, result.data)
         if args.secrets or _has_secret(result.files):
