@@ -73,6 +73,7 @@ def test_port_runs_esptool_with_the_exact_arguments_after_saying_what_is_replace
     assert "the board's whole filesystem (6144 KiB: its files, saved games and config.json" in said
     assert "MicroPython on it stays" in said and "done: the board restarts" in said
     assert "PORT" not in out  # no line to copy: it was run
+    assert out.count("replaces") == 0 and said.count("is replaced") == 1  # said once, naming the port
     assert read_files((fake_esptool.parent / "work" / "clock.bin").read_bytes(),
                       BOARDS["esp32s3"])["config.json"]
 
@@ -88,7 +89,7 @@ def test_an_esptool_failure_is_one_line_and_exit_1_and_the_file_is_kept(capfd, m
         "--chip", "esp32", "--port", port, "write-flash", "0x200000", "clock.bin"]  # no --baud given
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
-    assert lines[0].startswith("propctl image: esptool failed (exit 2) writing to %s" % port)
+    assert lines[0].startswith("propctl image: esptool failed (exit 2) on %s" % port)
     assert "half written" in lines[0] and "clock.bin is kept" in lines[0]
     assert (fake_esptool.parent / "work" / "clock.bin").stat().st_size == BOARDS["esp32"].fs_bytes
 

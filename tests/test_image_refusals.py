@@ -88,3 +88,33 @@ def test_the_warning_for_an_esp32_says_writing_not_copying():
         "Writing clock.bin to a board (esptool) replaces everything on its filesystem")
     assert command.warning(BOARDS["pico"], "clock.uf2").startswith(
         "Copying clock.uf2 onto a board replaces everything on its filesystem")
+
+
+def test_deploys_words_become_nothing_written_once_and_ranges_stay_whole():
+    said = command._nothing_written
+    assert said("--set: clock.seed: 99 is not a whole number 0..4294967295. Nothing was copied or removed") \
+        == "--set: clock.seed: 99 is not a whole number 0..4294967295. Nothing was written"
+    assert said("/x is not a firmware tree: nothing was copied or removed. Pass --firmware DIR") \
+        == "/x is not a firmware tree. Pass --firmware DIR. Nothing was written"
+    assert said("refusing to deploy /x: no main.py. Nothing was copied or removed.") \
+        == "refusing to use /x: no main.py. Nothing was written"
+
+
+def test_a_bad_value_in_the_config_file_names_the_file_not_only_set(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "old.json").write_text('{"clock": {"seed": -3}}')
+    code, out, err = run(capsys, *PICO, "--config", "old.json")
+    line = one_line(err)
+    assert code == 2, line
+    assert line.startswith("propctl image: --config old.json with --set: clock.seed: -3 is not"), line
+    assert "0..4294967295" in line and line.endswith("Nothing was written")
+    assert [p.name for p in tmp_path.iterdir()] == ["old.json"]
+
+
+@pytest.mark.parametrize("prop", ["clock", "football"])
+def test_cards_for_a_prop_that_reads_none_is_a_usage_error(capsys, tmp_path, monkeypatch, prop):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deck.bin").write_bytes(b"x")
+    code, out, err = run(capsys, "--prop", prop, "--board", "pico", "-o", "x.uf2", "--cards", "deck.bin")
+    assert code == 2 and ("--cards: the %s reads no card deck" % prop) in one_line(err)
+    assert [p.name for p in tmp_path.iterdir()] == ["deck.bin"]

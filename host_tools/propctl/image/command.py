@@ -29,8 +29,9 @@ def warning(geometry, shown: str) -> str:
 def _nothing_written(text: str) -> str:
     """deploy's refusal in image's words: "Nothing was copied (or removed)" -> "Nothing was
     written", said once at the end."""
-    text = re.sub(r"[.:;,]? *[Nn]othing was copied( or removed)?[.:;,]?", ".", text)
-    text = re.sub(r"\.\.+", ".", text).replace("refusing to deploy", "refusing to use").strip()
+    text = re.sub(r"[.:;,]? *[Nn]othing was copied(?: or removed)?[.:;,]?(?= *(\S?))",
+                  lambda found: "." if found.group(1) else "", text)
+    text = text.replace("refusing to deploy", "refusing to use").strip()
     return "%s. Nothing was written" % text.rstrip(". ")
 
 
@@ -76,7 +77,9 @@ def register(subparsers) -> None:
                         help="a config value, as for deploy (e.g. clock.seed=7); repeatable")
     parser.add_argument("--config", metavar="FILE",
                         help="a config.json to start from (e.g. one read off a board); --set wins")
-    parser.add_argument("--cards", metavar="DECK.bin", help="a packed card deck to put on the board too")
+    parser.add_argument("--cards", metavar="DECK.bin",
+                        help="fuse box: its task-card deck to put on the board too (made by "
+                             "`propctl cards pack`)")
     parser.add_argument("--secrets", metavar="FILE",
                         help="venue mode: the Wi-Fi and broker passwords from a JSON file "
                              "(docs/venue.md); they end up in the image: keep it like them")
@@ -123,6 +126,9 @@ def _usage_reason(args) -> str:
         return "--baud goes with --port (esptool's serial speed)"
     if args.baud is not None and args.baud <= 0:
         return "--baud %d: a serial speed is a positive number, e.g. 460800" % args.baud
+    if args.cards and args.prop != "fusebox":
+        return ("--cards: the %s reads no card deck (the fuse box reads its task cards: "
+                "--prop fusebox)" % args.prop)
     if args.micropython and not geometry.uf2:
         return ("--micropython is for the Pico boards; on an %s flash MicroPython with esptool "
                 "first (docs/flashing.md), then write this image" % args.board)
@@ -196,7 +202,11 @@ def run(args) -> int:
             # the file's values meet the same checks as --set ones (the board would drop a bad one)
             from propctl.build import FIRMWARE_DIR
             root = Path(args.firmware) if args.firmware else FIRMWARE_DIR
-            check_settings(combine(from_file, settings), root)
+            try:
+                check_settings(combine(from_file, settings), root)
+            except DeployUsageError as exc:  # a value of the file's, or one --set gave
+                raise DeployUsageError(str(exc).replace("--set: ", "--config %s with --set: " % printable(
+                    args.config, newlines=False), 1)) from None
         stock = None
         if args.micropython:
             stock = read_stock(_read_input(args.micropython, "--micropython", MAX_STOCK_BYTES),
@@ -212,7 +222,8 @@ def run(args) -> int:
     except CompileError as exc:
         print("propctl image: mpy-cross refused a file, nothing written: %s" % exc, file=sys.stderr)
         return 1
-    _say(warning(result.geometry, printable(out, newlines=False)))
+    if not args.port:  # with --port, write_to_board says it, naming the board's port
+        _say(warning(result.geometry, printable(out, newlines=False)))
     try:
         write_atomic(out, result.data)
         if args.secrets or _has_secret(result.files):
@@ -291,8 +302,8 @@ def write_to_board(geometry, out: str, port: str, baud=None, run=subprocess.call
     else:
         why = "exit %d" % code
     if code != 0:
-        print("propctl image: esptool failed (%s) writing to %s, see its lines above; the board's "
-              "filesystem may be half written: %s is kept, run the same command again" % (
+        print("propctl image: esptool failed (%s) on %s, see its lines above; %s is kept: run the "
+              "same command again (a write cut short leaves the board's filesystem half written)" % (
                   why, where, shown), file=sys.stderr)
         return 1
     _say("done: the board restarts and runs the prop (`propctl monitor --port %s` shows it)." % where)
