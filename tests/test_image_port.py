@@ -153,3 +153,17 @@ def test_without_port_the_line_to_run_is_printed_quoted(capsys):
     command._report(Result(), "my props/clock.bin")
     out = capsys.readouterr().out
     assert "  python -m esptool --chip esp32 --port PORT write-flash 0x200000 'my props/clock.bin'\n" in out
+
+
+def test_a_port_that_is_not_there_is_said_before_the_compiling(capsys, tmp_path, monkeypatch):
+    from propctl import deploy
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("compiled before the port was looked for")
+    monkeypatch.setattr(deploy, "firmware_files", no_compiling)
+    monkeypatch.chdir(tmp_path)
+    missing = str(tmp_path / "ttyUSB9")
+    code, out, err = run(capsys, "--prop", "clock", "--board", "esp32", "-o", "x.bin", "--port", missing)
+    assert code == 1 and err.count("\n") == 1
+    assert err.startswith("propctl image: no port %s here (`propctl ports` lists the ports" % missing), err
+    assert list(tmp_path.iterdir()) == []

@@ -190,6 +190,11 @@ def run(args) -> int:
         print("propctl image: cannot write %s: %s; nothing written" % (printable(out, newlines=False), where),
               file=sys.stderr)
         return 2
+    if args.port and os.name == "posix" and not os.path.exists(args.port):
+        # before the compiling: a mistyped port would otherwise be found only by esptool
+        print("propctl image: no port %s here (`propctl ports` lists the ports; is the board plugged "
+              "in?). Nothing was written" % printable(args.port, newlines=False), file=sys.stderr)
+        return 1
     if args.port and not esptool_installed():
         print("propctl image: --port runs esptool, which is not installed here: `pip install esptool`, "
               "or leave out --port and run the line printed. Nothing was written", file=sys.stderr)
