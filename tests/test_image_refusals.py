@@ -118,3 +118,14 @@ def test_cards_for_a_prop_that_reads_none_is_a_usage_error(capsys, tmp_path, mon
     code, out, err = run(capsys, "--prop", prop, "--board", "pico", "-o", "x.uf2", "--cards", "deck.bin")
     assert code == 2 and ("--cards: the %s reads no card deck" % prop) in one_line(err)
     assert [p.name for p in tmp_path.iterdir()] == ["deck.bin"]
+
+
+def test_a_stock_file_for_the_other_rp2040_board_names_both_ways_out(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "RPI_PICO_W.uf2").write_bytes(stock_uf2("pico_w"))
+    code, out, err = run(capsys, *PICO, "--micropython", "RPI_PICO_W.uf2")
+    assert code == 1 and one_line(err) == (
+        "propctl image: the stock image is MicroPython for the Raspberry Pi Pico W with RP2040, not for "
+        "--board pico: download pico's firmware (RPI_PICO) from micropython.org/download, or make the "
+        "image with --board pico_w. Nothing was written")
+    assert [p.name for p in tmp_path.iterdir()] == ["RPI_PICO_W.uf2"]
