@@ -167,3 +167,12 @@ def test_a_port_that_is_not_there_is_said_before_the_compiling(capsys, tmp_path,
     assert code == 1 and err.count("\n") == 1
     assert err.startswith("propctl image: no port %s here (`propctl ports` lists the ports" % missing), err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_while_esptool_writes_says_what_it_leaves(capsys):
+    def runner(argv):
+        raise KeyboardInterrupt
+    code = command.write_to_board(BOARDS["esp32"], "clock.bin", "/dev/ttyUSB0", run=runner)
+    err = capsys.readouterr().err
+    assert code == 130 and err.count("\n") == 1
+    assert err.startswith("propctl image: interrupted while esptool wrote to /dev/ttyUSB0; clock.bin is kept")

@@ -302,6 +302,10 @@ def write_to_board(geometry, out: str, port: str, baud=None, run=subprocess.call
     sys.stdout.flush()
     try:
         code = run(argv)
+    except KeyboardInterrupt:  # Ctrl-C stops esptool too (one process group)
+        print("propctl image: interrupted while esptool wrote to %s; %s is kept: run the same "
+              "command again (the board's filesystem may be half written)" % (where, shown), file=sys.stderr)
+        return 130
     except OSError as exc:
         code, why = -1, exc.strerror or str(exc)
     else:
