@@ -65,7 +65,7 @@ def test_config_secrets_and_set_end_up_merged_in_the_images_config_and_the_file_
     assert code == 0, err
     assert out.index("replaces everything on its filesystem") < out.index("wrote clock.bin")
     assert "note: --config names prop \"fusebox\"" in out
-    assert "python -m esptool --chip esp32 --port PORT write_flash 0x200000 clock.bin" in out
+    assert "python -m esptool --chip esp32 --port PORT write-flash 0x200000 clock.bin" in out
     assert "pw-wifi" not in out + err and "pw-mqtt" not in out + err
     assert stat.S_IMODE(os.stat("clock.bin").st_mode) == 0o600
     config = json.loads(read_files((tmp_path / "clock.bin").read_bytes(), BOARDS["esp32"])["config.json"])

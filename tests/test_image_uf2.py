@@ -108,7 +108,7 @@ def test_a_stock_image_for_another_board_is_refused(image):
     with pytest.raises(ImageRefused, match="another chip.*RPI_PICO"):
         image(board="pico", stock=rp2350)
     pico_w = read_stock(stock_uf2("pico_w"), "picow.uf2")
-    with pytest.raises(ImageRefused, match="Pico W: deploy with --board pico_w"):
+    with pytest.raises(ImageRefused, match="for the Raspberry Pi Pico W with RP2040, not for --board pico"):
         image(board="pico", stock=pico_w)
     big = read_stock(stock_uf2("pico", size=700 * 1024), "big.uf2")  # reaches past 0x100A0000
     with pytest.raises(ImageRefused, match="into pico's filesystem"):

@@ -68,8 +68,12 @@ def check_stock(stock, geometry, mpy: int) -> None:
                            "micropython.org/download" % (shown, wanted, mpy))
     problem, _shown = board_problem(geometry.board, "micropython", list(stock.release), stock.machine, "rp2")
     if problem:
-        raise ImageRefused("the stock image does not fit: %s" % problem.replace("the board reports",
-                                                                               "it says it is for"))
+        fits = [name for name, other in sorted(BOARDS.items()) if other.family == stock.family and
+                not board_problem(name, "micropython", list(stock.release), stock.machine, "rp2")[0]]
+        raise ImageRefused("the stock image is MicroPython for the %s, not for --board %s: download "
+                           "%s's firmware (%s) from micropython.org/download%s" % (
+                               stock.machine, geometry.board, geometry.board, geometry.build,
+                               ", or make the image with --board %s" % fits[0] if fits else ""))
     if stock.end > geometry.address:
         raise ImageRefused("the stock image reaches 0x%08X, into %s's filesystem from 0x%08X: it is not "
                            "the %s build" % (stock.end, geometry.board, geometry.address, geometry.build))
@@ -80,7 +84,7 @@ def build_image(prop, board, settings: dict, firmware=None, cards=None, existing
     """The image for --prop on --board (see the module's doc); ImageRefused/BoardError say why not."""
     from propctl.deploy import whole_board
     geometry = BOARDS[board]
-    say("board %s: %s" % (board, geometry.describe()))
+    say("board %s" % geometry.describe())
     if stock is not None:  # before the compiling: a stock image that does not fit is said at once
         check_stock(stock, geometry, mpy_cross_version())
     files = whole_board(prop, board, settings, firmware=firmware, cards=cards, existing=existing, say=say)

@@ -2,6 +2,9 @@
 import argparse
 import json
 import os
+import re
+import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -13,8 +16,23 @@ from propctl.image.geometry import BOARDS
 MAX_STOCK_BYTES = 16 * 1024 * 1024  # a UF2 of a whole 4 MiB flash is 8 MiB
 MAX_CONFIG_BYTES = 8192             # as much as a board reads (firmware/lib/settings.py)
 
-WARNING = ("Copying %s onto a board replaces everything on its filesystem: the files on it, its saved "
-           "games and its config.json with any Wi-Fi and broker passwords.")
+WARNING = ("%s replaces everything on its filesystem: the files on it, its saved games and its "
+           "config.json with any Wi-Fi and broker passwords.")
+
+
+def warning(geometry, shown: str) -> str:
+    """What the image replaces, said before it is written."""
+    return WARNING % (("Copying %s onto a board" if geometry.uf2 else "Writing %s to a board (esptool)")
+                      % shown)
+
+
+def _nothing_written(text: str) -> str:
+    """deploy's refusal in image's words: "Nothing was copied (or removed)" -> "Nothing was
+    written", said once at the end."""
+    text = re.sub(r"[.:;,]? *[Nn]othing was copied(?: or removed)?[.:;,]?(?= *(\S?))",
+                  lambda found: "." if found.group(1) else "", text)
+    text = text.replace("refusing to deploy", "refusing to use").strip()
+    return "%s. Nothing was written" % text.rstrip(". ")
 
 
 def _say(text: str) -> None:
@@ -33,7 +51,8 @@ def register(subparsers) -> None:
                     "For a Pico: a .uf2 to copy onto the drive a Pico shows when plugged in with "
                     "BOOTSEL held; with --micropython STOCK.uf2 (from micropython.org) one file holds "
                     "MicroPython and the prop. For an ESP32: a .bin and the esptool command that "
-                    "writes it (MicroPython must already be on the board). The same checks and "
+                    "writes it, or with --port propctl runs esptool itself (MicroPython must "
+                    "already be on the board). The same checks and "
                     "refusals as deploy. docs/image.md says which stock file for which board.",
         epilog="Examples:\n"
                "  propctl image --prop clock --board pico -o clock.uf2\n"
@@ -41,7 +60,10 @@ def register(subparsers) -> None:
                "      RPI_PICO-20241129-v1.24.1.uf2 -o football-all-in-one.uf2\n"
                "  propctl image --prop fusebox --board pico_w --cards deck.bin \\\n"
                "      --secrets venue.json --set net.ssid=Cafe -o fusebox.uf2\n"
+               "  propctl image --prop clock --board pico2 --set clock.seed=7 -o clock.uf2\n"
                "  propctl image --prop clock --board esp32 -o clock.bin\n"
+               "  propctl image --prop football --board esp32s3 -o football.bin \\\n"
+               "      --port /dev/ttyUSB0 --baud 460800      (esptool writes it to the board)\n"
                "\n"
                "The image replaces the board's whole filesystem: saves, config and passwords\n"
                "on it are gone once it is copied. Boards: %s." % ", ".join(
@@ -55,12 +77,21 @@ def register(subparsers) -> None:
                         help="a config value, as for deploy (e.g. clock.seed=7); repeatable")
     parser.add_argument("--config", metavar="FILE",
                         help="a config.json to start from (e.g. one read off a board); --set wins")
-    parser.add_argument("--cards", metavar="DECK.bin", help="a packed card deck to put on the board too")
+    parser.add_argument("--cards", metavar="DECK.bin",
+                        help="fuse box: its task-card deck to put on the board too (made by "
+                             "`propctl cards pack`)")
     parser.add_argument("--secrets", metavar="FILE",
                         help="venue mode: the Wi-Fi and broker passwords from a JSON file "
                              "(docs/venue.md); they end up in the image: keep it like them")
     parser.add_argument("--micropython", metavar="STOCK.uf2",
                         help="the stock MicroPython UF2 for the board: one file with both (Pico boards)")
+    parser.add_argument("--port", metavar="PORT",
+                        help="ESP32 boards: write the image to the board on PORT with esptool "
+                             "(MicroPython on it stays); `auto`: the first likely board. Without "
+                             "--port the esptool line is printed")
+    parser.add_argument("--baud", metavar="BAUD", type=int,
+                        help="with --port: esptool's serial speed (e.g. 460800; esptool's default "
+                             "115200 is slow but sure)")
     parser.add_argument("--firmware", metavar="DIR", help="firmware tree (default: propctl's own)")
     parser.set_defaults(func=run, usage_problem=usage_problem)
 
@@ -78,16 +109,32 @@ def _usage_reason(args) -> str:
         return "give %s (see propctl image --help)" % " and ".join(missing)
     geometry = BOARDS[args.board]
     suffix = ".uf2" if geometry.uf2 else ".bin"
+    if args.output.endswith(("/", os.sep)):
+        return "-o %s names a folder: give a file in it, e.g. -o %s%s%s" % (
+            printable(args.output, newlines=False), printable(args.output, newlines=False),
+            args.prop, suffix)
     if not args.output.lower().endswith(suffix):
         return ("-o %s: a %s takes a %s file (%s)" % (
             printable(args.output, newlines=False), args.board, suffix,
             "copied onto its drive in BOOTSEL mode" if geometry.uf2 else "written with esptool"))
+    if args.port is not None and geometry.uf2:
+        return ("--port is for the ESP32 boards: a %s takes its .uf2 by hand (hold BOOTSEL, plug it "
+                "in, copy the file onto the drive that appears); leave out --port" % args.board)
+    if args.port is not None and not args.port.strip():
+        return "--port names the board's serial port (see `propctl ports`), or auto"
+    if args.baud is not None and args.port is None:
+        return "--baud goes with --port (esptool's serial speed)"
+    if args.baud is not None and args.baud <= 0:
+        return "--baud %d: a serial speed is a positive number, e.g. 460800" % args.baud
+    if args.cards and args.prop != "fusebox":
+        return ("--cards: the %s reads no card deck (the fuse box reads its task cards: "
+                "--prop fusebox)" % args.prop)
     if args.micropython and not geometry.uf2:
         return ("--micropython is for the Pico boards; on an %s flash MicroPython with esptool "
                 "first (docs/flashing.md), then write this image" % args.board)
     try:
-        return contradicting_sets(parse_set(args.settings), args.prop, args.board).replace(
-            "Nothing was copied or removed", "Nothing was written")
+        problem = contradicting_sets(parse_set(args.settings), args.prop, args.board)
+        return _nothing_written(problem) if problem else ""
     except BoardError as exc:
         return str(exc)
 
@@ -97,7 +144,9 @@ def _read_input(path: str, what: str, limit: int) -> bytes:
     try:
         if not target.is_file():
             raise BoardError("%s %s: %s" % (what, printable(path, newlines=False),
-                                            "no such file" if not target.exists() else "not a regular file"))
+                                            "no such file" if not target.exists() else
+                                            "a folder, not a file" if target.is_dir() else
+                                            "not a regular file"))
         if target.stat().st_size > limit:
             raise BoardError("%s %s is %d bytes, more than one can be (%d)"
                              % (what, printable(path, newlines=False), target.stat().st_size, limit))
@@ -141,7 +190,15 @@ def run(args) -> int:
         print("propctl image: cannot write %s: %s; nothing written" % (printable(out, newlines=False), where),
               file=sys.stderr)
         return 2
-    _say(WARNING % printable(out, newlines=False))
+    if args.port and os.name == "posix" and not os.path.exists(args.port):
+        # before the compiling: a mistyped port would otherwise be found only by esptool
+        print("propctl image: no port %s here (`propctl ports` lists the ports; is the board plugged "
+              "in?). Nothing was written" % printable(args.port, newlines=False), file=sys.stderr)
+        return 1
+    if args.port and not esptool_installed():
+        print("propctl image: --port runs esptool, which is not installed here: `pip install esptool`, "
+              "or leave out --port and run the line printed. Nothing was written", file=sys.stderr)
+        return 1
     try:
         settings = with_secrets(parse_set(args.settings), args)
         existing = None
@@ -150,7 +207,11 @@ def run(args) -> int:
             # the file's values meet the same checks as --set ones (the board would drop a bad one)
             from propctl.build import FIRMWARE_DIR
             root = Path(args.firmware) if args.firmware else FIRMWARE_DIR
-            check_settings(combine(from_file, settings), root)
+            try:
+                check_settings(combine(from_file, settings), root)
+            except DeployUsageError as exc:  # a value of the file's, or one --set gave
+                raise DeployUsageError(str(exc).replace("--set: ", "--config %s with --set: " % printable(
+                    args.config, newlines=False), 1)) from None
         stock = None
         if args.micropython:
             stock = read_stock(_read_input(args.micropython, "--micropython", MAX_STOCK_BYTES),
@@ -158,15 +219,16 @@ def run(args) -> int:
         result = build_image(args.prop, args.board, settings, firmware=args.firmware, cards=args.cards,
                              existing=existing, stock=stock, say=_say)
     except DeployUsageError as exc:
-        print("propctl image: %s" % str(exc).replace("Nothing was copied or removed", "Nothing was written")
-              .replace("Nothing was copied", "Nothing was written"), file=sys.stderr)
+        print("propctl image: %s" % _nothing_written(str(exc)), file=sys.stderr)
         return 2
     except (BoardError, StockError, ImageRefused) as exc:
-        print("propctl image: %s. Nothing was written" % str(exc).rstrip(". "), file=sys.stderr)
+        print("propctl image: %s" % _nothing_written(str(exc)), file=sys.stderr)
         return 1
     except CompileError as exc:
         print("propctl image: mpy-cross refused a file, nothing written: %s" % exc, file=sys.stderr)
         return 1
+    if not args.port:  # with --port, write_to_board says it, naming the board's port
+        _say(warning(result.geometry, printable(out, newlines=False)))
     try:
         write_atomic(out, result.data)
         if args.secrets or _has_secret(result.files):
@@ -175,7 +237,9 @@ def run(args) -> int:
         print("propctl image: cannot write %s: %s; nothing written" % (
             printable(out, newlines=False), exc.strerror or exc), file=sys.stderr)
         return 1
-    _report(result, out)
+    _report(result, out, args.port)
+    if args.port:
+        return write_to_board(result.geometry, out, args.port, args.baud)
     return 0
 
 
@@ -187,7 +251,7 @@ def _has_secret(files: dict) -> bool:
     return bool(net.get("password") or net.get("broker_password"))
 
 
-def _report(result, out: str) -> None:
+def _report(result, out: str, port=None) -> None:
     g = result.geometry
     shown = printable(out, newlines=False)
     _say("wrote %s: %d bytes; the filesystem uses %d of its %d blocks (%d KiB free)" % (
@@ -202,11 +266,54 @@ def _report(result, out: str) -> None:
                  "MicroPython and the prop in one go." % shown)
         return
     _say("MicroPython (%s) must be on the board already; this image is for an %s." % (g.build, g.module))
+    if port:
+        return
     _say("Write it with esptool (pip install esptool), the board on PORT:")
-    print("  " + esptool_command(g, shown))
+    print("  " + " ".join(esptool_args(g, shlex.quote(shown), "PORT")))
 
 
-def esptool_command(geometry, path: str) -> str:
-    """The esptool command line that writes the image to the vfs partition."""
-    return "python -m esptool --chip %s --port PORT write_flash 0x%X %s" % (
-        geometry.chip.lower(), geometry.fs_offset, path)
+def esptool_installed() -> bool:
+    import importlib.util
+    return importlib.util.find_spec("esptool") is not None
+
+
+def esptool_args(geometry, path: str, port: str, baud=None) -> list:
+    """The esptool command line (esptool 5's words) that writes the image to the board's
+    filesystem region (the vfs partition): what is printed without --port, run with it."""
+    words = ["python", "-m", "esptool", "--chip", geometry.chip.lower(), "--port", port]
+    if baud is not None:
+        words += ["--baud", str(baud)]
+    if path.startswith("-"):  # a file named -x.bin is no option to esptool
+        path = "./" + path
+    return words + ["write-flash", "0x%X" % geometry.fs_offset, path]
+
+
+def write_to_board(geometry, out: str, port: str, baud=None, run=subprocess.call) -> int:
+    """Run esptool (the Python that runs propctl, where it is installed beside it) to write the
+    image `out` to the board on `port`; 0, or 1 with one line saying what failed."""
+    shown = printable(out, newlines=False)
+    where = printable(port, newlines=False)
+    _say("esptool now writes %s at flash offset 0x%X of the %s on %s: the board's whole filesystem "
+         "(%d KiB: its files, saved games and config.json with any passwords) is replaced; "
+         "MicroPython on it stays." % (shown, geometry.fs_offset, geometry.board, where,
+                                       geometry.fs_bytes // 1024))
+    argv = esptool_args(geometry, out, port, baud)
+    argv[0] = sys.executable
+    sys.stdout.flush()
+    try:
+        code = run(argv)
+    except KeyboardInterrupt:  # Ctrl-C stops esptool too (one process group)
+        print("propctl image: interrupted while esptool wrote to %s; %s is kept: run the same "
+              "command again (the board's filesystem may be half written)" % (where, shown), file=sys.stderr)
+        return 130
+    except OSError as exc:
+        code, why = -1, exc.strerror or str(exc)
+    else:
+        why = "exit %d" % code
+    if code != 0:
+        print("propctl image: esptool failed (%s) on %s, see its lines above; %s is kept: run the "
+              "same command again (a write cut short leaves the board's filesystem half written)" % (
+                  why, where, shown), file=sys.stderr)
+        return 1
+    _say("done: the board restarts and runs the prop (`propctl monitor --port %s` shows it)." % where)
+    return 0

@@ -50,6 +50,10 @@ def read_stock(raw: bytes, name: str) -> Stock:
         blocks = uf2.parse(raw, name)
     except uf2.UF2Error as exc:
         raise StockError("%s. Download the .uf2 for your board from micropython.org/download" % exc) from None
+    cut = uf2.cut_short(blocks)
+    if cut:
+        raise StockError("%s is cut short: it holds blocks 0 to %d of %d (an interrupted download?). "
+                         "Download it again from micropython.org/download" % ((name,) + cut))
     counts = uf2.families(blocks)
     family = max(counts, key=lambda key: counts[key])  # the firmware's; RP2350 builds add one abs block
     if family is None:

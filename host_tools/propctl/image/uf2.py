@@ -81,6 +81,17 @@ def parse(raw: bytes, name: str = "the file") -> list:
     return blocks
 
 
+def cut_short(blocks: list):
+    """(last block number, block count) if the file ends before its last block, else None.
+    Every block carries the count of its file's blocks (numbered 0..count-1); a file that
+    stops early (an interrupted download, a copy cut off) ends on a block short of count - 1,
+    and a bootrom given it would write part of a firmware and wait for the rest."""
+    if not blocks:
+        return None
+    last = blocks[-1]
+    return (last.number, last.count) if last.number + 1 < last.count else None
+
+
 def families(blocks: list) -> dict:
     """family id -> how many blocks carry it (None: blocks without a family id)."""
     counts: dict = {}
