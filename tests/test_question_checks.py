@@ -102,3 +102,11 @@ def test_small_answers_may_have_the_answer_alone_or_plus_minus_one():
     assert problems(["0", 3, "1", 6, "2", 6, "3", 3, "5"], "2") == []          # +-1
     assert problems(["0", 3, "1", 6, "2", 6, "4", 3, "5"], "2") != []          # +2 on one side
     assert problems(["5", 3, "10", 6, "15", 6, "22", 3, "40"], "15") == []     # 15 is not small
+
+
+def test_the_topic_sample_names_a_missing_topic_and_an_unknown_one(capsys):
+    _, problems = strict(capsys, SAMPLES / "topic-missing.en.json")
+    assert [line.split(": warning: ", 1)[1].split(";")[0] for line in problems] == [
+        "card PMD-01, white_salmon_topic: is missing",
+        "card PMD-03, white_yellow_topic: 'trivia' is not a topic",
+    ], problems
