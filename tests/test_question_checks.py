@@ -4,11 +4,11 @@ its sample deck in tests/data/decks, and the base deck the samples were made fro
 The samples are 12 shipped cards with one thing broken each, as the issue found it in the old deck.
 These checks are house rules (issue 35): warnings that fail only with --strict, and a rule broken
 on several cards is grouped into one line unless --all; the samples are checked with both flags.
-When the shipped deck changes a card, rebuild the samples' copies of it (the base test says which).
+When the shipped deck changes a card, rebuild the samples' copies of it
+(test_the_samples_are_made_of_shipped_cards names each stale slot).
 """
-from pathlib import Path
-
 import json
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +35,10 @@ def check(capsys, path, *flags):
     return code, [line for line in out.splitlines() if line.startswith(str(path))]
 
 
+def read(path):
+    return json.loads(path.read_text("utf-8"))["cards"]
+
+
 def strict(capsys, path):
     """Every problem on its own line, and a house rule fails the check."""
     return check(capsys, path, "--strict", "--all")
@@ -50,9 +54,9 @@ def test_the_samples_are_made_of_shipped_cards(name):
     """Each slot a sample does not break is the shipped deck's, so the shipped deck's strict pass
     is what the base shows, and a check that flags a shipped card is not hidden by a stale copy."""
     lang = name.split(".")[-2]
-    shipped = {card["id"]: card for card in json.loads((SHIPPED / ("questions.%s.json" % lang)).read_text("utf-8"))["cards"]}
-    cards = json.loads((SAMPLES / name).read_text("utf-8"))["cards"]
-    base = {card["id"]: card for card in json.loads((SAMPLES / "base.en.json").read_text("utf-8"))["cards"]}
+    shipped = {card["id"]: card for card in read(SHIPPED / ("questions.%s.json" % lang))}
+    cards = read(SAMPLES / name)
+    base = {card["id"]: card for card in read(SAMPLES / "base.en.json")}
     assert [card["id"] for card in cards] == list(base)
     for card in cards:
         for frame in ("white", "violet"):
