@@ -36,6 +36,12 @@ def cut(text: str, width: int) -> str:
     return text
 
 
+def shortened(text: str, limit: int) -> str:
+    """`text` if it has at most `limit` characters, else its start and "..." (limit in all), so a
+    reader sees that a quoted text goes on."""
+    return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
+
+
 def tail(text: str, width: int) -> str:
     """The end of `text` that fits in `width` cells (what a typed line shows while it grows)."""
     used = 0

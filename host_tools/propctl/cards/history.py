@@ -41,6 +41,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional
 
 from propctl.atomic import write_atomic
 from propctl.inputfile import InputFileError, read_regular
+from propctl.termtext import shortened
 
 FORMAT = "propctl play history"
 VERSION = 1
@@ -266,7 +267,7 @@ def _read(path: Path):
     for name, entry in decks.items():
         deck = _deck(name, entry)
         if deck is None:
-            return {}, "is damaged (deck %s)" % json.dumps(name)[:40], None
+            return {}, "is damaged (deck %s)" % shortened(json.dumps(name), 40), None
         out[name] = deck
     household = data.get("household")
     seed = household.get("seed") if isinstance(household, dict) else None

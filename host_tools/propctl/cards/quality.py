@@ -40,6 +40,7 @@ import re
 from propctl.cards import family, numbers_de, question_mix
 from propctl.cards.load import Problem
 from propctl.cards.order import WORD, obvious_order
+from propctl.termtext import shortened
 from rules.pimaldaumen import TOP, exact
 
 OPENINGS = {"en": "Keep your fingers off ", "de": "Finger weg von "}
@@ -163,8 +164,9 @@ def _task_rules(card, at, lang) -> list:
     out = []
     opening = OPENINGS.get(lang)
     if opening and card.text and not card.text.startswith(opening):
+        quoted = (shortened(card.text, 40), opening.strip())
         out.append(at("text", "%r does not start with %r; a task names the statement to keep your "
-                              "fingers off, as the game words it" % (card.text[:40], opening.strip())))
+                              "fingers off, as the game words it" % quoted))
     out.extend(_sourced(card, "", at))
     if not getattr(card, "note", ""):
         out.append(at("notes", "is missing; allowed: one line that settles what will be argued "
