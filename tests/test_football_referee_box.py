@@ -228,3 +228,22 @@ def test_the_referee_asks_only_what_the_buttons_cannot_say():
     referee.turn(state, game)  # kick or receive: the box cannot know, the referee asks in words
     assert "Red: 1) kick off | 2) receive" in said
     assert box.sent[-1] == ("report", {"action": "receive"})
+
+
+def test_a_box_move_wrapped_by_readline_still_ends_the_question():
+    """GNU readline's input() can return the signal handler's BoxMoved wrapped in a SystemError
+    (seen in CI: "returned a result with an exception set"); the question ends as a box move."""
+    from propctl.board.referee import BoxMoved, BoxReferee
+
+    def ask(prompt):
+        try:
+            raise BoxMoved()
+        except BoxMoved as moved:
+            raise SystemError("returned a result with an exception set") from moved
+
+    referee = BoxReferee("PORT", ask, print)
+    with pytest.raises(BoxMoved):
+        referee.question("Red> ")
+    other = BoxReferee("PORT", lambda prompt: (_ for _ in ()).throw(SystemError("other")), print)
+    with pytest.raises(SystemError):
+        other.question("Red> ")

@@ -178,6 +178,12 @@ class BoxReferee:
             if self.moved.is_set():
                 raise BoxMoved()
             return self.ask(prompt).strip()
+        except SystemError as exc:
+            # GNU readline's input() may hand the signal handler's BoxMoved back wrapped in a
+            # SystemError ("returned a result with an exception set"): it is still the box moving
+            if isinstance(exc.__cause__, BoxMoved) or isinstance(exc.__context__, BoxMoved):
+                raise BoxMoved() from None
+            raise
         finally:
             self.at_prompt = False
 

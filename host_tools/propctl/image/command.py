@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from propctl.argtypes import Whole
 from propctl.board import BoardError
 from propctl.build import PROPS
 from propctl.display import printable
@@ -89,7 +90,7 @@ def register(subparsers) -> None:
                         help="ESP32 boards: write the image to the board on PORT with esptool "
                              "(MicroPython on it stays); `auto`: the first likely board. Without "
                              "--port the esptool line is printed")
-    parser.add_argument("--baud", metavar="BAUD", type=int,
+    parser.add_argument("--baud", metavar="BAUD", type=Whole(300, 5000000, ", a serial speed such as 460800"),
                         help="with --port: esptool's serial speed (e.g. 460800; esptool's default "
                              "115200 is slow but sure)")
     parser.add_argument("--firmware", metavar="DIR", help="firmware tree (default: propctl's own)")
@@ -124,8 +125,6 @@ def _usage_reason(args) -> str:
         return "--port names the board's serial port (see `propctl ports`), or auto"
     if args.baud is not None and args.port is None:
         return "--baud goes with --port (esptool's serial speed)"
-    if args.baud is not None and args.baud <= 0:
-        return "--baud %d: a serial speed is a positive number, e.g. 460800" % args.baud
     if args.cards and args.prop != "fusebox":
         return ("--cards: the %s reads no card deck (the fuse box reads its task cards: "
                 "--prop fusebox)" % args.prop)
@@ -181,8 +180,8 @@ def run(args) -> int:
     from propctl.atomic import output_problem, write_atomic
     from propctl.build import CompileError
     from propctl.deploy import DeployUsageError, check_settings, parse_set, with_secrets
-    from propctl.image import ImageRefused, build_image
-    from propctl.image.stock import StockError, read_stock
+    from propctl.image import ImageRefused
+    from propctl.image.stock import StockError
     from propctl.overrides import combine
     out = args.output
     where = output_problem(out)
@@ -190,14 +189,9 @@ def run(args) -> int:
         print("propctl image: cannot write %s: %s; nothing written" % (printable(out, newlines=False), where),
               file=sys.stderr)
         return 2
-    if args.port and os.name == "posix" and not os.path.exists(args.port):
-        # before the compiling: a mistyped port would otherwise be found only by esptool
-        print("propctl image: no port %s here (`propctl ports` lists the ports; is the board plugged "
-              "in?). Nothing was written" % printable(args.port, newlines=False), file=sys.stderr)
-        return 1
-    if args.port and not esptool_installed():
-        print("propctl image: --port runs esptool, which is not installed here: `pip install esptool`, "
-              "or leave out --port and run the line printed. Nothing was written", file=sys.stderr)
+    problem = port_problem(args.port)
+    if problem:
+        print(problem, file=sys.stderr)
         return 1
     try:
         settings = with_secrets(parse_set(args.settings), args)
@@ -212,12 +206,7 @@ def run(args) -> int:
             except DeployUsageError as exc:  # a value of the file's, or one --set gave
                 raise DeployUsageError(str(exc).replace("--set: ", "--config %s with --set: " % printable(
                     args.config, newlines=False), 1)) from None
-        stock = None
-        if args.micropython:
-            stock = read_stock(_read_input(args.micropython, "--micropython", MAX_STOCK_BYTES),
-                               printable(args.micropython, newlines=False))
-        result = build_image(args.prop, args.board, settings, firmware=args.firmware, cards=args.cards,
-                             existing=existing, stock=stock, say=_say)
+        result = _build(args, settings, existing)
     except DeployUsageError as exc:
         print("propctl image: %s" % _nothing_written(str(exc)), file=sys.stderr)
         return 2
@@ -241,6 +230,30 @@ def run(args) -> int:
     if args.port:
         return write_to_board(result.geometry, out, args.port, args.baud)
     return 0
+
+
+def _build(args, settings: dict, existing):
+    """The image of args.prop for args.board, with the stock MicroPython file when given."""
+    from propctl.image import build_image
+    from propctl.image.stock import read_stock
+    stock = None
+    if args.micropython:
+        stock = read_stock(_read_input(args.micropython, "--micropython", MAX_STOCK_BYTES),
+                           printable(args.micropython, newlines=False))
+    return build_image(args.prop, args.board, settings, firmware=args.firmware, cards=args.cards,
+                       existing=existing, stock=stock, say=_say)
+
+
+def port_problem(port) -> str:
+    """Why --port cannot be written to ("" when it can), found before the compiling."""
+    if port and os.name == "posix" and not os.path.exists(port):
+        # a mistyped port would otherwise be found only by esptool
+        return ("propctl image: no port %s here (`propctl ports` lists the ports; is the board plugged "
+                "in?). Nothing was written" % printable(port, newlines=False))
+    if port and not esptool_installed():
+        return ("propctl image: --port runs esptool, which is not installed here: `pip install esptool`, "
+                "or leave out --port and run the line printed. Nothing was written")
+    return ""
 
 
 def _has_secret(files: dict) -> bool:
