@@ -8,6 +8,7 @@ A password in a URL would show in `ps`, the shell's history and any log of the
 command: parse_url refuses one and says where a password goes instead.
 """
 import os
+import sys
 import threading
 from typing import NamedTuple, Optional
 from urllib.parse import urlsplit
@@ -234,3 +235,14 @@ def reader_gone(stream) -> bool:
         return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
     except (AttributeError, OSError, ValueError):
         return False
+
+
+def stdout_to_devnull() -> None:
+    """Point stdout at /dev/null once its reader is gone, so Python's own flush at exit has
+    nowhere to fail (a BrokenPipeError traceback after a clean end)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

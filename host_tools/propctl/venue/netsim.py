@@ -18,7 +18,14 @@ from pathlib import Path
 from propctl.argtypes import TOPIC_LEVEL
 from propctl.describe import describe_event
 from propctl.overrides import load_config, parse_sets
-from propctl.venue.broker import BrokerError, check_board_password, parse_url, read_password, reader_gone
+from propctl.venue.broker import (
+    BrokerError,
+    check_board_password,
+    parse_url,
+    read_password,
+    reader_gone,
+    stdout_to_devnull,
+)
 from propctl.venue.netprop import DEFAULT_HEAP, NetProp
 
 BROKER_MAX = 64  # the firmware's net.broker: at most 64 printable ASCII characters
@@ -80,17 +87,8 @@ def run(args, prop: str) -> int:
     finally:
         board.stop()
         if stdout_gone.is_set():  # Python's flush at exit would complain into stderr
-            _stdout_to_devnull()
+            stdout_to_devnull()
     return 0
-
-
-def _stdout_to_devnull() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):
-        pass
 
 
 def _echo(prop: str, stopped: threading.Event, stdout_gone: threading.Event):

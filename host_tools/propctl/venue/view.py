@@ -20,7 +20,14 @@ import time
 from typing import Optional
 
 from propctl.argtypes import TOPIC_LEVEL, Seconds
-from propctl.venue.broker import BrokerError, connect, parse_url, read_password, reader_gone
+from propctl.venue.broker import (
+    BrokerError,
+    connect,
+    parse_url,
+    read_password,
+    reader_gone,
+    stdout_to_devnull,
+)
 from propctl.venue.model import ABSENT_AFTER_S, COLUMNS, ROWS, Venue, _shown, dumps_strict, loads_strict
 
 # the model's names, as the tests and the bench use them from here too
@@ -156,12 +163,7 @@ def stdout_closed(venue: Venue) -> None:
     /dev/null from here, so Python's own flush at exit has nowhere to fail."""
     venue.closed = True
     venue.changed.set()
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):
-        pass
+    stdout_to_devnull()
 
 
 FORGET_WAIT_S = 1.0  # the broker sends retained messages right after SUBACK: well within this
