@@ -46,3 +46,23 @@ def outside(svg: str) -> list:
     size = re.search(r'<svg[^>]*\bwidth="([\d.]+)"[^>]*\bheight="([\d.]+)"', svg)
     width, height = float(size.group(1)), float(size.group(2))
     return [b[0] for b in label_boxes(svg) if b[1] < 0 or b[3] > width or b[2] < 0 or b[4] > height]
+
+
+def crossing(svg: str, em_width: float = 0.55) -> list:
+    """Labels that start inside a box (<rect>) and run past its right or left edge, as
+    (text, the box's x); measured with DejaVu Sans' average glyph width (EM_WIDTH's note)."""
+    rects = [tuple(float(v) for v in m.groups()) for m in re.finditer(
+        r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', svg)]
+    out = []
+    for text, left, top, right, bottom in label_boxes(svg):
+        # the same label at em_width, narrowed about its middle (for a label anchored at its
+        # start that errs towards finding a crossing)
+        shrink = (right - left) * (1 - em_width / EM_WIDTH)
+        middle_y = (top + bottom) / 2
+        for x, y, w, h in rects:
+            if not y <= middle_y <= y + h:
+                continue
+            starts_in = x <= left < x + w or x < right <= x + w
+            if starts_in and (left + shrink / 2 < x or right - shrink / 2 > x + w):
+                out.append((text, x))
+    return out

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from svg_labels import outside, overlaps
+from svg_labels import crossing, outside, overlaps
 
 from propctl.plan import round_svg
 
@@ -18,6 +18,7 @@ def test_wiring_picture_labels_do_not_overlap(path):
     svg = path.read_text(encoding="utf-8")
     assert overlaps(svg) == []
     assert outside(svg) == []
+    assert crossing(svg) == []  # no label runs out of its box (the LED list once did, by 24 px)
 
 
 def test_the_checker_finds_an_overlap():
@@ -26,6 +27,13 @@ def test_the_checker_finds_an_overlap():
            '<text x="150" y="60">stop and chime</text></svg>')
     assert overlaps(svg) == [("GP14 button", "motor_in1 GP16")]
     assert outside(svg) == ["stop and chime"]
+
+
+def test_the_checker_finds_a_label_running_out_of_its_box():
+    svg = ('<svg width="400" height="100" font-size="11"><rect x="100" y="10" width="120" height="40"/>'
+           '<text x="110" y="30">down1: yellow-green, 220 ohm</text>'
+           '<text x="110" y="45">down1: green</text></svg>')
+    assert crossing(svg) == [("down1: yellow-green, 220 ohm", 100.0)]
 
 
 @pytest.mark.parametrize("seed", [3, 42, 7])
