@@ -19,13 +19,13 @@ showed the `FUSE BLOWN` its "It worked when" asks for.
 """
 import os
 import re
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from sim_serve import start_serve as start_served
+from sim_serve import stop_serve
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
@@ -103,14 +103,7 @@ def environment(tmp_path) -> dict:
 
 
 def start_serve(env, tmp_path):
-    proc = subprocess.Popen(["propctl", "sim", "serve", "--flash", str(tmp_path / "flash")], env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True, start_new_session=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line or line.startswith("Ctrl-C here stops"):
-            break
+    proc, _, _ = start_served(tmp_path / "flash", "Ctrl-C here stops", command=["propctl"], env=env)
     if proc.poll() is not None:
         pytest.fail("propctl sim serve ended at once")
     return proc
@@ -134,12 +127,7 @@ def test_a_runnable_block_runs_and_shows_what_it_worked_promises(page, line, ser
                               timeout=BLOCK_TIMEOUT_S)
     finally:
         if serve is not None:
-            os.killpg(serve.pid, signal.SIGINT)
-            try:
-                serve.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(serve.pid, signal.SIGKILL)
-                serve.wait()
+            stop_serve(serve)
     out = done.stdout + done.stderr
     assert done.returncode == 0, "%s:%d exit %d:\n%s" % (page, line, done.returncode, out[-3000:])
     for phrase in checks:

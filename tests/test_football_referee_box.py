@@ -8,15 +8,13 @@ import json
 import os
 import re
 import select
-import signal
 import subprocess
-import sys
 import time
 
 import pytest
+from sim_serve import PROPCTL, start_serve, stop_serve
 from test_sim_terminal import spawn, stop
 
-PROPCTL = [sys.executable, "-m", "propctl.cli"]
 BUTTONS = {"ROLL": "btn_roll", "KICK": "btn_kick", "GOOD": "btn_good", "MISS": "btn_miss"}
 
 
@@ -25,15 +23,7 @@ def served_football_box(tmp_path):
     flash = tmp_path / "flash"
     flash.mkdir()
     (flash / "vboard_world.json").write_text("{}")  # a virtual person works the buttons
-    proc = subprocess.Popen(PROPCTL + ["sim", "serve", "--flash", str(flash)], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            start_new_session=True)
-    port = None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and port is None:
-        line = proc.stdout.readline()
-        if line.startswith("virtual board on "):
-            port = line.split()[-1]
+    proc, _, port = start_serve(flash, "virtual board on ")
     try:
         assert port, "sim serve printed no port"
         sets = ["football.plays_per_quarter=2", "football.quarters=2", "football.seed=11",
@@ -44,12 +34,7 @@ def served_football_box(tmp_path):
         assert done.returncode == 0, done.stdout + done.stderr
         yield flash, port
     finally:
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_serve(proc)
 
 
 class Hands:

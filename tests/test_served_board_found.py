@@ -10,13 +10,12 @@ import signal
 import stat
 import subprocess
 import sys
-import time
 
 import pytest
+import sim_serve
+from sim_serve import PROPCTL, stop_serve
 
 from propctl.board import announce, ports
-
-PROPCTL = [sys.executable, "-m", "propctl.cli"]
 
 
 @pytest.fixture
@@ -25,33 +24,11 @@ def no_usb(monkeypatch):
 
 
 def start_serve(tmp_path):
-    proc = subprocess.Popen(PROPCTL + ["sim", "serve", "--flash", str(tmp_path / "flash")],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True, start_new_session=True)
-    lines = []
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if line.startswith("(--port auto"):
-            break
-    port = next((line.split()[-1] for line in lines if line.startswith("virtual board on ")), None)
+    proc, lines, port = sim_serve.start_serve(tmp_path / "flash", "(--port auto")
     if port is None:
         os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail("sim serve printed no port: %r" % lines)
     return proc, port, "".join(lines)
-
-
-def stop_serve(proc):
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def test_deploy_port_auto_finds_a_running_sim_serve_and_forgets_it_when_it_stops(tmp_path, no_usb):
