@@ -7,6 +7,7 @@ Now a pass serves at most net.venue.HANDLED_PER_PASS requests that have more wai
 them and drops the rest unread, counted in the `net` command's dropped_commands: the
 backlog drains at reading speed and the request that comes after it is answered at once.
 """
+import json
 import time
 
 import pytest
@@ -35,15 +36,20 @@ def test_a_command_after_a_5000_per_second_flood_is_answered_at_once(broker):
                 admin.publish("props/f1/cmd", b'{"id": 5, "cmd": "ping"}')
                 sent += 1
             time.sleep(0.01)
-        t1 = time.monotonic()
+        after_flood = admin.count()
         reply = request(admin, "f1", 999, "ping", timeout=30)
-        waited = time.monotonic() - t1
         assert reply is not None and reply["ok"] == {"pong": True}
         stats = net_stats(prop)
         assert stats["dropped_commands"] >= sent // 2, (sent, stats)
         assert stats["overrun_ms"] <= 20, stats  # the loop's deadlines held (measured by the firmware)
-        # before: every message served, the reply behind the whole backlog (~17 s for this flood)
-        assert waited < 3.0, (waited, sent, stats)
+        # before: every message served, the reply behind the whole backlog (~17 s for this flood).
+        # Counted, not timed (a busy host slows every pass alike): a pass serves at most 2 of the
+        # backlog and drops up to 32 more unread, so at most about 1 in 17 of what was still
+        # queued when the flood ended is answered before the real command (42 of 10,150 seen).
+        replies = [json.loads(payload) for _, topic, payload, _ in admin.messages[after_flood:]
+                   if topic == "props/f1/reply"]
+        served_first = next(n for n, r in enumerate(replies) if r.get("re") == 999)
+        assert served_first <= sent // 16 + 4, (served_first, sent, stats)
         assert prop.running()
     finally:
         prop.stop()
