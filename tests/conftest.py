@@ -9,12 +9,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # what the tests share with the bench (a private Mosquitto, the games' players): tools/testbed
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tools" / "testbed"))
 
+from board_names import alias_board_names  # noqa: E402
 from micropython_harness import (  # noqa: E402
     Differential,
     MicroPythonProcess,
     find_micropython,
     wasm_runner,
 )
+
+# Board-side code run here under CPython imports `rules`, the desktop propctl.shared.rules: one module.
+alias_board_names()
 
 # Every scenario crosses a process boundary: keep hypothesis deadlines off and
 # the example counts steady so a noisy machine cannot make a test flaky.

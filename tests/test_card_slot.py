@@ -1,9 +1,9 @@
 """The fuse box's card slot is a collaborator with an explicit interface (props.fusebox.cards.CardSlot):
 the box asks it for the card and its bolt and tells it what happened; it knows no windows or events.
 Run on MicroPython (tests/scenarios/card_slot.py)."""
-from cardpack.taskcard import TaskCard
 from propctl.cards import taskcards
 from propctl.cards.container import build_pack
+from propctl.shared.cardpack.taskcard import TaskCard
 
 S = "scenarios.card_slot:"
 STATEMENTS = ["Oak", "Beech", "Birch", "Maple", "Larch", "Ash", "Spruce", "Elm"]

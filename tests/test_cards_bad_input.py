@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from test_cards_cli import GOOD_ROW, HEADER, SAMPLE
 
-from cardpack.question import Question, QuestionCard
-from cardpack.taskcard import TaskCard
 from propctl import atomic
 from propctl.cards import container, deckfile, load, questions, taskcards
 from propctl.cards.container import build_pack
 from propctl.cli import main
+from propctl.shared.cardpack.question import Question, QuestionCard
+from propctl.shared.cardpack.taskcard import TaskCard
 
 ROOT = Path(__file__).resolve().parent.parent
 PROPCTL = [str(Path(sys.executable).with_name("propctl"))]

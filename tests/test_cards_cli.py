@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from cardpack import Pack
-from cardpack.taskcard import check_version
 from propctl.cards import lang as langs
 from propctl.cards import taskcards
 from propctl.cards.load import load_deck
 from propctl.cli import main
+from propctl.shared.cardpack import Pack
+from propctl.shared.cardpack.taskcard import check_version
 
 DECKS = Path(__file__).resolve().parent.parent / "host_tools/propctl/data/decks"
 SAMPLE = DECKS / "taskcards.en.csv"

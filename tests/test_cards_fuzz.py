@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_cards_cli import HEADER, SAMPLE
 
-from cardpack import Pack, PackError
 from propctl.cards import taskcards
 from propctl.cards.container import build_pack
 from propctl.cards.load import load_deck
 from propctl.cli import main
 from propctl.display import BIDI
+from propctl.shared.cardpack import Pack, PackError
 
 FUZZ = settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

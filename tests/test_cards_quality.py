@@ -11,8 +11,8 @@ from propctl.cards import lang as langs
 from propctl.cards.load import load_deck
 from propctl.cards.quality import obvious_order, scale_rule
 from propctl.cli import main
-from rules.pimaldaumen import exact
-from rules.rng import Rng
+from propctl.shared.rules.pimaldaumen import exact
+from propctl.shared.rules.rng import Rng
 
 DECKS = Path(__file__).resolve().parent.parent / "host_tools/propctl/data/decks"
 HEADER = ["id", "category", "text", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "bolt", "source", "as_of",

@@ -3,10 +3,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_cards_cli import SAMPLE
 
-from cardpack.taskcard import TaskCard
 from propctl.cards import taskcards
 from propctl.cards.container import build_pack
 from propctl.cards.load import load_deck
+from propctl.shared.cardpack.taskcard import TaskCard
 
 SAMPLE_CARDS = load_deck([SAMPLE]).cards
 

@@ -295,7 +295,7 @@ def _pack(tmp_path):
 def test_a_card_deck_is_copied_once(vboard, deployed, tmp_path):
     deck = _pack(tmp_path)
     code, out = propctl("deploy", "--port", vboard.port, "--cards", str(deck))
-    from cardpack import Pack
+    from propctl.shared.cardpack import Pack
     with deck.open("rb") as stream:
         records = len(Pack(stream))  # the shipped deck grows: its own count, as the pack says it
     assert code == 0 and "1 to copy" in out and "TASK, %d records" % records in out, out
@@ -442,7 +442,7 @@ def test_deploy_names_the_boards_micropython_and_knows_the_virtual_board(deploye
 
 
 def test_mip_installs_the_rules_core_from_package_json(vboard, deployed):
-    from rules.rng import Rng
+    from propctl.shared.rules.rng import Rng
     hello_until(vboard.port, lambda info: info.get("mode") == "run")
     to_the_repl(vboard)
     result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "mip", "install", "--target",

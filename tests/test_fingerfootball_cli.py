@@ -7,8 +7,8 @@ import pytest
 from propctl import cli
 from propctl.games import fingerfootball as ff
 from propctl.games import fingerfootball_words as words
-from rules.fingerfootball import FingerFootball
-from rules.rng import Rng
+from propctl.shared.rules.fingerfootball import FingerFootball
+from propctl.shared.rules.rng import Rng
 
 OPENING = ["toss Red", "kick", "north", "end_zone"]  # Red kicks, Blue at its own 20
 

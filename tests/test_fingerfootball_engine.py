@@ -3,7 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scenarios.fingerfootball import random_game
 
-from rules.fingerfootball import POINTS_FG, POINTS_KICK, POINTS_TD, POINTS_TWO, FingerFootball
+from propctl.shared.rules.fingerfootball import POINTS_FG, POINTS_KICK, POINTS_TD, POINTS_TWO, FingerFootball
 
 PER_TD_FG_KICK_TWO = (POINTS_TD, POINTS_FG, POINTS_KICK, POINTS_TWO)
 

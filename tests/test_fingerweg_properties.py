@@ -2,7 +2,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.fingerweg import BOLT_POINTS, WINDOWS, Game
+from propctl.shared.rules.fingerweg import BOLT_POINTS, WINDOWS, Game
 
 
 def _play(data, players):

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.fingerfootball_field import DEFAULT_LANE_DIE, ZONE_FACES
-from rules.rng import Rng
+from propctl.shared.rules.fingerfootball_field import DEFAULT_LANE_DIE, ZONE_FACES
+from propctl.shared.rules.rng import Rng
 
 S = "scenarios.football_box:"
 KICK_MS = 3000  # "go, one thousand one, one thousand two, one thousand three" (the issue)

@@ -294,7 +294,7 @@ def test_buttons_and_reports_follow_the_phase():
 
 
 def test_an_announced_play_on_choice_is_picked_word_by_word():
-    import rules.fingerfootball_field as field
+    import propctl.shared.rules.fingerfootball_field as field
     options = field.all_choices(0)   # from the own Zone 3: every symbol ahead, or a touchdown
     choose = state("choose", [["target", "pick", options]])
     first = football_reports.reports(choose)

@@ -171,7 +171,7 @@ class FakeBox:
     """A box that answers `state` from a real engine (or without its settings, as older firmware)."""
 
     def __init__(self, settings=True):
-        from rules.fingerfootball import FingerFootball
+        from propctl.shared.rules.fingerfootball import FingerFootball
         self.game = FingerFootball(3, {"names": ["Red", "Blue"]})
         self.settings = settings
         self.sent = []

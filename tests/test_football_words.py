@@ -6,8 +6,8 @@ import io
 from propctl.describe import describe_event
 from propctl.football_reports import button_roles
 from propctl.keys import KeyDecoder
+from propctl.shared.rules.fingerfootball import FingerFootball, make_settings
 from propctl.sim import football
-from rules.fingerfootball import FingerFootball, make_settings
 
 
 def game_in_opponents_zone_3():

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from rules.geisteruhr import DEFAULT_LIMITS, MAX_ROUND_MS, plan_motion, validate_limits
+from propctl.shared.rules.geisteruhr import DEFAULT_LIMITS, MAX_ROUND_MS, plan_motion, validate_limits
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 

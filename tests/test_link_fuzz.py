@@ -9,7 +9,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from link import protocol
+from propctl.shared.link import protocol
 
 # JSON values of every shape, small.
 json_values = st.recursive(

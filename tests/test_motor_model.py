@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "firmware" / "lib"))
 
 import dcmotor  # noqa: E402
 
-from rules.geisteruhr import DEFAULT_LIMITS  # noqa: E402
+from propctl.shared.rules.geisteruhr import DEFAULT_LIMITS  # noqa: E402
 
 M = "scenarios.motor_model:"
 FULL = 65535

@@ -6,7 +6,7 @@ from pathlib import Path
 from propctl.cards import questions
 from propctl.cards.load import load_deck
 from propctl.cli import main as propctl_main
-from rules.pimaldaumen import TOP, score
+from propctl.shared.rules.pimaldaumen import TOP, score
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "host_tools/propctl/data/decks"

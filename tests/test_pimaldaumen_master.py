@@ -391,7 +391,7 @@ def test_a_board_that_is_no_stand_in_is_not_announced_as_one(tmp_path):
 
 def simulated_table(seed):
     """Players who guess around the exact answer: right, a bit off, or far off, at random."""
-    from rules.rng import Rng
+    from propctl.shared.rules.rng import Rng
     rng = Rng(seed)
     factors = ["0.2", "0.5", "0.7", "0.8", "0.9", "1", "1.1", "1.3", "1.6", "2.5", "4"]
     holder = {}

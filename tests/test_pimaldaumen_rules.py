@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.pimaldaumen import TOP, Board, Round, score
+from propctl.shared.rules.pimaldaumen import TOP, Board, Round, score
 
 BOARD_FILE = Path(__file__).resolve().parent.parent / "host_tools/propctl/data/pimaldaumen_board.json"
 DEFAULT_BOARD = json.loads(BOARD_FILE.read_text())

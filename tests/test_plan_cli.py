@@ -4,7 +4,7 @@ import os
 import pytest
 
 from propctl.cli import main
-from rules.geisteruhr import plan_motion
+from propctl.shared.rules.geisteruhr import plan_motion
 
 
 def test_a_plan_prints_its_table_and_writes_its_picture(tmp_path, capsys, monkeypatch):

@@ -17,7 +17,7 @@ from propctl import cli
 from propctl.football_reports import PLAY_NOTE, play_note
 from propctl.games import fingerfootball_words as words
 from propctl.games.fingerfootball import PLAY_WORDS
-from rules.fingerfootball import FingerFootball
+from propctl.shared.rules.fingerfootball import FingerFootball
 
 PROPCTL = [sys.executable, "-m", "propctl.cli"]
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(FIRMWARE_LIB))
 
 import settings  # noqa: E402
 
-from rules.geisteruhr import DEFAULT_LIMITS  # noqa: E402
+from propctl.shared.rules.geisteruhr import DEFAULT_LIMITS  # noqa: E402
 
 S = "scenarios.settings_props:"
 FRESH_PACK_MV = 4500   # a fresh 3 x AA pack

@@ -16,7 +16,7 @@ import time
 import pytest
 
 from propctl.plan import plan_points, round_svg, svg, table
-from rules.geisteruhr import plan_motion
+from propctl.shared.rules.geisteruhr import plan_motion
 
 
 class Terminal:

@@ -124,8 +124,8 @@ def test_sim_family_is_refused_for_a_pack_and_for_manual_mode(tmp_path, capsys):
 
 
 def pack_ids(path):
-    from cardpack.pack import Pack
     from propctl.cards import taskcards
+    from propctl.shared.cardpack.pack import Pack
     with open(path, "rb") as f:
         pack = Pack(f)
         return [taskcards.decode(pack.record(k)).id for k in range(len(pack))]

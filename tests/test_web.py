@@ -19,9 +19,9 @@ from micropython_harness import FIRMWARE_LIB, ROOT, find_micropython
 
 from propctl import web
 from propctl.plan import plan_points
+from propctl.shared.rules.geisteruhr import plan_motion
 from propctl.sim.fusebox import prepare_pack
 from propctl.sim.runner import VBOARD_DIR
-from rules.geisteruhr import plan_motion
 
 WASM_MISSING = not (web.WASM_PACKAGE / "micropython.wasm").is_file()
 # One worker runs the module (make pytest: --dist loadgroup): one Chromium, not one per worker.
@@ -109,8 +109,8 @@ def dealt(base: str) -> list:
     import base64
     import io
 
-    from cardpack.pack import Pack
     from propctl.cards import taskcards
+    from propctl.shared.cardpack.pack import Pack
     manifest = json.loads(get(base + "/files.json"))
     pack = Pack(io.BytesIO(base64.b64decode(manifest["binary"][manifest["pack"]])))
     return [taskcards.decode(pack.record(k)).id for k in range(len(pack))]

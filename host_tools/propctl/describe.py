@@ -99,7 +99,7 @@ COMMON = {
 
 def describe_clock_score(d: dict) -> str:
     """A ghost-clock scored event read with the rules core: who won, who banked what, who is close."""
-    from rules.geisteruhr import WINS_TO_END
+    from propctl.shared.rules.geisteruhr import WINS_TO_END
     banked = [b for b in _list(d.get("banked")) if _int(b) is not None]
     before = [b for b in _list(d.get("before")) if _int(b) is not None]
     # banked and before hold one entry per player, in order: entry i is player i + 1

@@ -20,6 +20,6 @@ and a desktop encoder in propctl.cards (see that package's docstring).
 
 The desktop writer is propctl.cards.container.build_pack/write_atomic.
 """
-from cardpack.pack import Pack, PackError
+from .pack import Pack, PackError
 
 __all__ = ["Pack", "PackError"]

@@ -30,8 +30,15 @@ Use on the board:
     check_version(pack)
     q = decode_question(pack.record(k), "white", "salmon")   # one question only
 """
-from cardpack.pack import PackError
-from rules.pimaldaumen import COLOURS, TOP, check_scale, exact
+from .pack import PackError
+
+# The rules core is a sibling package: top-level on the board (/lib/rules), propctl.shared.rules on
+# the desktop. Chosen by this module's own name, never by trying: on the desktop a failed relative
+# import must not fall back to a top-level `rules`, which may be another project's package.
+if __name__.startswith("cardpack."):
+    from rules.pimaldaumen import COLOURS, TOP, check_scale, exact
+else:
+    from ..rules.pimaldaumen import COLOURS, TOP, check_scale, exact  # type: ignore[misc,no-redef]
 
 KIND = "QUES"
 VERSION = 1

@@ -19,7 +19,7 @@ Use on the board:
     check_version(pack)
     card = decode(pack.record(k))      # k from find(pack, "GEO-01"), -1 if no such card
 """
-from cardpack.pack import PackError
+from .pack import PackError
 
 KIND = "TASK"
 VERSION = 2

@@ -11,9 +11,9 @@ The link itself answers `hello` (identity, versions, capabilities), `ping` and
 evaluated: names are looked up in the table, values are checked against the
 schema, and each request gets exactly one reply.
 """
-from link import protocol
-from link.framing import OVERLONG, LineBuffer
-from link.schema import check_schema, validate
+from . import protocol
+from .framing import OVERLONG, LineBuffer
+from .schema import check_schema, validate
 
 # The link's own commands and their schemas.
 BUILTIN = {"hello": {"protocol": "int?"}, "ping": {}, "help": {}}

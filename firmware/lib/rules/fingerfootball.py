@@ -30,8 +30,8 @@ one of the option strings, "yards" an int in options (lo, hi), "dice" either
 nothing (the engine rolls) or [zone face, lane face] read off physical dice,
 "team" either nothing (the engine tosses) or the winning team 0 or 1.
 """
-from rules import fingerfootball_field as field
-from rules.rng import Rng
+from . import fingerfootball_field as field
+from .rng import Rng
 
 VERSION = 1
 POINTS_TD = 6

@@ -2,7 +2,7 @@
 
 Rules from the Geisteruhr rulebook. Pure: integers in, integers out.
 """
-from rules.rng import Rng
+from .rng import Rng
 
 GHOSTS_PER_PLAYER = 7
 WINS_TO_END = 3  # the third ghost on a ghost space ends the game

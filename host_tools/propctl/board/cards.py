@@ -19,7 +19,7 @@ def check_pack(data: bytes, name: str) -> str:
     Uses the firmware's own reader (cardpack.pack): header, every record's CRC
     and the whole-file CRC, exactly what the board will check.
     """
-    from cardpack.pack import Pack, PackError
+    from propctl.shared.cardpack.pack import Pack, PackError
     try:
         pack = Pack(io.BytesIO(data))
         pack.verify()
@@ -50,7 +50,7 @@ def read_cards(path: str) -> bytes:
 
 def card_destination(name: str, data: bytes) -> str:
     """Where --cards puts a deck: a task-card pack where the fuse box reads it, anything else in cards/."""
-    from cardpack import Pack, taskcard
+    from propctl.shared.cardpack import Pack, taskcard
     try:
         if Pack(io.BytesIO(data)).kind == taskcard.KIND:
             return taskcard.PACK_PATH

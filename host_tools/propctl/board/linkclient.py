@@ -13,8 +13,8 @@ import errno
 import json
 import time
 
-from link import protocol
-from link.framing import OVERLONG, LineBuffer
+from propctl.shared.link import protocol
+from propctl.shared.link.framing import OVERLONG, LineBuffer
 
 # Protocol versions this propctl speaks.
 SUPPORTED_PROTOCOLS = (1,)

@@ -11,13 +11,13 @@ import json
 import sys
 import time
 
-from link import protocol
 from propctl.argtypes import Seconds
 from propctl.board.linkclient import LinkClient, LinkFailure, ProtocolMismatch
 from propctl.board.ports import PortError, add_port_option, open_failure, resolve_port
 from propctl.describe import describe_event
 from propctl.display import printable
 from propctl.invocation import propctl_command
+from propctl.shared.link import protocol
 
 
 class Printer:

@@ -22,7 +22,7 @@ from propctl.board.linkclient import LinkClient, LinkFailure
 from propctl.describe import describe_event
 from propctl.football_reports import button_roles, report_args, reports
 from propctl.games.fingerfootball_words import board_lines, parse_yards, yards_wanted
-from rules.fingerfootball import FingerFootball
+from propctl.shared.rules.fingerfootball import FingerFootball
 
 BUTTON_LABELS = (("roll", "ROLL"), ("kick", "KICK"), ("good", "GOOD"), ("miss", "MISS"))
 QUIET_EVENTS = ("button",)  # said by what follows it (the dice, the count, a refusal)

@@ -5,7 +5,6 @@ import json
 import os
 import sys
 
-from cardpack import Pack, PackError
 from propctl.atomic import write_atomic
 from propctl.cards import family, kinds
 from propctl.cards import lang as langs
@@ -15,6 +14,7 @@ from propctl.cards.report import Progress, add_strict, judged, report
 from propctl.cards.select import one_deck, select
 from propctl.display import printable
 from propctl.inputfile import InputFileError, open_regular
+from propctl.shared.cardpack import Pack, PackError
 from propctl.termtext import cells, cut
 
 # Decks at least this big report progress while packing.

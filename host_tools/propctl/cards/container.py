@@ -9,7 +9,7 @@ import binascii
 import struct
 from typing import Callable, Iterator, List, Optional, Sequence
 
-from cardpack.pack import (
+from propctl.shared.cardpack.pack import (
     FORMAT_VERSION,
     HEADER_FORMAT,
     HEADER_SIZE,

@@ -18,7 +18,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from propctl.cards import lang as langs
 from propctl.cards.history import DeckHistory, History
-from rules.rng import Rng
+from propctl.shared.rules.rng import Rng
 
 PREFIX = "fusebox/"
 

@@ -23,7 +23,7 @@ import re
 from fractions import Fraction
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from rules.pimaldaumen import TOP
+from propctl.shared.rules.pimaldaumen import TOP
 
 # unit -> (factor to the base unit, dimension); the base units: m, g, s, l, kcal, money.
 UNITS = {

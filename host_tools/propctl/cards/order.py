@@ -6,7 +6,7 @@ months, the planets from the Sun and other sequences everybody knows (cards chec
 """
 import re
 
-from rules.pimaldaumen import exact
+from propctl.shared.rules.pimaldaumen import exact
 
 _NUMBER = re.compile(r"[-+]?\d[\d ,.'\u202f\u00a0]*")
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters (quality uses it too)

@@ -23,7 +23,7 @@ WORDS = {
 
 
 def _decimal(value, lang: str) -> str:
-    from rules.pimaldaumen import decimal_text
+    from propctl.shared.rules.pimaldaumen import decimal_text
     text = decimal_text(value) if not isinstance(value, str) else value
     whole, _, fraction = text.partition(".")
     sign = "-" if whole.startswith("-") else ""
@@ -51,7 +51,7 @@ def _scale_text(scale, lang: str) -> str:
 
 def _scale_pieces(question, lang: str) -> List[Tuple[str, bool]]:
     """The scale as printed, in pieces (text, bold): the exact answer is the bold value."""
-    from rules.pimaldaumen import exact
+    from propctl.shared.rules.pimaldaumen import exact
     target = exact(question.answer)
     scale = question.scale
     pieces: List[Tuple[str, bool]] = []

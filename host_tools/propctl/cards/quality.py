@@ -40,8 +40,8 @@ import re
 from propctl.cards import family, numbers_de, question_mix
 from propctl.cards.load import Problem
 from propctl.cards.order import WORD, obvious_order
+from propctl.shared.rules.pimaldaumen import TOP, exact
 from propctl.termtext import shortened
-from rules.pimaldaumen import TOP, exact
 
 OPENINGS = {"en": "Keep your fingers off ", "de": "Finger weg von "}
 AS_OF = re.compile(r"(1[0-9]|20)[0-9]{2}(-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01]))?)?\Z")

@@ -21,7 +21,7 @@ quality.check runs these; each finding is a load.Problem.
 """
 from propctl.cards import family
 from propctl.cards.load import Problem
-from rules.pimaldaumen import TOP, exact
+from propctl.shared.rules.pimaldaumen import TOP, exact
 
 # topic -> what it covers (shown when a topic is unknown)
 TOPICS = {

@@ -34,7 +34,8 @@ written). The decimal mark is "."; a comma is refused, because "1,050" means
 import re
 from typing import Any, Dict, List, Sequence, Tuple, Union
 
-from cardpack.question import (  # noqa: F401
+from propctl.cards import family as families
+from propctl.shared.cardpack.question import (  # noqa: F401
     FRAMES,
     KIND,
     MAX_RANGES,
@@ -44,8 +45,7 @@ from cardpack.question import (  # noqa: F401
     decode,
     slot,
 )
-from propctl.cards import family as families
-from rules.pimaldaumen import COLOURS, TOP, check_scale, decimal_text, score
+from propctl.shared.rules.pimaldaumen import COLOURS, TOP, check_scale, decimal_text, score
 
 NAME = "questions"
 TITLE = "Pi mal Daumen question cards"

@@ -30,9 +30,9 @@ import re
 import struct
 from typing import Dict, Sequence, Tuple
 
-from cardpack.taskcard import KIND, VERSION, WINDOWS, TaskCard  # noqa: F401 (VERSION: kind interface)
-from cardpack.taskcard import decode as decode_record
 from propctl.cards import family as families
+from propctl.shared.cardpack.taskcard import KIND, VERSION, WINDOWS, TaskCard  # noqa: F401 (VERSION: kind interface)
+from propctl.shared.cardpack.taskcard import decode as decode_record
 
 NAME = "taskcards"
 TITLE = "Finger weg! task cards"

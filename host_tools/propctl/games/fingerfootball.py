@@ -28,9 +28,9 @@ from propctl.games.table import (
     refuse_unsavable,
     shown,
 )
+from propctl.shared.rules import fingerfootball_field as field
+from propctl.shared.rules.fingerfootball import FingerFootball, make_settings
 from propctl.termtext import ask_wrapped, say_wrapped
-from rules import fingerfootball_field as field
-from rules.fingerfootball import FingerFootball, make_settings
 
 DEFAULT_SAVE = "fingerfootball-save.json"
 SAVE_FILE = SaveFile("propctl fingerfootball save", 1, "Finger Football")

@@ -2,7 +2,7 @@
 picks, teams, dice), the scoreboard and the hints as text (used by propctl.games.fingerfootball)."""
 import re
 
-from rules import fingerfootball_field as field
+from propctl.shared.rules import fingerfootball_field as field
 
 
 def result_hint(name: str, game) -> str:

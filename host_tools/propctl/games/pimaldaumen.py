@@ -15,14 +15,14 @@ are rules.pimaldaumen; the game master is in parts, one concept each:
 import argparse
 from pathlib import Path
 
-from cardpack.question import FRAMES
 from propctl.cards import lang as langs
 from propctl.games.pimaldaumen_pile import AUTO
 from propctl.games.pimaldaumen_session import DEFAULT_SAVE, Session
 from propctl.games.pimaldaumen_setup import SetupError
 from propctl.games.table import add_common_options, refuse_unsavable, shown
+from propctl.shared.cardpack.question import FRAMES
+from propctl.shared.rules.pimaldaumen import MAX_PLAYERS, MIN_PLAYERS
 from propctl.termtext import ask_wrapped, say_wrapped
-from rules.pimaldaumen import MAX_PLAYERS, MIN_PLAYERS
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_BOARD = DATA / "pimaldaumen_board.json"

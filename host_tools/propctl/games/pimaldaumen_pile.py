@@ -5,9 +5,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
-from cardpack.question import FRAMES, QuestionCard
 from propctl.cards import lang as langs
 from propctl.cards.history import DeckHistory
+from propctl.shared.cardpack.question import FRAMES, QuestionCard
 
 AUTO = "auto"  # --frame: white questions first, violet ones once the white are played (the rulebook)
 SHIPPED_DECK = "pimaldaumen/shipped"  # history name: the shipped decks share card ids across languages

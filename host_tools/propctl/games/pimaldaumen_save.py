@@ -4,12 +4,12 @@ half played). The writing side is Session.save_body and propctl.games.table.Save
 import json
 from typing import List, Set, Tuple
 
-from cardpack.question import FRAMES
 from propctl.cards.history import History
 from propctl.games.pimaldaumen_pile import AUTO, Pile, history_name
 from propctl.games.pimaldaumen_setup import SetupError, check_names, load_cards
 from propctl.games.table import SaveFile, Unusable
-from rules.pimaldaumen import BONUS_GUESS, COLOURS, GUESS, Board, Game
+from propctl.shared.cardpack.question import FRAMES
+from propctl.shared.rules.pimaldaumen import BONUS_GUESS, COLOURS, GUESS, Board, Game
 
 SAVE_FILE = SaveFile("propctl pimaldaumen save", 1, "Pi mal Daumen")
 

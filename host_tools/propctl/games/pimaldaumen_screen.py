@@ -3,7 +3,7 @@ moves, the bonus and minus fields, the track and the winner. Only words: the gam
 (pimaldaumen_session) decides, and this says it, so the text can change without the rules."""
 from propctl.games.pimaldaumen_pile import AUTO, Pile
 from propctl.games.pimaldaumen_setup import stand_in
-from rules.pimaldaumen import TOP, Game
+from propctl.shared.rules.pimaldaumen import TOP, Game
 
 FRAME_TEXT = {AUTO: "Questions not heard before, white frame first, then violet.",
               "white": "White frame questions.", "violet": "Violet frame questions."}

@@ -11,8 +11,18 @@ from propctl.games.pimaldaumen_save import SAVE_FILE, restore
 from propctl.games.pimaldaumen_screen import Narrator
 from propctl.games.pimaldaumen_setup import SetupError, load_board, load_cards, parse_names
 from propctl.games.table import Table, Unusable, new_game_save_path, random_seed
-from rules.pimaldaumen import BONUS_GUESS, BONUS_QUESTION, CHOOSE, GUESS, OVER, QUESTION, Board, Game, exact
-from rules.rng import Rng
+from propctl.shared.rules.pimaldaumen import (
+    BONUS_GUESS,
+    BONUS_QUESTION,
+    CHOOSE,
+    GUESS,
+    OVER,
+    QUESTION,
+    Board,
+    Game,
+    exact,
+)
+from propctl.shared.rules.rng import Rng
 
 
 def below_zero(game, text: str) -> None:

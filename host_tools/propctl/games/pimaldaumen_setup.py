@@ -5,13 +5,13 @@ import io
 import json
 from pathlib import Path
 
-from cardpack import Pack, PackError
-from cardpack.question import check_version as check_pack_version
-from cardpack.question import decode as decode_card
 from propctl.cards.load import MAX_FILE_BYTES, load_deck
 from propctl.games.table import checked_name
 from propctl.inputfile import InputFileError, open_regular, read_regular
-from rules.pimaldaumen import MAX_PLAYERS, MIN_PLAYERS, Board
+from propctl.shared.cardpack import Pack, PackError
+from propctl.shared.cardpack.question import check_version as check_pack_version
+from propctl.shared.cardpack.question import decode as decode_card
+from propctl.shared.rules.pimaldaumen import MAX_PLAYERS, MIN_PLAYERS, Board
 
 
 class SetupError(Exception):
