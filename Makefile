@@ -91,8 +91,15 @@ test-fast: setup ## quick loop: pytest without the slow end-to-end tests, fewer 
 lint: setup ## ruff over everything
 	$(BIN)/ruff check .
 
+# mypy knows no package-dir: the desktop pass reads propctl.shared.rules, .cardpack and .link
+# (firmware/lib, mapped by pyproject.toml for pip) through links made here (host_tools/mypy.ini).
+MYPY_SHARED := $(VENV)/mypy-shared/propctl
 typecheck: setup ## mypy: firmware/ against the MicroPython stubs, host_tools/ against CPython's
 	$(BIN)/mypy --custom-typeshed-dir $(VENV)/mpy-stubs
+	@mkdir -p $(MYPY_SHARED)/shared
+	@touch $(MYPY_SHARED)/__init__.py $(MYPY_SHARED)/shared/__init__.py
+	@for package in rules cardpack link; do \
+	  ln -sfn $(CURDIR)/firmware/lib/$$package $(MYPY_SHARED)/shared/$$package; done
 	$(BIN)/mypy --config-file host_tools/mypy.ini
 
 pytest: setup ## pytest on CPython (includes differential runs in MicroPython); PYTEST_JOBS=n workers

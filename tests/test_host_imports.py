@@ -190,6 +190,7 @@ def test_the_old_circle_would_be_found():
 # insides the other way (sim -> board -> venue -> launcher; web and sim share the deck
 # helpers through fusebox_deck, not through each other).
 LAYERS = (
+    ("shared",),  # the firmware's rules, cardpack and link (firmware/lib; pyproject.toml maps them)
     # leaves: each imports nothing of propctl but lower leaves
     ("launcher", "display", "inputfile", "keys", "settings", "invocation", "termtext", "helpformat",
      "build", "describe", "football_reports", "progress"),

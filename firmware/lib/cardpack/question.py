@@ -38,7 +38,7 @@ from .pack import PackError
 if __name__.startswith("cardpack."):
     from rules.pimaldaumen import COLOURS, TOP, check_scale, exact
 else:
-    from ..rules.pimaldaumen import COLOURS, TOP, check_scale, exact  # type: ignore[misc,no-redef]
+    from ..rules.pimaldaumen import COLOURS, TOP, check_scale, exact  # type: ignore[import-not-found,no-redef]
 
 KIND = "QUES"
 VERSION = 1
