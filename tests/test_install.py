@@ -8,6 +8,8 @@ port) are borrowed from the development venv through a .pth line instead of
 being downloaded again; propctl itself, its firmware and its virtual board come
 only from the wheel. Everything then runs from a folder outside any clone.
 """
+import base64
+import hashlib
 import os
 import signal
 import site
@@ -131,3 +133,116 @@ def test_the_installed_propctl_deploys_to_the_served_virtual_board_as_its_hints_
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
+
+
+# --- beside another project's `rules` ----------------------------------------------------------
+# django-rules installs a top-level package `rules`. The firmware's rules core, card-pack reader
+# and link are installed as propctl.shared.*, so both live in one site-packages and one process.
+
+FOREIGN_MARKER = "another project's rules"
+# what an installed propctl may claim in site-packages (and its console script)
+OURS = {"propctl", "propctl_firmware", "game_props-0.1.0.dist-info", "..", "__pycache__"}
+
+
+def _digest(text: str) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+
+
+def foreign_rules_wheel(folder: Path) -> Path:
+    """A wheel of a tiny package named `rules` (version 3.5), made by hand: no index, no build."""
+    files = {"rules/__init__.py": "MARKER = %r\n" % FOREIGN_MARKER,
+             "rules-3.5.dist-info/METADATA": "Metadata-Version: 2.1\nName: rules\nVersion: 3.5\n",
+             "rules-3.5.dist-info/WHEEL": ("Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\n"
+                                           "Tag: py3-none-any\n")}
+    record = ["%s,sha256=%s,%d" % (name, _digest(text), len(text.encode())) for name, text in files.items()]
+    files["rules-3.5.dist-info/RECORD"] = "\n".join(record + ["rules-3.5.dist-info/RECORD,,"]) + "\n"
+    wheel = folder / "rules-3.5-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return wheel
+
+
+@pytest.fixture(scope="module")
+def beside_rules(installed, tmp_path_factory):
+    """The installed venv, with the foreign `rules` installed after propctl: (bin folder, outside)."""
+    bin_dir, _, outside = installed
+    wheel = foreign_rules_wheel(tmp_path_factory.mktemp("foreign"))
+    subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                    "--disable-pip-version-check", str(wheel)], check=True, capture_output=True)
+    return bin_dir, outside
+
+
+def in_venv(bin_dir: Path, outside: Path, code: str, *args) -> subprocess.CompletedProcess:
+    """`code` run by the venv's python in a folder outside the clone (no PYTHONPATH): what it prints."""
+    env = dict(os.environ, MICROPYTHON=str(Path(sys.executable).with_name("micropython")))
+    env.pop("PYTHONPATH", None)
+    return subprocess.run([str(bin_dir / "python"), "-c", code, *args], capture_output=True, text=True,
+                          cwd=outside, env=env, timeout=120)
+
+
+def installed_files(bin_dir: Path, outside: Path, distribution: str) -> set:
+    """The top-level names in site-packages that pip's RECORD gives `distribution`."""
+    listed = in_venv(bin_dir, outside, "import importlib.metadata as m, sys\n"
+                     "print('\\n'.join(str(f) for f in m.distribution(sys.argv[1]).files))",
+                     distribution).stdout.split()
+    return {Path(name).parts[0] for name in listed}
+
+
+def test_the_wheel_claims_no_generic_top_level_name(beside_rules):
+    bin_dir, outside = beside_rules
+    ours = installed_files(bin_dir, outside, "game-props")
+    assert "propctl" in ours and ours <= OURS, sorted(ours - OURS)
+    assert installed_files(bin_dir, outside, "rules") == {"rules", "rules-3.5.dist-info"}
+    where = in_venv(bin_dir, outside, "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+    site_packages = Path(where.stdout.strip())
+    assert not (site_packages / "cardpack").exists() and not (site_packages / "link").exists()
+    # the `rules` folder holds the other project's file only, nothing of the rules core
+    assert sorted(p.name for p in (site_packages / "rules").iterdir() if p.name != "__pycache__") == [
+        "__init__.py"]
+
+
+PROBE = """
+import importlib, pkgutil, sys
+import rules
+assert rules.MARKER == %r, rules.__file__
+import propctl
+for info in pkgutil.walk_packages(propctl.__path__, "propctl."):
+    # not propctl.reference's __main__ (it writes the docs), nor the board-only boot module
+    # (it imports the board's props and runtime: tests/board_names.py BOARD_ONLY)
+    if not info.name.endswith(".__main__") and info.name != "propctl.shared.link.board":
+        importlib.import_module(info.name)   # every desktop module, beside the other `rules`
+from propctl.shared.cardpack.question import FRAMES
+from propctl.shared.rules.fingerfootball import FingerFootball
+from propctl.shared.rules.pimaldaumen import score
+game = FingerFootball(3)
+game.act("toss", 0)
+game.act("kick")
+print("football", game.act("goal", "north")[0]["message"])
+scale = ["12", 3, "120", 6, "175"]
+print("pimaldaumen", score(scale, "150"), score(scale, "50"), FRAMES)
+print("top", sorted(m for m in sys.modules if m.split(".")[0] in ("rules", "cardpack", "link")))
+print("rules", sys.modules["rules"].MARKER)
+""" % FOREIGN_MARKER
+
+
+def test_propctl_and_the_other_rules_import_in_one_process(beside_rules):
+    bin_dir, outside = beside_rules
+    result = in_venv(bin_dir, outside, PROBE)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines == ["football Away defends the north goal. Home kicks off.",
+                     "pimaldaumen 6 3 ('white', 'violet')",
+                     "top ['rules']", "rules " + FOREIGN_MARKER]
+
+
+def test_the_installed_cards_commands_work_beside_the_other_rules(beside_rules, tmp_path):
+    """Pi mal Daumen's question cards (cardpack.question reads the rules core) and the task cards."""
+    bin_dir, outside = beside_rules
+    code, out = run(bin_dir, outside, "cards", "check", "--lang", "en")
+    assert code == 0, out
+    pack = tmp_path / "taskcards.bin"
+    code, out = run(bin_dir, outside, "cards", "pack", "--lang", "en", "-o", str(pack))
+    assert code == 0 and pack.is_file(), out
+    code, out = run(bin_dir, outside, "cards", "show", str(pack))
+    assert code == 0 and out.count("\n") > 10, out
