@@ -165,11 +165,15 @@ def foreign_rules_wheel(folder: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def beside_rules(installed, tmp_path_factory):
-    """The installed venv, with the foreign `rules` installed after propctl: (bin folder, outside)."""
-    bin_dir, _, outside = installed
-    wheel = foreign_rules_wheel(tmp_path_factory.mktemp("foreign"))
-    subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
-                    "--disable-pip-version-check", str(wheel)], check=True, capture_output=True)
+    """The installed venv with the foreign `rules` installed, then propctl's wheel once more: (bin, outside).
+
+    Both orders: a wheel that put its own rules/__init__.py into site-packages would have
+    overwritten the other project's, or had its own overwritten."""
+    bin_dir, ours, outside = installed
+    foreign = foreign_rules_wheel(tmp_path_factory.mktemp("foreign"))
+    for wheel, again in ((foreign, []), (ours, ["--force-reinstall"])):
+        subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                        "--disable-pip-version-check", *again, str(wheel)], check=True, capture_output=True)
     return bin_dir, outside
 
 
