@@ -137,8 +137,8 @@ class FingerFootball:
 
     def actions(self) -> list:
         """The legal actions now, as (name, kind, options) tuples (see module doc)."""
-        s = self.state
-        phase = s["phase"]
+        state = self.state
+        phase = state["phase"]
         if phase == "toss":
             return [("toss", "team", (0, 1))]
         if phase in ("toss_choice", "half_choice"):
@@ -148,7 +148,7 @@ class FingerFootball:
         if phase == "kickoff":
             out = [("in_field", "yards", (1, 99)), ("end_zone", "none", None),
                    ("out_of_bounds", "none", None)]
-            if s["onside_ok"]:
+            if state["onside_ok"]:
                 out.append(("onside", "none", None))
             return out
         if phase in ("onside", "field_goal", "extra_point", "two_point"):
@@ -158,10 +158,10 @@ class FingerFootball:
         if phase == "scrimmage":
             return self._scrimmage_actions()
         if phase == "choose":
-            return [("target", "pick", list(s["options"]))]
-        forward = (1, min(99, 100 - s["ball"]))
+            return [("target", "pick", list(state["options"]))]
+        forward = (1, min(99, 100 - state["ball"]))
         if phase == "attempt":
-            if s["target"] == field.TOUCHDOWN:
+            if state["target"] == field.TOUCHDOWN:
                 out = [("touchdown", "none", None), ("missed", "none", None),
                        ("touchback", "none", None)]
             else:
@@ -175,7 +175,7 @@ class FingerFootball:
         return []
 
     def _scrimmage_actions(self) -> list:
-        s = self.state
+        state = self.state
         zone = self.zone()
         out: list = []
         if zone == field.OPP3:
@@ -183,7 +183,7 @@ class FingerFootball:
         else:
             out.append(("roll", "dice", (field.ZONE_FACES, tuple(self.settings["lane_die"]))))
             out.append(("punt", "none", None))
-        if s["reached50"]:
+        if state["reached50"]:
             out.append(("field_goal", "none", None))
         return out
 
@@ -199,27 +199,27 @@ class FingerFootball:
         """(hint, scoreboard word): what the game waits for now. The phase's (PHASES), except
         in the opponent's Zone 3, where no dice are rolled: the offence goes for a touchdown
         or kicks a field goal (the box must not ask for ROLL there)."""
-        s = self.state
-        row = _phase_row(s["phase"])
-        if s["phase"] == "scrimmage" and self.zone() == field.OPP3:
-            if s["reached50"]:
+        state = self.state
+        row = _phase_row(state["phase"])
+        if state["phase"] == "scrimmage" and self.zone() == field.OPP3:
+            if state["reached50"]:
                 return "in the opponent's Zone 3: go for a touchdown or kick a field goal", "TD OR FIELD GOAL"
             return "in the opponent's Zone 3: go for a touchdown", "GO FOR TD"
         return row[1], row[2]
 
     def actor(self):
         """The team (0 or 1) whose decision or report is awaited, None at the toss or the end."""
-        s = self.state
-        phase = s["phase"]
+        state = self.state
+        phase = state["phase"]
         if phase in ("toss", "over"):
             return None
         if phase == "toss_choice":
-            return s["toss_winner"]
+            return state["toss_winner"]
         if phase in ("goal_choice", "half_choice"):
-            return 1 - s["toss_winner"]
+            return 1 - state["toss_winner"]
         if phase == "penalty":
-            return 1 - s["offense"]
-        return s["offense"]
+            return 1 - state["offense"]
+        return state["offense"]
 
     def snapshot(self) -> dict:
         """The whole state as plain values, plus derived display fields.
@@ -281,8 +281,8 @@ class FingerFootball:
         return _events(name, before, work)
 
     def _why_not(self, name: str) -> str:
-        s = self.state
-        phase = s["phase"]
+        state = self.state
+        phase = state["phase"]
         names = self.action_names()
         if phase == "over":
             return "the game is over"
@@ -305,235 +305,236 @@ class FingerFootball:
         return "'%s' is not possible now (%s); possible: %s" % (
             name, phase_hint(phase), ", ".join(names))
 
-    # Handlers work on a copy of the state and return a message.
+    # Handlers change `work`, a copy of the state (act() makes it the state when the handler
+    # returns; a ValueError leaves the game as it was), and return a message.
 
-    def _do_toss(self, s, name, arg) -> str:
+    def _do_toss(self, work, name, arg) -> str:
         if arg is None:
-            rng = Rng.from_state(s["rng"])
+            rng = Rng.from_state(work["rng"])
             arg = rng.below(2)
-            s["rng"] = rng.state
-        s["toss_winner"] = arg
-        s["phase"] = "toss_choice"
+            work["rng"] = rng.state
+        work["toss_winner"] = arg
+        work["phase"] = "toss_choice"
         return "%s wins the toss: kick off or receive?" % self.name(arg)
 
-    def _do_toss_choice(self, s, name, arg) -> str:
-        winner = s["toss_winner"]
+    def _do_toss_choice(self, work, name, arg) -> str:
+        winner = work["toss_winner"]
         kicker = winner if name == "kick" else 1 - winner
         words = "%s chooses to %s." % (self.name(winner), name)
-        if s["ends"] is None:
-            s["offense"] = kicker
-            s["phase"] = "goal_choice"
+        if work["ends"] is None:
+            work["offense"] = kicker
+            work["phase"] = "goal_choice"
             return words + " %s picks the goal to defend." % self.name(1 - winner)
-        return words + " " + self._kickoff(s, kicker, False)
+        return words + " " + self._kickoff(work, kicker, False)
 
-    def _do_goal_choice(self, s, name, arg) -> str:
-        chooser = 1 - s["toss_winner"]
+    def _do_goal_choice(self, work, name, arg) -> str:
+        chooser = 1 - work["toss_winner"]
         other = "south" if arg == "north" else "north"
-        s["ends"] = [arg, other] if chooser == 0 else [other, arg]
+        work["ends"] = [arg, other] if chooser == 0 else [other, arg]
         return "%s defends the %s goal. %s" % (
-            self.name(chooser), arg, self._kickoff(s, s["offense"], False))
+            self.name(chooser), arg, self._kickoff(work, work["offense"], False))
 
-    def _do_half_choice(self, s, name, arg) -> str:
-        chooser = 1 - s["toss_winner"]
+    def _do_half_choice(self, work, name, arg) -> str:
+        chooser = 1 - work["toss_winner"]
         kicker = chooser if name == "kick" else 1 - chooser
-        return "%s chooses to %s. %s" % (self.name(chooser), name, self._kickoff(s, kicker, False))
+        return "%s chooses to %s. %s" % (self.name(chooser), name, self._kickoff(work, kicker, False))
 
-    def _kickoff(self, s, kicker, onside_ok) -> str:
-        s["phase"] = "kickoff"
-        s["offense"] = kicker
-        s["ball"] = 0
-        s["down"] = 1
-        s["reached50"] = False
-        s["onside_ok"] = onside_ok
-        s["dice"] = None
-        s["target"] = None
-        s["options"] = None
+    def _kickoff(self, work, kicker, onside_ok) -> str:
+        work["phase"] = "kickoff"
+        work["offense"] = kicker
+        work["ball"] = 0
+        work["down"] = 1
+        work["reached50"] = False
+        work["onside_ok"] = onside_ok
+        work["dice"] = None
+        work["target"] = None
+        work["options"] = None
         return "%s kicks off." % self.name(kicker)
 
-    def _give(self, s, team, yards) -> str:
-        s["offense"] = team
-        s["ball"] = yards
-        s["down"] = 1
-        s["reached50"] = yards >= 50
-        s["phase"] = "scrimmage"
-        s["onside_ok"] = False
-        s["dice"] = None
-        s["target"] = None
-        s["options"] = None
+    def _give(self, work, team, yards) -> str:
+        work["offense"] = team
+        work["ball"] = yards
+        work["down"] = 1
+        work["reached50"] = yards >= 50
+        work["phase"] = "scrimmage"
+        work["onside_ok"] = False
+        work["dice"] = None
+        work["target"] = None
+        work["options"] = None
         return "%s ball, 1st down on the %s." % (self.name(team), field.yard_text(yards))
 
-    def _do_kickoff(self, s, name, arg) -> str:
-        receiver = 1 - s["offense"]
+    def _do_kickoff(self, work, name, arg) -> str:
+        receiver = 1 - work["offense"]
         if name == "onside":
-            s["phase"] = "onside"
+            work["phase"] = "onside"
             return "%s tries an onside kick: the run circles on the opponent's 30." % (
-                self.name(s["offense"]))
+                self.name(work["offense"]))
         if name == "in_field":
-            return "Kickoff stops on the field. " + self._give(s, receiver, arg)
+            return "Kickoff stops on the field. " + self._give(work, receiver, arg)
         if name == "end_zone":
             return "Kickoff reaches the goal line or end zone. " + self._give(
-                s, receiver, KICKOFF_TOUCHBACK)
-        return "Kickoff out of bounds: penalty on the kicker. " + self._give(s, receiver, KICKOFF_OUT)
+                work, receiver, KICKOFF_TOUCHBACK)
+        return "Kickoff out of bounds: penalty on the kicker. " + self._give(work, receiver, KICKOFF_OUT)
 
-    def _do_onside(self, s, name, arg) -> str:
-        kicker = s["offense"]
+    def _do_onside(self, work, name, arg) -> str:
+        kicker = work["offense"]
         if name == "good":
-            return "Onside kick recovered! " + self._give(s, kicker, ONSIDE_SPOT)
-        return "Onside kick fails. " + self._give(s, 1 - kicker, ONSIDE_MISS)
+            return "Onside kick recovered! " + self._give(work, kicker, ONSIDE_SPOT)
+        return "Onside kick fails. " + self._give(work, 1 - kicker, ONSIDE_MISS)
 
-    def _do_scrimmage(self, s, name, arg) -> str:
-        s["plays"] += 1
+    def _do_scrimmage(self, work, name, arg) -> str:
+        work["plays"] += 1
         if name == "punt":
-            s["phase"] = "punt"
-            return "%s punts." % self.name(s["offense"])
+            work["phase"] = "punt"
+            return "%s punts." % self.name(work["offense"])
         if name == "field_goal":
-            s["phase"] = "field_goal"
-            return "%s tries a field goal: ready, go, one thousand one..." % self.name(s["offense"])
+            work["phase"] = "field_goal"
+            return "%s tries a field goal: ready, go, one thousand one..." % self.name(work["offense"])
         if name == "go_for_td":
-            s["target"] = field.TOUCHDOWN
-            s["phase"] = "attempt"
-            return "%s goes for a touchdown." % self.name(s["offense"])
+            work["target"] = field.TOUCHDOWN
+            work["phase"] = "attempt"
+            return "%s goes for a touchdown." % self.name(work["offense"])
         if arg is None:
-            rng = Rng.from_state(s["rng"])
+            rng = Rng.from_state(work["rng"])
             arg = [field.ZONE_FACES[rng.below(6)], self.settings["lane_die"][rng.below(6)]]
-            s["rng"] = rng.state
-        s["dice"] = list(arg)
-        zone = field.zone_of(s["ball"], self.settings["rows"])
+            work["rng"] = rng.state
+        work["dice"] = list(arg)
+        zone = field.zone_of(work["ball"], self.settings["rows"])
         targets = field.targets_for_roll(zone, arg[0], arg[1])
-        words = "%s (the defence) rolls %s / %s: " % (self.name(1 - s["offense"]), arg[0], arg[1])
+        words = "%s (the defence) rolls %s / %s: " % (self.name(1 - work["offense"]), arg[0], arg[1])
         if len(targets) == 1:
-            s["target"] = targets[0]
-            s["phase"] = "attempt"
-            return words + "%s must go for %s." % (self.name(s["offense"]), self._target_text(
-                s, targets[0]))
-        s["options"] = targets
-        s["phase"] = "choose"
-        return words + "%s announces the play." % self.name(s["offense"])
+            work["target"] = targets[0]
+            work["phase"] = "attempt"
+            return words + "%s must go for %s." % (self.name(work["offense"]), self._target_text(
+                work, targets[0]))
+        work["options"] = targets
+        work["phase"] = "choose"
+        return words + "%s announces the play." % self.name(work["offense"])
 
-    def _target_text(self, s, target) -> str:
+    def _target_text(self, work, target) -> str:
         if target == field.TOUCHDOWN:
             return "a touchdown"
         spot = field.row_yards(field.target_zone(target), self.settings["rows"])
         return "%s (the %s)" % (target, field.yard_text(spot))
 
-    def _do_choose(self, s, name, arg) -> str:
-        s["target"] = arg
-        s["options"] = None
-        s["phase"] = "attempt"
-        return "%s announces %s." % (self.name(s["offense"]), self._target_text(s, arg))
+    def _do_choose(self, work, name, arg) -> str:
+        work["target"] = arg
+        work["options"] = None
+        work["phase"] = "attempt"
+        return "%s announces %s." % (self.name(work["offense"]), self._target_text(work, arg))
 
-    def _do_attempt(self, s, name, arg) -> str:
-        offense = s["offense"]
+    def _do_attempt(self, work, name, arg) -> str:
+        offense = work["offense"]
         if name == "made":
-            spot = field.row_yards(field.target_zone(s["target"]), self.settings["rows"])
-            s["ball"] = spot
-            s["down"] = 1
-            s["reached50"] = s["reached50"] or spot >= 50
-            s["phase"] = "scrimmage"
-            s["target"] = None
-            s["dice"] = None
+            spot = field.row_yards(field.target_zone(work["target"]), self.settings["rows"])
+            work["ball"] = spot
+            work["down"] = 1
+            work["reached50"] = work["reached50"] or spot >= 50
+            work["phase"] = "scrimmage"
+            work["target"] = None
+            work["dice"] = None
             return "Made it: 1st down on the %s." % field.yard_text(spot)
         if name == "touchdown":
-            return self._score(s, POINTS_TD, 0, "Touchdown %s!" % self.name(offense)) + (
+            return self._score(work, POINTS_TD, 0, "Touchdown %s!" % self.name(offense)) + (
                 " Extra point kick or two-point try?")
         if name == "missed":
-            return "No good: back to the line. " + self._lose_down(s)
+            return "No good: back to the line. " + self._lose_down(work)
         if name == "touchback":
-            return "Through the end zone: touchback. " + self._give(s, 1 - offense, TOUCHBACK)
+            return "Through the end zone: touchback. " + self._give(work, 1 - offense, TOUCHBACK)
         if name == "fumble":
-            return "Touches a red football: turnover! " + self._give(s, 1 - offense, arg)
-        s["phase"] = "penalty"
+            return "Touches a red football: turnover! " + self._give(work, 1 - offense, arg)
+        work["phase"] = "penalty"
         return "Touches a yellow flag: %s accepts or refuses the penalty." % self.name(1 - offense)
 
-    def _lose_down(self, s) -> str:
-        s["target"] = None
-        s["dice"] = None
-        if s["down"] >= 4:
-            return "Turnover on downs. " + self._give(s, 1 - s["offense"], 100 - s["ball"])
-        s["down"] += 1
-        s["phase"] = "scrimmage"
-        return "%s down on the %s." % (_ordinal(s["down"]), field.yard_text(s["ball"]))
+    def _lose_down(self, work) -> str:
+        work["target"] = None
+        work["dice"] = None
+        if work["down"] >= 4:
+            return "Turnover on downs. " + self._give(work, 1 - work["offense"], 100 - work["ball"])
+        work["down"] += 1
+        work["phase"] = "scrimmage"
+        return "%s down on the %s." % (_ordinal(work["down"]), field.yard_text(work["ball"]))
 
-    def _do_penalty(self, s, name, arg) -> str:
+    def _do_penalty(self, work, name, arg) -> str:
         if name == "refuse":
-            return "Penalty refused. " + self._lose_down(s)
-        back = min(PENALTY_YARDS, s["ball"] // 2)
-        s["ball"] -= back
-        return "Penalty: %d yards back and loss of down. %s" % (back, self._lose_down(s))
+            return "Penalty refused. " + self._lose_down(work)
+        back = min(PENALTY_YARDS, work["ball"] // 2)
+        work["ball"] -= back
+        return "Penalty: %d yards back and loss of down. %s" % (back, self._lose_down(work))
 
-    def _do_punt(self, s, name, arg) -> str:
-        receiver = 1 - s["offense"]
+    def _do_punt(self, work, name, arg) -> str:
+        receiver = 1 - work["offense"]
         if name == "end_zone":
-            return "Punt reaches the goal line or end zone. " + self._give(s, receiver, KICKOFF_TOUCHBACK)
+            return "Punt reaches the goal line or end zone. " + self._give(work, receiver, KICKOFF_TOUCHBACK)
         if name == "out_of_bounds":
-            return "Punt out of bounds. " + self._give(s, receiver, arg)
-        return "Punt stops on the field. " + self._give(s, receiver, arg)
+            return "Punt out of bounds. " + self._give(work, receiver, arg)
+        return "Punt stops on the field. " + self._give(work, receiver, arg)
 
-    def _do_field_goal(self, s, name, arg) -> str:
-        offense = s["offense"]
+    def _do_field_goal(self, work, name, arg) -> str:
+        offense = work["offense"]
         if name == "good":
-            words = self._score(s, POINTS_FG, 1, "Field goal %s is good!" % self.name(offense))
-            return words + " " + self._kickoff(s, offense, False)
-        return "Field goal no good. " + self._give(s, 1 - offense, 100 - s["ball"])
+            words = self._score(work, POINTS_FG, 1, "Field goal %s is good!" % self.name(offense))
+            return words + " " + self._kickoff(work, offense, False)
+        return "Field goal no good. " + self._give(work, 1 - offense, 100 - work["ball"])
 
-    def _do_conversion(self, s, name, arg) -> str:
-        s["phase"] = name
+    def _do_conversion(self, work, name, arg) -> str:
+        work["phase"] = name
         if name == "two_point":
             return "Two-point try from the own %d." % TWO_POINT_FROM
         return "Extra point kick: ready, go, one thousand one..."
 
-    def _do_extra_point(self, s, name, arg) -> str:
-        return self._after_try(s, name == "good", POINTS_KICK, 2, "Extra point")
+    def _do_extra_point(self, work, name, arg) -> str:
+        return self._after_try(work, name == "good", POINTS_KICK, 2, "Extra point")
 
-    def _do_two_point(self, s, name, arg) -> str:
-        return self._after_try(s, name == "good", POINTS_TWO, 3, "Two-point try")
+    def _do_two_point(self, work, name, arg) -> str:
+        return self._after_try(work, name == "good", POINTS_TWO, 3, "Two-point try")
 
-    def _after_try(self, s, good, points, stat, what) -> str:
-        scorer = s["offense"]
+    def _after_try(self, work, good, points, stat, what) -> str:
+        scorer = work["offense"]
         if good:
-            words = self._score(s, points, stat, what + " is good.")
+            words = self._score(work, points, stat, what + " is good.")
         else:
             words = what + " no good."
-        return words + " " + self._kickoff(s, scorer, True) + " (Onside kick allowed.)"
+        return words + " " + self._kickoff(work, scorer, True) + " (Onside kick allowed.)"
 
-    def _score(self, s, points, stat, words) -> str:
-        team = s["offense"]
-        s["score"][team] += points
-        s["stats"][team][stat] += 1
-        s["target"] = None
-        s["dice"] = None
+    def _score(self, work, points, stat, words) -> str:
+        team = work["offense"]
+        work["score"][team] += points
+        work["stats"][team][stat] += 1
+        work["target"] = None
+        work["dice"] = None
         if points == POINTS_TD:
-            s["phase"] = "conversion"
-        return "%s %d-%d" % (words, s["score"][0], s["score"][1])
+            work["phase"] = "conversion"
+        return "%s %d-%d" % (words, work["score"][0], work["score"][1])
 
-    def _settle(self, s) -> str:
+    def _settle(self, work) -> str:
         """End the quarter once its plays are used and the ball is dead."""
-        if s["phase"] not in ("scrimmage", "kickoff"):
+        if work["phase"] not in ("scrimmage", "kickoff"):
             return ""
-        if s["plays"] < self.settings["plays_per_quarter"]:
+        if work["plays"] < self.settings["plays_per_quarter"]:
             return ""
-        quarter = s["quarter"]
+        quarter = work["quarter"]
         quarters = self.settings["quarters"]
         words = " End of %s: change ends." % _quarter_text(quarter, quarters)
-        if quarter >= quarters and s["score"][0] != s["score"][1]:
-            winner = 0 if s["score"][0] > s["score"][1] else 1
-            s["winner"] = winner
-            s["phase"] = "over"
+        if quarter >= quarters and work["score"][0] != work["score"][1]:
+            winner = 0 if work["score"][0] > work["score"][1] else 1
+            work["winner"] = winner
+            work["phase"] = "over"
             return " End of %s. Final: %s wins %d-%d." % (
-                _quarter_text(quarter, quarters), self.name(winner), s["score"][0], s["score"][1])
-        s["plays"] = 0
-        s["ends"] = [s["ends"][1], s["ends"][0]]
+                _quarter_text(quarter, quarters), self.name(winner), work["score"][0], work["score"][1])
+        work["plays"] = 0
+        work["ends"] = [work["ends"][1], work["ends"][0]]
         if quarter < quarters:
-            s["quarter"] = quarter + 1
+            work["quarter"] = quarter + 1
             if quarter * 2 == quarters:
-                s["phase"] = "half_choice"
-                s["onside_ok"] = False
+                work["phase"] = "half_choice"
+                work["onside_ok"] = False
                 return words + " Half time: %s picks kick off or receive." % self.name(
-                    1 - s["toss_winner"])
+                    1 - work["toss_winner"])
             return words
-        s["quarter"] = quarter + 1
-        s["phase"] = "toss"
-        s["onside_ok"] = False
+        work["quarter"] = quarter + 1
+        work["phase"] = "toss"
+        work["onside_ok"] = False
         return words + " Tied: overtime quarter, new coin toss."
 
 
@@ -600,47 +601,49 @@ def _is_int(value, low, high) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-def _check_saved(s: dict, settings: dict) -> None:
+def _check_saved(saved: dict, settings: dict) -> None:
     """Raise ValueError unless a restored state is one the engine could have made."""
-    phase = s["phase"]
+    phase = saved["phase"]
     _phase_row(phase)  # ValueError for a phase the engine does not have
     broken = None
-    if not _is_int(s["rng"], 1, 0xFFFFFFFF):
+    if not _is_int(saved["rng"], 1, 0xFFFFFFFF):
         broken = "dice state"
-    elif not (_is_int(s["quarter"], 1, 10000) and _is_int(s["plays"], 0, settings["plays_per_quarter"])):
+    elif not (_is_int(saved["quarter"], 1, 10000)
+              and _is_int(saved["plays"], 0, settings["plays_per_quarter"])):
         broken = "quarter or play counter"
-    elif not (_is_int(s["ball"], 0, 100) and _is_int(s["down"], 1, 4) and _is_int(s["offense"], 0, 1)):
+    elif not (_is_int(saved["ball"], 0, 100) and _is_int(saved["down"], 1, 4)
+              and _is_int(saved["offense"], 0, 1)):
         broken = "ball, down or possession"
-    elif not (isinstance(s["score"], list) and len(s["score"]) == 2
-              and _is_int(s["score"][0], 0, 1 << 30) and _is_int(s["score"][1], 0, 1 << 30)):
+    elif not (isinstance(saved["score"], list) and len(saved["score"]) == 2
+              and _is_int(saved["score"][0], 0, 1 << 30) and _is_int(saved["score"][1], 0, 1 << 30)):
         broken = "score"
-    elif not (isinstance(s["stats"], list) and len(s["stats"]) == 2 and all(
+    elif not (isinstance(saved["stats"], list) and len(saved["stats"]) == 2 and all(
             isinstance(row, list) and len(row) == 4 and all(_is_int(n, 0, 1 << 30) for n in row)
-            for row in s["stats"])):
+            for row in saved["stats"])):
         broken = "scoring record"
-    elif not _score_matches_record(s["score"], s["stats"]):
+    elif not _score_matches_record(saved["score"], saved["stats"]):
         broken = "score (it is not what the scoring record adds up to)"
-    elif s["toss_winner"] not in ((None, 0, 1) if phase == "toss" else (0, 1)):
+    elif saved["toss_winner"] not in ((None, 0, 1) if phase == "toss" else (0, 1)):
         broken = "coin toss"
-    elif s["ends"] is None and phase not in ("toss", "toss_choice", "goal_choice"):
+    elif saved["ends"] is None and phase not in ("toss", "toss_choice", "goal_choice"):
         broken = "choice of goals"
-    elif s["ends"] is not None and s["ends"] not in (["north", "south"], ["south", "north"]):
+    elif saved["ends"] is not None and saved["ends"] not in (["north", "south"], ["south", "north"]):
         broken = "choice of goals"
-    elif s["reached50"] not in (True, False) or s["onside_ok"] not in (True, False):
+    elif saved["reached50"] not in (True, False) or saved["onside_ok"] not in (True, False):
         broken = "field goal or onside flag"
-    elif s["winner"] not in ((0, 1) if phase == "over" else (None,)):
+    elif saved["winner"] not in ((0, 1) if phase == "over" else (None,)):
         broken = "winner"
-    elif s["dice"] is not None and not (isinstance(s["dice"], list) and len(s["dice"]) == 2
-                                        and s["dice"][0] in field.ZONE_FACES
-                                        and s["dice"][1] in field.LANE_SYMBOLS):
+    elif saved["dice"] is not None and not (isinstance(saved["dice"], list) and len(saved["dice"]) == 2
+                                        and saved["dice"][0] in field.ZONE_FACES
+                                        and saved["dice"][1] in field.LANE_SYMBOLS):
         broken = "dice"
-    elif (s["target"] is not None or phase == "attempt") and not field.is_target(s["target"]):
+    elif (saved["target"] is not None or phase == "attempt") and not field.is_target(saved["target"]):
         broken = "announced play"
-    elif (s["options"] is not None or phase == "choose") and not (
-            isinstance(s["options"], list) and s["options"]
-            and all(field.is_target(t) for t in s["options"])):
+    elif (saved["options"] is not None or phase == "choose") and not (
+            isinstance(saved["options"], list) and saved["options"]
+            and all(field.is_target(t) for t in saved["options"])):
         broken = "list of plays"
-    elif not isinstance(s["message"], str):
+    elif not isinstance(saved["message"], str):
         broken = "message"
     if broken is not None:
         raise ValueError("the saved game has a broken %s" % broken)

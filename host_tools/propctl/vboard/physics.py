@@ -146,19 +146,22 @@ class HBridgeHand(_Hand):
         self.freq_hz = PWM_DEFAULT_HZ
         self._supply = board.signal("battery_mv")
         if mode == "drv8833":
-            self._a = board.signal(str(in1) + ".duty")
-            self._b = board.signal(str(in2) + ".duty")
-            self._fa = board.signal(str(in1) + ".freq")
-            self._fb = board.signal(str(in2) + ".freq")
+            self._in1_signal = board.signal(str(in1) + ".duty")
+            self._in2_signal = board.signal(str(in2) + ".duty")
+            self._freq_signal_1 = board.signal(str(in1) + ".freq")
+            self._freq_signal_2 = board.signal(str(in2) + ".freq")
         else:
-            self._a = board.signal(str(in1))
-            self._b = board.signal(str(in2))
+            self._in1_signal = board.signal(str(in1))
+            self._in2_signal = board.signal(str(in2))
             self._pwm = board.signal(str(pwm) + ".duty")
-            self._fa = board.signal(str(pwm) + ".freq")
-            self._fb = self._fa
+            self._freq_signal_1 = board.signal(str(pwm) + ".freq")
+            self._freq_signal_2 = self._freq_signal_1
         self._stby = board.signal(str(stby)) if stby is not None else -1
-        self.a = 0
-        self.b = 0
+        # the bridge's IN1 and IN2 now: PWM duties (DRV8833) or levels (TB6612); the signal ids
+        # above are where they come from, the PWM frequency from _freq_signal_1/_2 (TB6612: both
+        # the PWM pin's)
+        self.in1_value = 0
+        self.in2_value = 0
         self.duty = 0
         self.stby = 1 if stby is None else 0
         board.watch(self._changed)
@@ -167,19 +170,20 @@ class HBridgeHand(_Hand):
         if value < 0:
             value = 0  # floating input: pulled down on the bridge board
         if (self.mode == "tb6612" and self.duty > 0 and self.stby
-                and ((sig == self._a and value != self.a) or (sig == self._b and value != self.b))):
+                and ((sig == self._in1_signal and value != self.in1_value)
+                     or (sig == self._in2_signal and value != self.in2_value))):
             self._forbid(t)  # TB6612: direction pins switched under power
-        if sig == self._a:
-            self.a = value
-        elif sig == self._b:
-            self.b = value
+        if sig == self._in1_signal:
+            self.in1_value = value
+        elif sig == self._in2_signal:
+            self.in2_value = value
         elif self.mode == "tb6612" and sig == self._pwm:
             self.duty = value
         elif sig == self._stby:
             self.stby = value
         elif sig == self._supply:
             self.supply_mv = value
-        elif sig == self._fa or sig == self._fb:
+        elif sig == self._freq_signal_1 or sig == self._freq_signal_2:
             if value > 0:
                 self.freq_hz = value
         else:
@@ -238,31 +242,31 @@ class HBridgeHand(_Hand):
         self._drive(0, 0, t)
 
     def _decode(self, t: int) -> None:
-        a = self.a
-        b = self.b
+        in1 = self.in1_value
+        in2 = self.in2_value
         if not self.stby:  # TB6612 STBY / DRV8833 nSLEEP low: outputs off
             self.energised = False
             self._stand(t)
             return
         if self.mode == "drv8833":
-            self.energised = a > 0 or b > 0
-            if a == 0 and b == 0 or a == FULL and b == FULL:
+            self.energised = in1 > 0 or in2 > 0
+            if in1 == 0 and in2 == 0 or in1 == FULL and in2 == FULL:
                 self._stand(t)
-            elif b == 0:
-                self._run(1, a, FAST if a < FULL else SLOW, t)
-            elif a == 0:
-                self._run(-1, b, FAST if b < FULL else SLOW, t)
-            elif a == FULL:
-                self._run(1, FULL - b, SLOW, t)
-            elif b == FULL:
-                self._run(-1, FULL - a, SLOW, t)
+            elif in2 == 0:
+                self._run(1, in1, FAST if in1 < FULL else SLOW, t)
+            elif in1 == 0:
+                self._run(-1, in2, FAST if in2 < FULL else SLOW, t)
+            elif in1 == FULL:
+                self._run(1, FULL - in2, SLOW, t)
+            elif in2 == FULL:
+                self._run(-1, FULL - in1, SLOW, t)
             else:
                 self._forbid(t)
                 self._stand(t)
             return
-        self.energised = a != b or (a == 1 and b == 1)
-        if a != b and self.duty > 0:
-            self._run(1 if a else -1, self.duty, SLOW, t)
+        self.energised = in1 != in2 or (in1 == 1 and in2 == 1)
+        if in1 != in2 and self.duty > 0:
+            self._run(1 if in1 else -1, self.duty, SLOW, t)
         else:
             self._stand(t)
 
