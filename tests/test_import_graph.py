@@ -25,20 +25,35 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports_of(path: Path) -> set:
+def imports_of(path: Path, package: str = "") -> set:
+    """The modules `path` imports; a relative import is resolved against `package`, the one the
+    module is in. One reaching above the top (`..rules` in cardpack: the desktop's name for
+    a sibling, propctl.shared.rules) is the sibling package as the board names it."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module)
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            parts = package.split(".") if package else []
+            base = parts[:max(0, len(parts) - node.level + 1)]
+            if node.module:
+                found.add(".".join(base + [node.module]))
+            else:  # `from . import protocol`: the module link.protocol
+                found.update(".".join(base + [alias.name]) for alias in node.names)
     return found
+
+
+def package_of(path: Path) -> str:
+    name = module_name(path)
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
 
 
 def graph() -> dict:
     modules = {module_name(p): p for p in LIB.rglob("*.py")}
     tops = {name.split(".")[0] for name in modules}
-    return {name: {dep for dep in imports_of(path) if dep.split(".")[0] in tops}
+    return {name: {dep for dep in imports_of(path, package_of(path)) if dep.split(".")[0] in tops}
             for name, path in modules.items()}
 
 
@@ -163,3 +178,11 @@ def test_the_firmware_has_no_import_cycle():
 ])
 def test_the_rules_themselves_catch_what_they_are_for(module, dep, ok):
     assert allowed(module, dep) is ok
+
+
+def test_relative_imports_are_edges_of_the_graph_too():
+    edges = graph()
+    assert {"rules.rng", "rules.fingerfootball_field"} <= edges["rules.fingerfootball"]
+    assert {"link.protocol", "link.framing", "link.schema"} <= edges["link.router"]
+    assert "rules.pimaldaumen" in edges["cardpack.question"]
+    assert "cardpack.pack" in edges["cardpack"]
