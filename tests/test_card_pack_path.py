@@ -2,9 +2,9 @@
 from pathlib import Path
 
 from cardpack import taskcard
-from propctl.board.cards import card_destination
 from propctl.cards.container import build_pack
 from propctl.cards.load import load_deck
+from propctl.serial_link.cards import card_destination
 
 DECK = (Path(__file__).resolve().parent.parent / "host_tools" / "propctl" / "data"
         / "decks" / "taskcards.en.csv")

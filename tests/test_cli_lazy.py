@@ -12,7 +12,8 @@ from propctl import cli
 
 HEAVY = ["propctl.deploy", "propctl.web", "propctl.cards.cli", "propctl.games.fingerfootball",
          "propctl.games.pimaldaumen", "propctl.sim.command", "propctl.venue.view", "propctl.wokwi",
-         "propctl.board.monitor", "propctl.board.selftest", "propctl.plan", "http.server", "serial"]
+         "propctl.serial_link.monitor", "propctl.serial_link.selftest", "propctl.plan", "http.server",
+         "serial"]
 
 
 def imported_by(argv):

@@ -6,8 +6,8 @@ Used by `propctl sim fusebox` (its --pack, --lang, --family) and by `propctl web
 from pathlib import Path
 
 from propctl.cards import lang as langs
-from propctl.display import printable
 from propctl.launcher import SimError
+from propctl.termsafe import printable
 
 
 def deck_of(choice, lang=None, family=False):

@@ -10,7 +10,7 @@ import sys
 
 from propctl.argtypes import SEED, SEED_MAX
 from propctl.atomic import output_problem, write_atomic
-from propctl.display import printable
+from propctl.termsafe import printable
 from rules.geisteruhr import plan_motion
 
 HAND_DEG_PER_S = 120  # the virtual board's hand at full speed (vboard/clock_bench.py)

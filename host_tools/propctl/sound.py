@@ -332,7 +332,7 @@ class Piezo:
             try:
                 write_wav(self.tracker.close(max(last, self.tracker.on_since or 0)), self.wav)
             except OSError as exc:
-                from propctl.display import printable
+                from propctl.termsafe import printable
                 self.wav_problem = "cannot write the recording %s: %s" % (printable(self.wav),
                                                                          exc.strerror or exc)
         if self.workdir:  # a player may still have a file open: unlinking it is fine on POSIX

@@ -6,5 +6,5 @@ outputs    the files a sim writes at its end (--wav, --picture), checked before 
 clock      `propctl sim clock`: the ghost clock's face and event log
 fusebox    `propctl sim fusebox`: the fuse box played from the keyboard or a script
 football   `propctl sim football`: the Finger Football box played from the keyboard, or a demo game
-command    the `propctl sim` parser, one sub-command per prop and `serve` (propctl.board.serve)
+command    the `propctl sim` parser, one sub-command per prop and `serve` (propctl.serial_link.serve)
 """

@@ -18,7 +18,6 @@ from typing import Optional
 from propctl import sound
 from propctl.argtypes import Whole
 from propctl.build import FIRMWARE_DIR
-from propctl.display import printable
 from propctl.keys import KeyDecoder
 from propctl.overrides import combine, parse_sets
 from propctl.sim.clock_screen import Screen, describe
@@ -34,6 +33,7 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
+from propctl.termsafe import printable
 from propctl.termtext import wrap
 
 HEAP = "16M"  # the recorder keeps every output change of a round

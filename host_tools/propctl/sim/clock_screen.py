@@ -4,7 +4,7 @@ import math
 from typing import Optional
 
 from propctl.describe import describe_event
-from propctl.display import escaped
+from propctl.termsafe import escaped
 from propctl.termtext import cut, terminal_size, wrap
 
 # --- drawing ---------------------------------------------------------------

@@ -2,8 +2,8 @@
 import sys
 
 from propctl.argtypes import SEED, Whole
-from propctl.board import serve
 from propctl.build import PROPS
+from propctl.serial_link import serve
 from propctl.sim import clock, football, fusebox, fusebox_terminal
 from propctl.sim.runner import interactive_default
 from propctl.venue import netsim

@@ -22,7 +22,6 @@ from typing import Optional
 
 from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
-from propctl.display import escaped
 from propctl.keys import KeyDecoder
 from propctl.overrides import combine, parse_sets
 from propctl.sim.clock import Sound
@@ -38,6 +37,7 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
+from propctl.termsafe import escaped
 from propctl.termtext import wrap
 
 HEAP = "16M"

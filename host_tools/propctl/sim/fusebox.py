@@ -18,7 +18,6 @@ from typing import Callable, Optional
 
 from propctl.build import FIRMWARE_DIR
 from propctl.cards import lang as langs
-from propctl.display import printable
 from propctl.fusebox_deck import deck_of, pack_bytes
 from propctl.inputfile import InputFileError, read_regular
 from propctl.overrides import combine, parse_sets
@@ -36,6 +35,7 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
+from propctl.termsafe import printable
 
 SCRIPT_HELP = """script lines (--script FILE or '-', one command per line):
   open N, close N, toggle N   window N (1-8)

@@ -2,7 +2,7 @@
 log lines, the box drawn as text. Shared by the scripted log (propctl.sim.fusebox) and the
 terminal screen (propctl.sim.fusebox_terminal)."""
 from propctl.describe import describe_event
-from propctl.display import escaped, printable
+from propctl.termsafe import escaped, printable
 
 LOG_INDENT = len("%7.2f s  " % 0)  # a wrapped event goes on after the time column (describe)
 

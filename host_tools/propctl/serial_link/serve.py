@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Optional
 
 from propctl.argtypes import Size
-from propctl.board.announce import announce, withdraw
-from propctl.board.vserial import VirtualSerial
-from propctl.display import printable
 from propctl.inputfile import what_kind
 from propctl.invocation import propctl_command
 from propctl.launcher import board_env, command, find_micropython
+from propctl.serial_link.announce import announce, withdraw
+from propctl.serial_link.vserial import VirtualSerial
+from propctl.termsafe import printable
 
 # MicroPython heap of the virtual board: about what a Pico leaves free.
 DEFAULT_HEAP = "256K"
@@ -214,7 +214,7 @@ def main(args) -> int:
         print("propctl sim serve: %s" % exc, file=sys.stderr)
         return exc.code
     board.start()
-    # where --port auto and `propctl ports` look (propctl.board.announce); gone when we stop
+    # where --port auto and `propctl ports` look (propctl.serial_link.announce); gone when we stop
     announced = announce(board.port, link=link_path, flash=str(flash))
     try:
         _announce(board, flash, link_path, prop_id, announced is not None)

@@ -7,7 +7,7 @@
 import io
 from pathlib import Path
 
-from propctl.board import BoardError
+from propctl.serial_link import BoardError
 
 # A deck bigger than this cannot be a card pack meant for a board's flash.
 MAX_CARDS_BYTES = 8 * 1024 * 1024

@@ -13,9 +13,9 @@ import sys
 import time
 
 from propctl.argtypes import Seconds
-from propctl.board import BoardError
-from propctl.board.ports import add_port_option
-from propctl.board.session import request_maintenance, wait_for_hello
+from propctl.serial_link import BoardError
+from propctl.serial_link.ports import add_port_option
+from propctl.serial_link.session import request_maintenance, wait_for_hello
 
 # Modes in which the board gives the REPL to a Ctrl-C ("repl": nothing answers the link).
 REPL_MODES = ("maintenance", "safe", "repl")

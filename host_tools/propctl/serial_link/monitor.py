@@ -13,11 +13,11 @@ import time
 
 from link import protocol
 from propctl.argtypes import Seconds
-from propctl.board.linkclient import LinkClient, LinkFailure, ProtocolMismatch
-from propctl.board.ports import PortError, add_port_option, open_failure, resolve_port
 from propctl.describe import describe_event
-from propctl.display import printable
 from propctl.invocation import propctl_command
+from propctl.serial_link.linkclient import LinkClient, LinkFailure, ProtocolMismatch
+from propctl.serial_link.ports import PortError, add_port_option, open_failure, resolve_port
+from propctl.termsafe import printable
 
 
 class Printer:

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from propctl.argtypes import Seconds
-from propctl.board.linkclient import LinkClient, LinkFailure
-from propctl.board.ports import add_port_option, open_failure
+from propctl.serial_link.linkclient import LinkClient, LinkFailure
+from propctl.serial_link.ports import add_port_option, open_failure
 from propctl.termtext import ask_wrapped, width_now, wrap
 
 POLL_S = 0.05

@@ -11,9 +11,9 @@ Every failure is a BoardError whose message says what the board reported
 import json
 import time
 
-from propctl.board import BoardError
-from propctl.board.linkclient import LinkClient, LinkFailure
-from propctl.board.ports import open_failure
+from propctl.serial_link import BoardError
+from propctl.serial_link.linkclient import LinkClient, LinkFailure
+from propctl.serial_link.ports import open_failure
 
 # After the reset the prop must run this long (safemode.STABLE_MS plus margin) without a fault.
 SETTLE_S = 2.0

@@ -41,8 +41,8 @@ def candidates() -> list:
             description += " - " + maker
         rows.append((info.device, description.strip(), maker is not None))
     rows.sort(key=lambda row: (not row[2], row[0]))
-    # a running `propctl sim serve` (propctl.board.announce): likely, after the real boards
-    from propctl.board.announce import served_boards
+    # a running `propctl sim serve` (propctl.serial_link.announce): likely, after the real boards
+    from propctl.serial_link.announce import served_boards
     real = sum(1 for row in rows if row[2])
     served = [(port, "virtual board (propctl sim serve, pid %d)" % pid, True)
               for port, pid in served_boards() if port not in {row[0] for row in rows}]

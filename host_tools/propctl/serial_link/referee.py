@@ -18,10 +18,10 @@ import signal
 import threading
 import time
 
-from propctl.board.linkclient import LinkClient, LinkFailure
 from propctl.describe import describe_event
 from propctl.football_reports import button_roles, report_args, reports
 from propctl.games.fingerfootball_words import board_lines, parse_yards, yards_wanted
+from propctl.serial_link.linkclient import LinkClient, LinkFailure
 from rules.fingerfootball import FingerFootball
 
 BUTTON_LABELS = (("roll", "ROLL"), ("kick", "KICK"), ("good", "GOOD"), ("miss", "MISS"))
@@ -111,7 +111,7 @@ class BoxLink:
 def run(args, ask, say) -> int:
     """`propctl play fingerfootball --port`: 0 at the final whistle or when stopped, 1 when the
     box cannot be reached or is no football box."""
-    from propctl.board.ports import open_failure
+    from propctl.serial_link.ports import open_failure
     port = args.port
     try:
         client = LinkClient.open(port, wait_s=2.0)

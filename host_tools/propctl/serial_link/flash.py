@@ -12,8 +12,9 @@ reset, or was unplugged) is a BoardError saying to run the same deploy again.
 """
 import time
 
-from propctl.board import BoardError
-from propctl.board.files import (
+from propctl.progress import TTY, end_progress
+from propctl.serial_link import BoardError
+from propctl.serial_link.files import (
     BOOT_FLAGS,
     CONFIG,
     MAINTENANCE_FLAG,
@@ -24,8 +25,7 @@ from propctl.board.files import (
     source_twins,
     write_record,
 )
-from propctl.board.session import check_board, lost, request_maintenance
-from propctl.progress import TTY, end_progress
+from propctl.serial_link.session import check_board, lost, request_maintenance
 
 
 class Work:
