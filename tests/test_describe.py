@@ -5,7 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_link_client import FakeSerial, board_line
 
-from propctl.describe import PROPS, describe_clock_score, describe_event
+from propctl.describe import PROPS, describe_event
+from propctl.props.clock.describe import describe_clock_score
 from propctl.serial_link.linkclient import LinkClient
 from propctl.serial_link.monitor import Printer
 

@@ -4,9 +4,9 @@ key (a superscript two, an arrow key) is refused or ignored, never a traceback."
 import io
 
 from propctl.describe import describe_event
-from propctl.football_reports import button_roles
 from propctl.keys import KeyDecoder
-from propctl.sim import football
+from propctl.props.football import sim as football
+from propctl.props.football.reports import button_roles
 from rules.fingerfootball import FingerFootball, make_settings
 
 

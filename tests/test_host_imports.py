@@ -14,7 +14,7 @@ PROPCTL = Path(__file__).resolve().parent.parent / "host_tools" / "propctl"
 
 
 def module_names(root: Path) -> dict:
-    """{"propctl.sim.clock": path} for every module of the package."""
+    """{"propctl.props.clock.sim": path} for every module of the package."""
     names = {}
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root.parent).with_suffix("")
@@ -47,7 +47,7 @@ def import_graph(root: Path = PROPCTL) -> dict:
                 if node.level:
                     up = package.split(".")[:len(package.split(".")) - node.level + 1]
                     base = ".".join(up + ([base] if base else []))
-                # `from propctl.sim import clock` imports the module propctl.sim.clock
+                # `from propctl.sim import clock` imports the module propctl.props.clock.sim
                 targets = [base] + ["%s.%s" % (base, alias.name) for alias in node.names]
             elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                   and node.func.attr == "import_module" and node.args
@@ -149,8 +149,8 @@ def test_a_game_master_needs_no_board():
 
 def test_a_sim_never_deploys():
     graph = import_graph()
-    sims = [name for name in graph if name.startswith("propctl.sim")]
-    assert "propctl.sim.clock" in sims
+    sims = [name for name in graph if package_of(name) == "sim"]  # each prop's screen too
+    assert "propctl.props.clock.sim" in sims
     wrong = {name: sorted(m for m in reach(graph, name) if m == "propctl.deploy") for name in sims}
     assert {name: found for name, found in wrong.items() if found} == {}
 
@@ -189,15 +189,16 @@ def test_the_old_circle_would_be_found():
 # Each name is a module or package right under propctl. A module may import its own package
 # and anything in a lower layer, never a higher one or another package of its own layer: the
 # arrows all run down, so the sim, the serial link and the venue do not import one another's
-# insides the other way (sim -> serial_link -> venue -> launcher; web and sim share the deck
-# helpers through fusebox_deck, not through each other).
+# insides the other way (sim -> serial_link -> venue -> launcher; web and sim share the fuse
+# box's deck helpers through its deck part, not through each other).
 LAYERS = (
-    # leaves: each imports nothing of propctl but lower leaves
+    # leaves: each imports nothing of propctl
     ("launcher", "termsafe", "inputfile", "keys", "settings", "invocation", "termtext", "helpformat",
-     "build", "describe", "football_reports", "progress"),
-    ("argtypes", "atomic", "overrides", "wokwi"),       # on leaves only
+     "build", "progress"),
+    ("props", "argtypes", "atomic", "overrides"),       # on leaves only; props: the prop registry
+    ("describe", "wokwi"),                               # events as sentences (and each prop's words)
     ("sound", "plan", "cards", "reference"),            # the piezo, a round's plan, decks, the docs
-    ("fusebox_deck", "games"),                           # the fuse box's deck; the game masters
+    ("deck", "games"),                                   # the fuse box's deck; the game masters
     ("venue",),                                          # MQTT: virtual props, the view
     ("serial_link",),                                    # USB serial, `sim serve` (may start a venue prop)
     ("deploy", "sim", "web", "play"),                    # what puts the firmware somewhere or runs it;
@@ -205,10 +206,18 @@ LAYERS = (
     ("image",),                                          # `propctl image`: deploy's files as one image
     ("cli",),
 )
+# A prop's desktop parts (propctl/props/<name>/<part>.py) sit in the layer of the wing each one
+# plugs into: its describer and words with describe, its screen with the sim, its deck below the
+# sim and the web page; the registry and each prop's package (propctl.props, propctl.props.<name>)
+# are "props". A new part kind is placed here.
+PART_OF = {"describe": "describe", "reports": "describe", "plan": "plan", "deck": "deck",
+           "sim": "sim", "screen": "sim", "terminal": "sim", "text": "sim"}
 
 
 def package_of(module: str) -> str:
     parts = module.split(".")
+    if len(parts) > 3 and parts[1] == "props":
+        return PART_OF[parts[3]]
     return parts[1] if len(parts) > 1 else ""
 
 
@@ -229,7 +238,7 @@ def test_every_arrow_runs_down_the_layers():
     # the arrows that once ran back up: the launcher is a leaf, and neither the serial link,
     # the venue nor the web page reaches into the sims
     assert graph["propctl.launcher"] == set()
-    for wing in ("serial_link", "venue", "web", "fusebox_deck", "overrides"):
+    for wing in ("serial_link", "venue", "web", "deck", "overrides"):
         reached = {m for name in graph if package_of(name) == wing for m in reach(graph, name)}
         assert not {m for m in reached if package_of(m) == "sim"}, wing
 

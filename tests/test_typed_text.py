@@ -117,7 +117,7 @@ def test_a_path_or_port_typed_with_escapes_comes_back_escaped(argv):
 def test_a_packs_text_with_escapes_is_drawn_escaped():
     # `cards check` refuses control characters, but a .bin pack may come from anywhere: the
     # fuse box sim drew a card's text and statements raw (cards show escaped them already)
-    from propctl.sim.fusebox import draw_box
+    from propctl.props.fusebox.sim import draw_box
     status = {"mode": "pack", "card": "T-1" + RED, "pending": False, "text": "Hi" + TITLE,
               "category": "x" + CLEAR, "statements": ["s" + RED] * 8, "open": [1, 2], "bolt_seen": None,
               "faulty": [], "red": 0, "green": 0, "sound": False, "relay": 0, "state": "round", "t": 0,

@@ -23,7 +23,7 @@ SUBCOMMANDS = [
     ("cards", "propctl.cards.cli", "check, pack, show and print card decks (CSV/JSON -> pack, PDF)"),
     ("play", "propctl.play", "run a terminal game master for a table game"),
     ("sim", "propctl.sim.command", "run a prop's firmware on the virtual board (no hardware needed)"),
-    ("plan", "propctl.plan", "the ghost clock's motion plan for a seed: a table and an SVG"),
+    ("plan", "propctl.props.clock.plan", "the ghost clock's motion plan for a seed: a table and an SVG"),
     ("web", "propctl.web", "the props in a web browser: the real firmware on MicroPython WebAssembly"),
     ("deploy", "propctl.deploy", "compile and copy the firmware (or a card deck) to a board"),
     ("image", "propctl.image.command",

@@ -19,8 +19,8 @@ import threading
 import time
 
 from propctl.describe import describe_event
-from propctl.football_reports import button_roles, report_args, reports
 from propctl.games.fingerfootball_words import board_lines, parse_yards, yards_wanted
+from propctl.props.football.reports import button_roles, report_args, reports
 from propctl.serial_link.linkclient import LinkClient, LinkFailure
 from rules.fingerfootball import FingerFootball
 

@@ -1,10 +1,11 @@
 """The `propctl sim` command line: one sub-command per prop with its own options, and `serve`."""
 import sys
 
+from propctl import props as registry
 from propctl.argtypes import SEED, Whole
 from propctl.build import PROPS
 from propctl.serial_link import serve
-from propctl.sim import clock, football, fusebox, fusebox_terminal
+from propctl.sim import generic
 from propctl.sim.runner import interactive_default
 from propctl.venue import netsim
 
@@ -73,42 +74,14 @@ def register(subparsers) -> None:
     serve.add_arguments(parser)
     parser.set_defaults(func=_serve_or_help(parser))
     props = parser.add_subparsers(title="props", metavar="PROP")
-
-    p = props.add_parser("clock", help="the ghost clock: one round, drawn as a clock face",
-                         description="The ghost-clock firmware on the virtual board. The start button "
-                                     "is pressed for you; the run ends after the chime.",
-                         epilog="examples:\n"
-                                "  propctl sim clock                  one round in real time\n"
-                                "  propctl sim clock --speed 5        five times faster\n"
-                                "  propctl sim clock --seed 42 --non-interactive   the event log only\n"
-                                "  propctl sim clock --set clock.motor=stepper     the stepper variant\n"
-                                "  propctl sim clock --picture round.svg   and an SVG plot of the round")
-    _common(p, seed_help="seed for the round's motion plan (default: random)", speed=True)
-    clock.add_arguments(p)
-    netsim.add_arguments(p)
-    p.set_defaults(func=_runs(clock, "clock"))
-
-    p = props.add_parser("fusebox", help="the fuse box: keys 1-8 open windows, or a script",
-                         description="The fuse-box firmware on the virtual board, played from the "
-                                     "keyboard (keys 1-8 open and close windows) or from a script.")
-    p.epilog = "\n\n".join((fusebox_terminal.HELP + "\n" + fusebox_terminal.TIME_HELP, fusebox.SCRIPT_HELP,
-                            fusebox.EXAMPLES))
-    _common(p)
-    fusebox.add_arguments(p)
-    netsim.add_arguments(p)
-    p.set_defaults(func=_runs(fusebox, "fusebox"))
-
-    p = props.add_parser("football", help="the Finger Football box: play it from the keyboard, or a demo",
-                         description="The Finger Football box firmware on the virtual board. At a "
-                                     "terminal you play it:\nits buttons and the referee's reports are "
-                                     "keys. Without one, or with --demo, two simulated\nplayers play a "
-                                     "demo game. The panel shows the box's display and the events.")
-    p.epilog = football.HELP
-    _common(p, seed_help="seed for the box's coin and dice (and the demo players; default: from the clock)",
-            speed=True, config=False)
-    football.add_arguments(p)
-    netsim.add_arguments(p)
-    p.set_defaults(func=_runs(football, "football"))
+    for name in registry.names():  # the firmware's props; a prop with no screen of its own: generic
+        screen = registry.part(name, registry.SIM) or generic.screen_for(name)
+        p = props.add_parser(name, help=screen.SUMMARY, description=screen.DESCRIPTION)
+        p.epilog = screen.EPILOG
+        _common(p, **screen.COMMON)
+        screen.add_arguments(p)
+        netsim.add_arguments(p)
+        p.set_defaults(func=_runs(screen, name))
 
     p = props.add_parser("serve", help="the virtual board on a serial port, for deploy and monitor",
                          description=(serve.__doc__ or "").split("\n\n")[0])

@@ -16,7 +16,7 @@ sims do. The reply holds the prop's new events, the piezo's new PWM changes
 ([t, freq, duty], so the page can play them), the output levels, and the
 picture: the hand's angle (clock), the card and the game (fuse box), the
 OLED text, what each button does now and the reports the game takes
-(football, in the players' words from propctl/football_reports.py). Each
+(football, in the players' words from propctl/props/football/reports.py). Each
 event carries "text", its sentence from propctl/describe.py (both put on
 sys.path by the page).
 
@@ -59,19 +59,19 @@ class Prop:
         self._secret = () if show_plan else ("duration_ms",)
         random.seed(entropy)
         if name == "clock":
-            import clock_bench
+            from vprops.clock import bench as clock_bench
             clock = {"motor": "stepper"}
             if seed >= 0:
                 clock["seed"] = seed
             self.bench = clock_bench.ClockBench({"clock": clock}, capacity=CAPACITY,
                                                  echo=self._events.append, entropy=_entropy)
         elif name == "fusebox":
-            import fusebox_bench
+            from vprops.fusebox import bench as fusebox_bench
             self.bench = fusebox_bench.FuseBoxBench({"fusebox": {"pack": pack}}, capacity=CAPACITY,
                                                      echo=self._events.append)
             self._open = [False] * 8
         elif name == "football":
-            import football_bench
+            from vprops.football import bench as football_bench
             settings = {"football": {"seed": seed}} if seed >= 0 else None
             self.bench = football_bench.FootballBench(settings, capacity=CAPACITY,
                                                        echo=self._events.append, entropy=_entropy)
@@ -149,7 +149,7 @@ class Prop:
 
     def _describe(self, event: dict) -> str:
         """The event as a sentence (propctl/describe.py, as `propctl monitor` shows it)."""
-        import describe
+        from propctl import describe
         fields = {}
         for key in event:
             if key != "event" and key != "t" and key not in self._secret:
@@ -185,7 +185,7 @@ class Prop:
             reply["card"] = self._card
             reply["box"] = bench.app.state_command()  # the box's state and the game (players 1-n)
         else:
-            import football_reports
+            from propctl.props.football import reports as football_reports
             reply["screen"] = bench.screen()
             state = self._football_state()
             reply["message"] = bench.app.game.state["message"]
@@ -204,7 +204,7 @@ class Prop:
     def reports(self, prefix_json: str) -> str:
         """Football: the report entries once the words in the JSON list `prefix_json` of a pick
         (an announced play: its zone first) are chosen."""
-        import football_reports
+        from propctl.props.football import reports as football_reports
         prefix = tuple(json.loads(prefix_json))
         return json.dumps(self._entries(football_reports.reports(self._football_state(), prefix)))
 
@@ -213,7 +213,7 @@ class Prop:
         """football_reports' (label, line, needs) as the page takes them: {"label", "report": the
         report command's arguments or None, "needs": ["yards", action, lo, hi] or ["pick",
         action, [words chosen]] or None}."""
-        import football_reports
+        from propctl.props.football import reports as football_reports
         out = []
         for label, line, needs in entries:
             out.append({"label": label, "report": football_reports.report_args(line) if line else None,
@@ -227,7 +227,7 @@ class Prop:
         try:
             return json.dumps({"ok": handler(**args)})
         except ValueError as exc:
-            import describe
+            from propctl import describe
             return json.dumps({"error": str(exc), "text": describe.describe_event(
                 self.name, "refused", {"error": str(exc)})})
 

@@ -2,8 +2,8 @@
 
 The real firmware (firmware/lib: props.clock and its drivers) runs inside the
 MicroPython unix port on the fake `machine` of propctl/vboard; its JSON-lines
-output (events and hand frames, see vboard/run_clock.py) is drawn as a clock
-face with the hand, plus the event log (propctl.sim.clock_screen draws them).
+output (events and hand frames, see vboard/vprops/clock/run.py) is drawn as a clock
+face with the hand, plus the event log (propctl.props.clock.screen draws them).
 """
 import argparse
 import os
@@ -15,15 +15,14 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from propctl import sound
+from propctl import props, sound
 from propctl.argtypes import Whole
 from propctl.build import FIRMWARE_DIR
 from propctl.keys import KeyDecoder
 from propctl.overrides import combine, parse_sets
-from propctl.sim.clock_screen import Screen, describe
+from propctl.props.clock.screen import Screen, describe
 from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
-    VBOARD_DIR,
     Run,
     SimError,
     check_settings,
@@ -48,6 +47,18 @@ def log_lines(text: str, indent: str = EVENT_INDENT) -> list:
         out.extend(wrap(line, LOG_WIDTH, indent))
     return out
 
+# `propctl sim clock` in the sim's parser (propctl.sim.command)
+SUMMARY = "the ghost clock: one round, drawn as a clock face"
+DESCRIPTION = ("The ghost-clock firmware on the virtual board. The start button is pressed for you; "
+               "the run ends after the chime.")
+EPILOG = ("examples:\n"
+          "  propctl sim clock                  one round in real time\n"
+          "  propctl sim clock --speed 5        five times faster\n"
+          "  propctl sim clock --seed 42 --non-interactive   the event log only\n"
+          "  propctl sim clock --set clock.motor=stepper     the stepper variant\n"
+          "  propctl sim clock --picture round.svg   and an SVG plot of the round")
+COMMON = {"seed_help": "seed for the round's motion plan (default: random)", "speed": True}
+
 
 def add_arguments(parser) -> None:
     """The clock's own options of `propctl sim clock`."""
@@ -68,7 +79,7 @@ def add_arguments(parser) -> None:
 def runner_command(args, micropython: str, overrides: dict, folder: Path) -> list:
     """The micropython command line that runs the prop on the virtual board with the settings
     `overrides` (--config with every --set laid over it; written to a file in `folder`)."""
-    command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_clock.py"),
+    command = [micropython, "-X", "heapsize=" + HEAP, str(props.runner("clock")),
                "--speed", str(args.speed), "--frame-ms", str(args.frame_ms),
                "--rounds", str(args.rounds)]
     if args.seed is not None:  # --seed N is --set clock.seed=N: it travels as a setting
@@ -91,7 +102,7 @@ def info_lines(record: dict, args) -> list:
 
 
 class KeyReader(threading.Thread):
-    """Keys from the terminal (cbreak mode) to the runner's stdin lines (run_clock.py --keys).
+    """Keys from the terminal (cbreak mode) to the runner's stdin lines (vprops/clock/run.py --keys).
 
     A terminal reports key presses, not releases: a held space repeats, so the first space is
     "down", its repeats "hold", and "up" follows when they stop."""
@@ -165,7 +176,7 @@ def run(args) -> int:
                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                            env=runner_env(firmware_lib), text=True)
         # the event log (no terminal, CI) plays nothing: a bell there would land in the log
-        run.sound = Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
+        run.sound = sound.Sound(argparse.Namespace(mute=args.mute or not interactive, wav=args.wav),
                           bell=lambda: (sys.stdout.write("\a"), sys.stdout.flush()),
                           lead_ms=args.frame_ms // max(1, args.speed) + 50)
         view = RunView(args, run, keys)
@@ -212,7 +223,7 @@ def _start_keys(run, proc, args, view) -> None:
 
 class RunView:
     """What a run's records become: the face on the screen (or the event log), the sound, the
-    summary at the end (see vboard/run_clock.py for the records)."""
+    summary at the end (see vboard/vprops/clock/run.py for the records)."""
 
     def __init__(self, args, run, keys: bool) -> None:
         self.args = args
@@ -269,7 +280,7 @@ class RunView:
         assert end is not None
         if self.args.picture:
             from propctl.atomic import write_atomic
-            from propctl.plan import round_svg
+            from propctl.props.clock.plan import round_svg
             try:
                 write_atomic(self.args.picture, round_svg(frames, self.events).encode("utf-8"))
             except OSError as exc:
@@ -290,13 +301,3 @@ class RunView:
             print("      the motor hummed %.1f s, not turning: speeds below about 270 per mille\n"
                   "      do not start a geared N20 (clock.limits speed_min)" % (hum / 1000), flush=True)
         return True
-
-
-class Sound(sound.Piezo):
-    """The clock's piezo (propctl.sound.Piezo): each melody heard from its first note, unless
-    --mute; all of them written to --wav FILE at the end. 500 ms of silence end a melody."""
-
-    PAUSE_MS = 500  # longer than any rest inside a melody
-
-    def __init__(self, args, bell, lead_ms: int = 150) -> None:
-        super().__init__(args.mute, args.wav, bell, self.PAUSE_MS, lead_ms)

@@ -12,7 +12,7 @@ Runs under MicroPython with this folder before firmware/lib on MICROPYPATH.
 import oled as oled_module
 import vboard
 
-# The firmware is imported when a bench is built (as in clock_bench.py).
+# The firmware is imported when a bench is built (as in vprops/clock/bench.py).
 
 
 class FootballBench:

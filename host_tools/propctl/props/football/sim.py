@@ -1,7 +1,7 @@
 """`propctl sim football`: the Finger Football box on the virtual board, played at the terminal.
 
 The real firmware (props.football with its drivers) runs inside the MicroPython
-unix port on the virtual board (vboard/run_football.py). At a terminal a
+unix port on the virtual board (vboard/vprops/football/run.py). At a terminal a
 person plays it in real time: the box's buttons are keys, and the reports the
 referee's host sends over the link (kick or receive, where a kickoff stopped,
 the announced play...) are number keys or a short prompt; the panel shows
@@ -20,15 +20,14 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Optional
 
+from propctl import props
 from propctl.build import FIRMWARE_DIR
 from propctl.describe import describe_event
 from propctl.keys import KeyDecoder
 from propctl.overrides import combine, parse_sets
-from propctl.sim.clock import Sound
-from propctl.sim.football_screen import Keys, Screen
+from propctl.props.football.screen import Keys, Screen
 from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
-    VBOARD_DIR,
     Run,
     SimError,
     check_settings,
@@ -37,6 +36,7 @@ from propctl.sim.runner import (
     runner_env,
     setup,
 )
+from propctl.sound import Sound
 from propctl.termsafe import escaped
 from propctl.termtext import wrap
 
@@ -62,6 +62,15 @@ examples:
   propctl sim football --demo --speed 10    watch a demo game, 10 times faster
   propctl sim football --seed 7 --non-interactive   a demo game's event log"""
 
+# `propctl sim football` in the sim's parser (propctl.sim.command)
+SUMMARY = "the Finger Football box: play it from the keyboard, or a demo"
+DESCRIPTION = ("The Finger Football box firmware on the virtual board. At a terminal you play it:\n"
+               "its buttons and the referee's reports are keys. Without one, or with --demo, two "
+               "simulated\nplayers play a demo game. The panel shows the box's display and the events.")
+EPILOG = HELP
+COMMON = {"seed_help": "seed for the box's coin and dice (and the demo players; default: from the clock)",
+          "speed": True, "config": False}
+
 
 def add_arguments(parser) -> None:
     """The football box's own options of `propctl sim football`."""
@@ -75,8 +84,8 @@ def add_arguments(parser) -> None:
 
 def runner_command(args, micropython: str, folder: Path, keys: bool = False) -> list:
     """The micropython command line that runs the box (its --set written to `folder`): a demo
-    game, or with `keys` the box in real time for a person (run_football.py --keys)."""
-    command = [micropython, "-X", "heapsize=" + HEAP, str(VBOARD_DIR / "run_football.py")]
+    game, or with `keys` the box in real time for a person (vprops/football/run.py --keys)."""
+    command = [micropython, "-X", "heapsize=" + HEAP, str(props.runner("football"))]
     if keys:
         command += ["--keys", "1", "--speed", str(max(1, getattr(args, "speed", None) or 1))]
     # --seed N is --set football.seed=N: it travels as a setting (a fresh one when not given)
@@ -106,7 +115,7 @@ def describe(record: dict, names=DEFAULT_NAMES) -> str:
 
 
 class Tones(Sound):
-    """The piezo's tones (propctl.sim.clock.Sound), each from its start: every tone of the box is
+    """The piezo's tones (propctl.sound.Sound), each from its start: every tone of the box is
     a melody of its own (no pause needed to end one). Board time moves on at least every 250 ms
     (the runner's time line): a stream starts with 300 ms of silence."""
 

@@ -1,6 +1,6 @@
 """The fuse box's sim in words: windows and players as people count them (from 1), the events as
-log lines, the box drawn as text. Shared by the scripted log (propctl.sim.fusebox) and the
-terminal screen (propctl.sim.fusebox_terminal)."""
+log lines, the box drawn as text. Shared by the scripted log (propctl.props.fusebox.sim) and the
+terminal screen (propctl.props.fusebox.terminal)."""
 from propctl.describe import describe_event
 from propctl.termsafe import escaped, printable
 

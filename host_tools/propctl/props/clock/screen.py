@@ -1,5 +1,5 @@
 """The ghost clock's sim on a terminal: the face drawn as text, the event log beside it, the events
-as log lines (see propctl.sim.clock, which runs the firmware and feeds these)."""
+as log lines (see propctl.props.clock.sim, which runs the firmware and feeds these)."""
 import math
 from typing import Optional
 

@@ -18,7 +18,7 @@ firmware/lib on MICROPYPATH.
 import vboard
 from fake_mcp23017 import FakeMcp23017
 
-# The firmware is imported when a bench is built (as in clock_bench.py).
+# The firmware is imported when a bench is built (as in vprops/clock/bench.py).
 
 
 class FuseBoxBench:

@@ -1,6 +1,6 @@
 """Run the fuse-box firmware on the virtual board, driven by commands on stdin (MicroPython side).
 
-    MICROPYPATH=<this folder>:firmware/lib micropython run_fusebox.py [--overrides FILE]
+    MICROPYPATH=<vboard>:firmware/lib micropython vprops/fusebox/run.py [--overrides FILE]
 
 JSON: the board's settings over the defaults, shaped like config.json (checked
 by settings.merge), e.g. '{"fusebox": {"inputs": "mcp23017"}}'; without it, all
@@ -24,11 +24,11 @@ Output, one JSON object per line, "t" = board time in ms:
 """
 import sys
 
-from fusebox_bench import FuseBoxBench
 from runner_io import emit_event, runner_options
 from vboard import emit
 
 from cardpack import taskcard
+from vprops.fusebox.bench import FuseBoxBench
 
 SETTLE_MS = 100   # after a window move: longer than the debounce time
 BUTTON_MS = 150
@@ -180,7 +180,7 @@ class FuseBoxRun:
 
 
 def main() -> None:
-    run = FuseBoxRun(runner_options(sys.argv[1:], {"overrides": {}}, "run_fusebox")["overrides"])
+    run = FuseBoxRun(runner_options(sys.argv[1:], {"overrides": {}}, "vprops/fusebox/run.py")["overrides"])
     run.status()
     while True:
         line = sys.stdin.readline()

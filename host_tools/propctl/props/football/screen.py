@@ -1,10 +1,10 @@
 """The Finger Football box's sim at a terminal: the scoreboard as the OLED shows it, the log, and
-a person's keys turned into the runner's --keys lines (see propctl.sim.football)."""
+a person's keys turned into the runner's --keys lines (see propctl.props.football.sim)."""
 import os
 from typing import Optional
 
-from propctl.football_reports import YARDS_WORDS, button_roles, play_note, reports
 from propctl.keys import ESC
+from propctl.props.football.reports import YARDS_WORDS, button_roles, play_note, reports
 from propctl.termtext import cut, terminal_size, wrap
 
 # The box's buttons (firmware/lib/props/football/parts.BUTTON_NAMES) on keys.
@@ -74,7 +74,7 @@ class Screen:
 
 
 class Keys:
-    """The person's keys, turned into the runner's --keys lines (see vboard/run_football.py).
+    """The person's keys, turned into the runner's --keys lines (see vboard/vprops/football/run.py).
 
     A terminal reports key presses, not releases: a held key repeats, so its first press is
     "down", its repeats "hold", and "up" follows when they stop."""

@@ -1,6 +1,6 @@
 """Run the ghost clock's firmware on the virtual board and print JSON lines (MicroPython side).
 
-    MICROPYPATH=<this folder>:firmware/lib micropython run_clock.py [options]
+    MICROPYPATH=<vboard>:firmware/lib micropython vprops/clock/run.py [options]
 
 Options (the round's seed is a setting: clock.seed in --overrides):
     --speed N         0: virtual time, as fast as possible (default);
@@ -31,10 +31,11 @@ or with status 1 on a fault or when the round does not finish in time.
 """
 import sys
 
-from clock_bench import ClockBench
 from runner_io import emit_event, report_piezo, runner_options
 from runtime import Runtime, watchdog
 from vboard import StdinLines, emit
+
+from vprops.clock.bench import ClockBench
 
 DEFAULTS = {"speed": 0, "frame_ms": 100, "overrides": {}, "press_at": 300, "rounds": 1,
             "battery_mv": -1, "keys": 0}
@@ -220,4 +221,4 @@ class ClockRun:
         return 0 if app.completed >= self.opts["rounds"] else 1
 
 
-sys.exit(ClockRun(runner_options(sys.argv[1:], DEFAULTS, "run_clock")).run())
+sys.exit(ClockRun(runner_options(sys.argv[1:], DEFAULTS, "vprops/clock/run.py")).run())

@@ -1,14 +1,14 @@
 """`propctl sim fusebox`: the fuse-box firmware on the virtual board, played from the keyboard.
 
 The real firmware (props.fusebox and its drivers) runs inside the MicroPython
-unix port on the fake `machine` (vboard/run_fusebox.py). Each key becomes one
+unix port on the fake `machine` (vboard/vprops/fusebox/run.py). Each key becomes one
 runner command; the runner answers with events, the piezo's PWM changes and a
 status line, drawn here as the box with its eight windows, lights and the event
 log. At a terminal board time runs in real time between keys (a `wait` for the
 time that passed), so lights, relay and sounds end on their own; a scripted
 session (--script, or commands on stdin) moves board time only with its
 commands and gives the same output every time. The words and the drawing are
-propctl.sim.fusebox_text, the terminal's screen and keys propctl.sim.fusebox_terminal.
+propctl.props.fusebox.text, the terminal's screen and keys propctl.props.fusebox.terminal.
 """
 import argparse
 import subprocess
@@ -16,16 +16,16 @@ import sys
 from pathlib import Path
 from typing import Callable, Optional
 
+from propctl import props
 from propctl.build import FIRMWARE_DIR
 from propctl.cards import lang as langs
-from propctl.fusebox_deck import deck_of, pack_bytes
 from propctl.inputfile import InputFileError, read_regular
 from propctl.overrides import combine, parse_sets
-from propctl.sim.fusebox_terminal import Sound, run_interactive
-from propctl.sim.fusebox_text import LOG_INDENT, describe, draw_box, to_link
+from propctl.props.fusebox.deck import deck_of, pack_bytes
+from propctl.props.fusebox.terminal import HELP, TIME_HELP, Sound, run_interactive
+from propctl.props.fusebox.text import LOG_INDENT, describe, draw_box, to_link
 from propctl.sim.outputs import check_outputs
 from propctl.sim.runner import (
-    VBOARD_DIR,
     Run,
     SimError,
     check_settings,
@@ -53,6 +53,13 @@ EXAMPLES = """examples:
   echo "open 3" | propctl sim fusebox --script -
   propctl sim fusebox --script game.txt     play a script (one line each)"""
 
+
+# `propctl sim fusebox` in the sim's parser (propctl.sim.command)
+SUMMARY = "the fuse box: keys 1-8 open windows, or a script"
+DESCRIPTION = ("The fuse-box firmware on the virtual board, played from the keyboard (keys 1-8 open "
+               "and close windows) or from a script.")
+EPILOG = "\n\n".join((HELP + "\n" + TIME_HELP, SCRIPT_HELP, EXAMPLES))
+COMMON: dict = {}
 
 
 def add_arguments(parser) -> None:
@@ -136,7 +143,7 @@ class Runner:
     """The MicroPython side: send a command, collect lines up to its status."""
 
     def __init__(self, overrides: dict, micropython: str, firmware_lib: Path, folder: Path) -> None:
-        command = [micropython, str(VBOARD_DIR / "run_fusebox.py")] + overrides_args(overrides, folder)
+        command = [micropython, str(props.runner("fusebox"))] + overrides_args(overrides, folder)
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
         self.last_status: Optional[dict] = None  # the box as last reported

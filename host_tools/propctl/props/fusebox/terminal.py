@@ -1,14 +1,14 @@
 """`propctl sim fusebox` at a terminal: board time in real time between keys, the box redrawn to
-fit the window, questions typed on the bottom line, the piezo played (see propctl.sim.fusebox)."""
+fit the window, questions typed on the bottom line, the piezo played (see propctl.props.fusebox.sim)."""
 import os
 import select
 import sys
 import time
 from typing import Optional
 
+from propctl import sound
 from propctl.keys import DONE, ESC_WAIT_S, KeyDecoder, LineEditor
-from propctl.sim import clock
-from propctl.sim.fusebox_text import LOG_INDENT, describe, draw_box
+from propctl.props.fusebox.text import LOG_INDENT, describe, draw_box
 from propctl.sim.runner import Run
 from propctl.termtext import cells, cut, tail, terminal_size, wrap
 
@@ -145,7 +145,7 @@ class Question:
         return tail(asked, width)
 
 
-class Sound(clock.Sound):
+class Sound(sound.Sound):
     """The piezo's tones at the terminal, as the clock sim plays them (each melody from its first
     note, unless --mute; all of them to --wav FILE at the end). Inside the fuse box's melodies no
     rest is longer than 80 ms, so 200 ms of silence ends one; board time moves on every FRAME_S

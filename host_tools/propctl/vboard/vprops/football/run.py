@@ -1,6 +1,6 @@
 """The Finger Football box on the virtual board, as a demo game or played by a person (MicroPython side).
 
-    MICROPYPATH=<this folder>:firmware/lib micropython run_football.py [options]
+    MICROPYPATH=<vboard>:firmware/lib micropython vprops/football/run.py [options]
 
 The firmware (props.football) runs on the virtual board with a fake SSD1306.
 Without --keys two simulated players press its buttons and send the link
@@ -13,7 +13,7 @@ Options (the seed is a setting: football.seed in --overrides, the box's dice and
 the players' own Rng; 1 when it is not set):
     --overrides FILE  a JSON file: the board's settings over the defaults, shaped like
                       config.json, e.g. {"football": {"oled_height": 64}, "board": "esp32"}
-                      (checked by settings.merge; a file as for run_clock.py)
+                      (checked by settings.merge; a file as for vprops/clock/run.py)
     --max-steps N     stop the demo after N player actions (default 5000)
     --keys 1          a person plays: board time runs in real time (runtime.Runtime, as on a
                       board) and stdin lines drive the box (read from its first tick on: a
@@ -45,12 +45,12 @@ Output, one JSON object per line, "t" = board time in ms:
 import json
 import sys
 
-from football_bench import FootballBench
 from runner_io import emit_event, report_piezo, runner_options
 from runtime import Runtime, watchdog
 from vboard import StdinLines, emit
 
 from rules.rng import Rng
+from vprops.football.bench import FootballBench
 
 BUTTONS = ("roll", "kick", "good", "miss")
 TIME_EVERY_MS = 250  # --keys: a "time" line this often, so the host's clock and sound move on
@@ -232,7 +232,7 @@ class Person:
             b[3] = now + hold_ms if word == "press" else -1
         else:
             emit({"type": "refused", "t": self.board.clock.elapsed, "command": " ".join(words),
-                  "error": "not a command of run_football --keys"})
+                  "error": "not a command of vprops/football/run.py --keys"})
 
     def report(self, action: str, value, line: str) -> None:
         """The link's report command, as the referee's host sends it."""
@@ -366,4 +366,4 @@ class _Forgetful(list):
         pass
 
 
-sys.exit(FootballRun(runner_options(sys.argv[1:], DEFAULTS, "run_football")).run())
+sys.exit(FootballRun(runner_options(sys.argv[1:], DEFAULTS, "vprops/football/run.py")).run())

@@ -13,7 +13,7 @@ from propctl.atomic import output_problem, write_atomic
 from propctl.termsafe import printable
 from rules.geisteruhr import plan_motion
 
-HAND_DEG_PER_S = 120  # the virtual board's hand at full speed (vboard/clock_bench.py)
+HAND_DEG_PER_S = 120  # the virtual board's hand at full speed (vboard/vprops/clock/bench.py)
 WIDTH, HEIGHT = 760, 420
 LEFT, RIGHT = 60, 20
 SPEED_TOP, SPEED_BOTTOM = 30, 180   # speed panel's y range
