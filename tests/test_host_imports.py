@@ -194,7 +194,7 @@ def test_the_old_circle_would_be_found():
 LAYERS = (
     # leaves: each imports nothing of propctl
     ("launcher", "termsafe", "inputfile", "keys", "settings", "invocation", "termtext", "helpformat",
-     "build", "progress"),
+     "build", "progress", "wokwi_parts"),
     ("props", "argtypes", "atomic", "overrides"),       # on leaves only; props: the prop registry
     ("describe", "wokwi"),                               # events as sentences (and each prop's words)
     ("sound", "plan", "cards", "reference"),            # the piezo, a round's plan, decks, the docs
@@ -211,7 +211,7 @@ LAYERS = (
 # sim and the web page; the registry and each prop's package (propctl.props, propctl.props.<name>)
 # are "props". A new part kind is placed here.
 PART_OF = {"describe": "describe", "reports": "describe", "plan": "plan", "deck": "deck",
-           "sim": "sim", "screen": "sim", "terminal": "sim", "text": "sim"}
+           "sim": "sim", "screen": "sim", "terminal": "sim", "text": "sim", "wokwi": "wokwi_parts"}
 
 
 def package_of(module: str) -> str:
