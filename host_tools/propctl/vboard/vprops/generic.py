@@ -46,7 +46,10 @@ class GenericRun:
         package = __import__("props." + prop, None, None, ("build",), 0)
         self.app = package.build(cfg, self._event, None)
         self.runtime = self.board.runtime(self.app, watchdog(cfg, prop))
-        self.pins = boards.profile(cfg["board"], prop)
+        try:
+            self.pins = boards.profile(cfg["board"], prop)
+        except ValueError:  # a new prop with no pins in the profile yet: commands only
+            self.pins = {}
         commands = sorted(self.app.commands())
         pins = sorted(role for role in self.pins if self.pins[role] is not None)
         emit({"type": "info", "prop": prop, "board": cfg["board"], "commands": commands,
