@@ -1,9 +1,13 @@
-"""The `propctl sim` command line: one sub-command per prop with its own options, and `serve`."""
+"""The `propctl sim` command line: one sub-command per prop of the firmware, and `serve`.
+
+The props come from the registry (propctl.props): each prop's screen is its
+propctl/props/<name>/sim.py (SUMMARY, DESCRIPTION, EPILOG, COMMON: which shared options
+it takes, add_arguments, run), or the generic one (propctl.sim.generic) for a prop with none.
+"""
 import sys
 
 from propctl import props as registry
 from propctl.argtypes import SEED, Whole
-from propctl.build import PROPS
 from propctl.serial_link import serve
 from propctl.sim import generic
 from propctl.sim.runner import interactive_default
@@ -49,7 +53,7 @@ def _serve_or_help(parser):
     def run(args) -> int:
         if args.serve:
             return serve.main(args)
-        print("propctl sim: name a prop to simulate (%s), or `serve`" % ", ".join(PROPS),
+        print("propctl sim: name a prop to simulate (%s), or `serve`" % ", ".join(registry.names()),
               file=sys.stderr)
         parser.print_usage(sys.stderr)
         return 2
