@@ -217,12 +217,12 @@ def generate_all(boards_module, root: Path, write: bool) -> list:
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "wokwi", help="write the Wokwi simulator diagrams from the board profiles",
-        description="Write hardware/<prop>/wokwi/<board>/diagram.json for every prop (clock, fusebox, "
-                    "football) on the Pico, the ESP32 DevKitC and the ESP32-S3-DevKitC-1, from the "
+        description="Write hardware/<prop>/wokwi/<board>/diagram.json for every prop (%s) on the "
+                    "Pico, the ESP32 DevKitC and the ESP32-S3-DevKitC-1, from the "
                     "firmware's board profiles "
                     "(firmware/lib/boards.py). Paste one into a Wokwi MicroPython project's diagram.json "
                     "to see the wiring. Wokwi has no H-bridge or motor part: the motor is two LEDs "
-                    "between AIN1 and AIN2, one per direction.",
+                    "between AIN1 and AIN2, one per direction." % ", ".join(PROPS),
         epilog="Examples:\n"
                "  propctl wokwi            # after a change to firmware/lib/boards.py\n"
                "  propctl wokwi --check    # are the committed diagrams up to date?\n"
