@@ -8,6 +8,8 @@ minimal fourth prop in a copy of the firmware tree, with one line added to props
 """
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from propctl import cli, props
@@ -101,6 +103,16 @@ def test_the_generic_screen_refuses_a_script_it_cannot_read(tmp_path, capsys, mo
     monkeypatch.setattr(props, "part", lambda prop, kind: None)
     code, _, err = _run(capsys, ["sim", "fusebox", "--script", str(tmp_path)])
     assert code == 1 and "--script" in err, err
+
+
+def test_a_piped_line_that_is_not_utf8_is_refused_not_a_traceback():
+    code = ("import sys\nfrom propctl import cli, props\n"
+            "props.part = lambda prop, kind: None\nsys.exit(cli.main(['sim', 'clock']))\n")
+    result = subprocess.run([sys.executable, "-c", code], input=b"state\n\xff\xfe bad\nstate\n",
+                            capture_output=True, timeout=120)
+    out = result.stdout.decode()
+    assert result.returncode == 0, result.stderr.decode()
+    assert "refused: a line that is not UTF-8 text" in out and out.count("state -> ") == 2
 
 
 def fourth_prop(root: Path) -> Path:

@@ -164,6 +164,11 @@ def _talk(proc, prop: str, lines: Optional[Iterable[str]]) -> int:
             show("refused: one line of at most 4000 characters")
             continue
         try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:  # bytes that are not UTF-8, read from a pipe or a terminal
+            show("refused: a line that is not UTF-8 text")
+            continue
+        try:
             proc.stdin.write(line + "\n")
             proc.stdin.flush()
         except BrokenPipeError:
