@@ -82,10 +82,12 @@ def _lines(args, name: str) -> Optional[Iterable[str]]:
 
 
 def _typed() -> Iterable[str]:
+    """Lines typed at the prompt, up to Ctrl-D or Ctrl-C (the end, as `quit`)."""
     while True:
         try:
             yield input(PROMPT)
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):
+            print()
             return
 
 
@@ -131,8 +133,10 @@ def run(args, prop: str) -> int:
     with Run() as run:
         command = [micropython, str(props.generic_runner()), prop] + overrides_args(combine(config, sets),
                                                                                Path(run.folder))
+        # a session of its own: Ctrl-C at the prompt is ours (the end), not a traceback of the runner's
         proc = run.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                           stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True)
+                                           stderr=subprocess.PIPE, env=runner_env(firmware_lib), text=True,
+                                           start_new_session=True)
         return _talk(proc, prop, lines)
 
 
