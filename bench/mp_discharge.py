@@ -4,13 +4,13 @@ Usage: micropython bench/mp_discharge.py ROUNDS SEED...
 MICROPYPATH: host_tools/propctl/vboard, firmware/lib. For each seed and each way of
 knowing the pack (the divider read by the firmware, or the fixed clock.supply_mv), the
 same round ROUNDS times while the virtual pack falls from 4800 to 3300 mV
-(clock_bench.discharge); prints one JSON line: per case and seed, the hand's travel per
+(vprops/clock/bench.py: discharge); prints one JSON line: per case and seed, the hand's travel per
 round and the highest average motor voltage.
 """
 import json
 import sys
 
-from clock_bench import discharge
+from vprops.clock.bench import discharge
 
 CASES = [
     ("compensated: pack read through the divider (battery_min_mv 3000)", {"battery_min_mv": 3000}),

@@ -91,7 +91,7 @@ def _sink(app, fn) -> None:
 
 
 def clock_round(wiring, pack):
-    from clock_bench import ClockBench
+    from vprops.clock.bench import ClockBench
     bench = ClockBench({"clock": {"seed": 3}}, capacity=1, store=wiring.store)
     _sink(bench.app, wiring.event)
     wiring.plug(bench, bench.app)
@@ -113,7 +113,7 @@ def clock_round(wiring, pack):
 
 
 def fusebox_round(wiring, pack):
-    from fusebox_bench import FuseBoxBench
+    from vprops.fusebox.bench import FuseBoxBench
     bench = FuseBoxBench({"fusebox": {"pack": pack}}, capacity=1)
     _sink(bench.app, wiring.event)
     wiring.plug(bench, bench.app)
@@ -145,7 +145,7 @@ def fusebox_round(wiring, pack):
 
 
 def football_game(wiring, pack):
-    from football_bench import FootballBench
+    from vprops.football.bench import FootballBench
 
     from rules.rng import Rng
     bench = FootballBench({"football": {"seed": 5}}, capacity=1)
@@ -262,8 +262,8 @@ class Stepper:
         return True
 
 
-BENCH_MODULES = ("machine", "dcmotor", "physics", "oled", "fake_mcp23017", "vflash", "clock_bench",
-                 "fusebox_bench", "football_bench")
+BENCH_MODULES = ("machine", "dcmotor", "physics", "oled", "fake_mcp23017", "vflash", "vprops.clock.bench",
+                 "vprops.fusebox.bench", "vprops.football.bench")
 
 
 def failed_at(exc) -> str:

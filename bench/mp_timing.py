@@ -24,8 +24,8 @@ SHORT_ROUND = {"round_min_ms": 1000, "round_max_ms": 1600, "segment_min_ms": 300
 
 
 def real_time_rounds(rounds, seed):
-    from clock_bench import ClockBench
     from runtime import Runtime
+    from vprops.clock.bench import ClockBench
     bench = ClockBench({"clock": {"chime": "solenoid", "seed": seed, "limits": SHORT_ROUND}},
                        capacity=1)
     app = bench.app

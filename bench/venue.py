@@ -34,9 +34,9 @@ sys.path.insert(0, str(ROOT / "host_tools"))
 from mosquitto_broker import Mosquitto  # noqa: E402
 from venue_helpers import Listener, fusebox_windows, hostile_payloads, request  # noqa: E402
 
+from propctl.build import PROPS as KINDS  # noqa: E402  (the firmware's props.NAMES)
 from propctl.venue.netprop import NetProp  # noqa: E402
 
-KINDS = ("clock", "fusebox", "football")
 PROPS = 20
 
 
@@ -130,7 +130,7 @@ def measure(folder: Path, quick: bool = False) -> dict:
             for i in range(1, PROPS + 1):
                 prop_id = "p%d" % i
                 ids.add(prop_id)
-                props.append(NetProp(KINDS[i % 3], "127.0.0.1", broker.port, prop_id, user=prop_id,
+                props.append(NetProp(KINDS[i % len(KINDS)], "127.0.0.1", broker.port, prop_id, user=prop_id,
                                      password=users[prop_id]).start())
             venue_sees_all(broker.port, ids, 60)  # started right after the launches
             result["cold_from_launch_s"] = time.monotonic() - cold_start

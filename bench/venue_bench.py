@@ -40,7 +40,7 @@ def comeback(folder: Path, count: int, outage_s: float) -> dict:
         try:
             for i in range(1, count + 1):
                 pid = "p%d" % i
-                props.append(NetProp(KINDS[i % 3], "127.0.0.1", broker.port, pid, user=pid,
+                props.append(NetProp(KINDS[i % len(KINDS)], "127.0.0.1", broker.port, pid, user=pid,
                                      password=users[pid]).start())
             ids = set(users) - {"venue"}
             venue_sees_all(broker.port, ids, 120)  # every prop up (cold start of N MicroPythons)

@@ -96,7 +96,7 @@ def _private_data_home(tmp_path_factory, monkeypatch):
     read from) the real user's ~/.local/share/propctl."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
     # and its own runtime folder: a `propctl sim serve` running on the machine (or in another
-    # test) is never what `--port auto` finds here (propctl.board.announce)
+    # test) is never what `--port auto` finds here (propctl.serial_link.announce)
     runtime = tmp_path_factory.mktemp("runtime")
     runtime.chmod(0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))

@@ -1,9 +1,9 @@
-"""Waiting for a served virtual board (propctl.board.serve.VirtualBoard) to say what a test expects."""
+"""Waiting for a served virtual board (propctl.serial_link.serve.VirtualBoard) to say what a test expects."""
 import time
 
 import pytest
 
-from propctl.board.session import wait_for_hello
+from propctl.serial_link.session import wait_for_hello
 
 
 def hello_until(port, predicate, timeout=30.0):

@@ -1,9 +1,9 @@
 """One place for the fuse box's card pack: deploy --cards puts a task-card pack where the box reads it."""
 from pathlib import Path
 
-from propctl.board.cards import card_destination
 from propctl.cards.container import build_pack
 from propctl.cards.load import load_deck
+from propctl.serial_link.cards import card_destination
 from propctl.shared.cardpack import taskcard
 
 DECK = (Path(__file__).resolve().parent.parent / "host_tools" / "propctl" / "data"

@@ -13,8 +13,8 @@ from propctl.cards import taskcards
 from propctl.cards.container import build_pack
 from propctl.cards.load import load_deck
 from propctl.cli import main
-from propctl.display import BIDI
 from propctl.shared.cardpack import Pack, PackError
+from propctl.termsafe import BIDI
 
 FUZZ = settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

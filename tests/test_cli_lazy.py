@@ -12,7 +12,8 @@ from propctl import cli
 
 HEAVY = ["propctl.deploy", "propctl.web", "propctl.cards.cli", "propctl.games.fingerfootball",
          "propctl.games.pimaldaumen", "propctl.sim.command", "propctl.venue.view", "propctl.wokwi",
-         "propctl.board.monitor", "propctl.board.selftest", "propctl.plan", "http.server", "serial"]
+         "propctl.serial_link.monitor", "propctl.serial_link.selftest", "propctl.props.clock.plan",
+         "http.server", "serial"]
 
 
 def imported_by(argv):
@@ -30,8 +31,8 @@ def test_help_imports_no_command():
 
 def test_a_command_imports_itself_and_not_the_others():
     modules, out = imported_by(["plan", "--help"])
-    assert "propctl.plan" in modules and "motion plan" in out
-    assert not [name for name in HEAVY if name in modules and name != "propctl.plan"]
+    assert "propctl.props.clock.plan" in modules and "motion plan" in out
+    assert not [name for name in HEAVY if name in modules and name != "propctl.props.clock.plan"]
 
 
 def test_the_listed_help_is_each_commands_own():

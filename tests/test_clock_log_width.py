@@ -5,7 +5,7 @@ import subprocess
 import sys
 from types import SimpleNamespace
 
-from propctl.sim import clock
+from propctl.props.clock import sim as clock
 
 
 def run_sim(*extra):

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from test_sim_terminal import Terminal, after_power_up, read_until, spawn, stop
 
-from propctl.sim import clock
+from propctl.props.clock import sim as clock
 
 
 def resize(fd, cols, rows):

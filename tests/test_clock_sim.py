@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from propctl.sim.clock_screen import clock_face
+from propctl.props.clock.screen import clock_face
 
 ROOT = Path(__file__).resolve().parent.parent
 PROPCTL = [sys.executable, "-m", "propctl.cli"]

@@ -1,5 +1,5 @@
 """deploy checks the board's MicroPython and chip against --board before it copies anything."""
-from propctl.board.session import board_problem
+from propctl.serial_link.session import board_problem
 
 
 def test_the_right_board_passes_and_names_itself():
@@ -64,8 +64,8 @@ def test_a_board_of_another_kind_is_refused_with_what_to_do():
 
 
 def test_every_board_profile_has_a_chip_to_check():
-    from propctl.board.session import BOARD_MACHINES
     from propctl.build import BOARD_ARCH
+    from propctl.serial_link.session import BOARD_MACHINES
     assert set(BOARD_MACHINES) == set(BOARD_ARCH)
 
 

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from propctl.board import BoardError
-from propctl.board.cards import check_pack, read_cards
 from propctl.build import REPO_ROOT
 from propctl.cards.load import load_deck
 from propctl.cli import main as propctl_main
+from propctl.serial_link import BoardError
+from propctl.serial_link.cards import check_pack, read_cards
 
 DECK = REPO_ROOT / "host_tools" / "propctl" / "data" / "decks" / "taskcards.en.csv"
 

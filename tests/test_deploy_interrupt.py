@@ -6,8 +6,8 @@ test_deploy_e2e.py); what is tested is which message each step's Ctrl-C gives.
 import pytest
 
 from propctl import deploy
-from propctl.board import flash
 from propctl.cli import main
+from propctl.serial_link import flash
 
 PORT = "/dev/ttyFAKE0"
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from micropython_harness import find_micropython
 
-from propctl.board import BoardError
-from propctl.board.files import plan, sha256
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
 from propctl.deploy import merged_config, parse_set
+from propctl.serial_link import BoardError
+from propctl.serial_link.files import plan, sha256
 
 
 def record(data, kind="firmware"):
@@ -128,7 +128,7 @@ def test_deploy_clears_the_files_the_boot_modes_use():
     sys.path.insert(0, str(FIRMWARE_DIR / "lib"))
     import safemode
 
-    from propctl.board.files import BOOT_FLAGS, MAINTENANCE_FLAG
+    from propctl.serial_link.files import BOOT_FLAGS, MAINTENANCE_FLAG
     assert MAINTENANCE_FLAG == safemode.MAINTENANCE_FLAG
     assert set(BOOT_FLAGS) == {safemode.DEFAULT_PATH, safemode.MAINTENANCE_FLAG}
 

@@ -1,8 +1,8 @@
 """`propctl ports`: likely boards first, a helpful message when there is none."""
 from types import SimpleNamespace
 
-from propctl.board import ports
 from propctl.cli import main
+from propctl.serial_link import ports
 
 
 def fake_port(device, vid=None, pid=None, description="n/a"):
@@ -60,7 +60,7 @@ def test_every_board_command_takes_port_auto(monkeypatch, capsys):
     opened = []
     monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [
         fake_port("/dev/ttyACM7", 0x2E8A, 0x0005, "Board in FS mode")])
-    from propctl.board import selftest
+    from propctl.serial_link import selftest
     monkeypatch.setattr(selftest, "run", lambda args: opened.append(args.port) or 0)
     assert main(["selftest", "--port", "auto"]) == 0
     assert opened == ["/dev/ttyACM7"]

@@ -134,7 +134,7 @@ def test_a_deck_deploy_refuses_options_it_would_drop(reached, capsys, tmp_path, 
 def test_usage_errors_come_before_looking_for_a_board(args, words, reached, capsys, monkeypatch):
     # --port auto is found by the cli for every board command; with no board plugged in it
     # said "found no MicroPython board" (exit 1) before these usage errors (exit 2)
-    from propctl.board import ports
+    from propctl.serial_link import ports
 
     def no_board(port):
         raise ports.PortError("--port auto found no MicroPython board")

@@ -1,4 +1,4 @@
-"""The rules of writing a board's flash (propctl.board.flash), each step's, on a stand-in board.
+"""The rules of writing a board's flash (propctl.serial_link.flash), each step's, on a stand-in board.
 
 The stand-in keeps its files in a dict and records what was done to it; the
 served virtual board's real deploys are in test_deploy_e2e.py.
@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from propctl.board import flash
-from propctl.board.files import MAINTENANCE_FLAG, RECORD, sha256
+from propctl.serial_link import flash
+from propctl.serial_link.files import MAINTENANCE_FLAG, RECORD, sha256
 
 
 class Flash:

@@ -5,9 +5,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_link_client import FakeSerial, board_line
 
-from propctl.board.linkclient import LinkClient
-from propctl.board.monitor import Printer
-from propctl.describe import PROPS, describe_clock_score, describe_event
+from propctl.describe import PROPS, describe_event
+from propctl.props.clock.describe import describe_clock_score
+from propctl.serial_link.linkclient import LinkClient
+from propctl.serial_link.monitor import Printer
 
 # as the board sends it: windows 1-8, players 1-n
 FUSEBOX_SCORED = {"window": 3, "chooser": 1, "bolt": False, "opened": [3], "points": {"2": 1},

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from propctl.sim import football as sim_football
+from propctl.props.football import sim as sim_football
 from propctl.sim import runner
 
 

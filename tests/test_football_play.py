@@ -15,8 +15,9 @@ import pytest
 from test_football_box_sim import runner_lines
 from test_sim_terminal import Terminal, read_until, spawn, stop
 
-from propctl import football_reports
-from propctl.sim import football, runner
+from propctl.props.football import reports as football_reports
+from propctl.props.football import sim as football
+from propctl.sim import runner
 
 BORDER = "+" + "-" * 18 + "+"
 IN_FIELD = "stopped on the field at a yard line (1-99)"

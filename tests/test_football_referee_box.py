@@ -153,7 +153,7 @@ def test_a_whole_game_refereed_against_the_served_box(served_football_box):
             stop(pid, fd)
         else:
             os.close(fd)
-    from propctl.board.linkclient import LinkClient
+    from propctl.serial_link.linkclient import LinkClient
     with LinkClient.open(port, wait_s=5) as client:
         snap = client.request("state", timeout=10)
     # the box holds the game the referee showed: over, the same score
@@ -186,8 +186,8 @@ class FakeBox:
 
 
 def test_a_box_with_older_firmware_is_told_to_deploy_again():
-    from propctl.board.linkclient import LinkFailure
-    from propctl.board.referee import BoxReferee
+    from propctl.serial_link.linkclient import LinkFailure
+    from propctl.serial_link.referee import BoxReferee
     said = []
     referee = BoxReferee("/dev/ttyACM0", lambda prompt: "", said.append)
     referee.board = "pico"
@@ -198,7 +198,7 @@ def test_a_box_with_older_firmware_is_told_to_deploy_again():
 
 
 def test_the_referee_asks_only_what_the_buttons_cannot_say():
-    from propctl.board.referee import BoxReferee
+    from propctl.serial_link.referee import BoxReferee
     said = []
     referee = BoxReferee("/dev/ttyACM0", lambda prompt: said.append(prompt) or "", said.append)
     box = FakeBox()
@@ -218,7 +218,7 @@ def test_the_referee_asks_only_what_the_buttons_cannot_say():
 def test_a_box_move_wrapped_by_readline_still_ends_the_question():
     """GNU readline's input() can return the signal handler's BoxMoved wrapped in a SystemError
     (seen in CI: "returned a result with an exception set"); the question ends as a box move."""
-    from propctl.board.referee import BoxMoved, BoxReferee
+    from propctl.serial_link.referee import BoxMoved, BoxReferee
 
     def ask(prompt):
         try:

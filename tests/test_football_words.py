@@ -4,10 +4,10 @@ key (a superscript two, an arrow key) is refused or ignored, never a traceback."
 import io
 
 from propctl.describe import describe_event
-from propctl.football_reports import button_roles
 from propctl.keys import KeyDecoder
+from propctl.props.football import sim as football
+from propctl.props.football.reports import button_roles
 from propctl.shared.rules.fingerfootball import FingerFootball, make_settings
-from propctl.sim import football
 
 
 def game_in_opponents_zone_3():

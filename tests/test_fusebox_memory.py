@@ -11,7 +11,7 @@ from propctl.cards import lang as langs
 from propctl.cards.deal import Memory, deck_name, fresh_order, repeat_notice
 from propctl.cards.history import DeckHistory
 from propctl.cards.load import load_deck
-from propctl.sim import fusebox
+from propctl.props.fusebox import sim as fusebox
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4

@@ -8,7 +8,7 @@ then refused with a reason that named no window.
 import subprocess
 import sys
 
-from propctl.sim.fusebox_text import draw_box, phase
+from propctl.props.fusebox.text import draw_box, phase
 
 PROPCTL = [sys.executable, "-m", "propctl.cli"]
 

@@ -225,7 +225,7 @@ def test_the_blown_fuse_buzz_starts_when_the_board_starts_it(monkeypatch, tmp_pa
     import argparse
 
     from propctl import sound
-    from propctl.sim import fusebox
+    from propctl.props.fusebox import sim as fusebox
     monkeypatch.setattr(sound.shutil, "which", lambda name: "/usr/bin/aplay" if name == "aplay" else None)
     monkeypatch.setattr(sound.subprocess, "Popen", FakePlayer)
     monkeypatch.setattr(FakePlayer, "started", [])
@@ -263,7 +263,7 @@ def test_a_melody_with_rests_is_one_player_and_the_wav_holds_it(monkeypatch, tmp
     import argparse
 
     from propctl import sound
-    from propctl.sim import fusebox
+    from propctl.props.fusebox import sim as fusebox
     monkeypatch.setattr(sound.shutil, "which", lambda name: "/usr/bin/aplay" if name == "aplay" else None)
     monkeypatch.setattr(sound.subprocess, "Popen", FakePlayer)
     monkeypatch.setattr(FakePlayer, "started", [])
@@ -287,7 +287,7 @@ def test_a_player_of_files_plays_each_melody_once_it_is_over(monkeypatch, tmp_pa
     import argparse
 
     from propctl import sound
-    from propctl.sim import fusebox
+    from propctl.props.fusebox import sim as fusebox
     monkeypatch.setattr(sound.shutil, "which", lambda name: "/usr/bin/afplay" if name == "afplay" else None)
     monkeypatch.setattr(sound.subprocess, "Popen", FakePlayer)
     monkeypatch.setattr(FakePlayer, "started", [])
@@ -311,7 +311,7 @@ def test_without_a_player_the_bell_rings_when_a_melody_starts(monkeypatch):
     import argparse
 
     from propctl import sound
-    from propctl.sim import fusebox
+    from propctl.props.fusebox import sim as fusebox
     monkeypatch.setattr(sound.shutil, "which", lambda name: None)
     rang = []
     box = fusebox.Sound(argparse.Namespace(mute=False, wav=None), bell=lambda: rang.append(1))
@@ -327,7 +327,7 @@ def test_without_a_player_the_bell_rings_when_a_melody_starts(monkeypatch):
 
 
 def test_a_busy_box_fits_the_screen_and_keeps_room_for_events():
-    from propctl.sim import fusebox_terminal
+    from propctl.props.fusebox import terminal as fusebox_terminal
     status = {"mode": "pack", "card": "GEO-01", "pending": False, "text": "a long card text " * 6,
               "category": "geography", "statements": ["statement %d" % i for i in range(8)], "open": [2],
               "bolt_seen": None, "faulty": [3], "red": 1, "green": 0, "sound": False, "relay": 0,
@@ -360,7 +360,7 @@ def test_a_virtual_board_that_dies_ends_the_sim_with_a_message():
 
 
 def test_a_long_event_is_wrapped_not_cut():
-    from propctl.sim import fusebox_terminal
+    from propctl.props.fusebox import terminal as fusebox_terminal
     status = {"mode": "pack", "card": "GEO-01", "pending": False, "text": None, "statements": None,
               "open": [], "bolt_seen": None, "faulty": [], "red": 0, "green": 0, "sound": False, "relay": 0,
               "state": "round", "t": 0, "to_report": [], "game": None}
@@ -395,7 +395,7 @@ def test_keys_without_a_terminal_say_what_to_do():
 
 def test_a_cjk_card_fits_the_screen_by_columns():
     # a card in Japanese passes `cards check`; cut by characters its lines were twice too wide
-    from propctl.sim import fusebox_terminal
+    from propctl.props.fusebox import terminal as fusebox_terminal
     from propctl.termtext import cells as width
     status = {"mode": "pack", "card": "T-1", "pending": False, "text": "奇数から指を離してください。" * 4,
               "category": "科学と自然", "statements": ["東京タワー%d" % i for i in range(8)], "open": [2],

@@ -109,7 +109,9 @@ def test_a_prompt_waits_while_board_time_stands_still():
 
 
 def test_the_log_shows_no_code_names():
-    from propctl.sim import clock, football, fusebox
+    from propctl.props.clock import sim as clock
+    from propctl.props.football import sim as football
+    from propctl.props.fusebox import sim as fusebox
     lines = [fusebox.describe({"type": "event", "event": "fuse_blown", "t": 1000, "window": 3}),
              fusebox.describe({"type": "event", "event": "sensor_fault", "t": 1000, "window": 3,
                                "fault": "flicker"}),

@@ -14,7 +14,7 @@ PROPCTL = Path(__file__).resolve().parent.parent / "host_tools" / "propctl"
 
 
 def module_names(root: Path) -> dict:
-    """{"propctl.sim.clock": path} for every module of the package."""
+    """{"propctl.props.clock.sim": path} for every module of the package."""
     names = {}
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root.parent).with_suffix("")
@@ -47,7 +47,7 @@ def import_graph(root: Path = PROPCTL) -> dict:
                 if node.level:
                     up = package.split(".")[:len(package.split(".")) - node.level + 1]
                     base = ".".join(up + ([base] if base else []))
-                # `from propctl.sim import clock` imports the module propctl.sim.clock
+                # `from propctl.sim import clock` imports the module propctl.props.clock.sim
                 targets = [base] + ["%s.%s" % (base, alias.name) for alias in node.names]
             elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                   and node.func.attr == "import_module" and node.args
@@ -110,14 +110,14 @@ def test_the_sim_runner_is_a_leaf():
     assert graph["propctl.invocation"] == set()
     # venue: `sim serve --broker` writes the net section (propctl.venue.netsim, broker URLs);
     # harden: the --heap range, escaped names in messages, what a --flash is (leaves all three)
-    # and announces itself where --port auto looks (propctl.board.announce)
-    assert graph["propctl.board.serve"] <= {"propctl.launcher", "propctl.board.vserial",
-                                            "propctl.board", "propctl.board.announce",
+    # and announces itself where --port auto looks (propctl.serial_link.announce)
+    assert graph["propctl.serial_link.serve"] <= {"propctl.launcher", "propctl.serial_link.vserial",
+                                            "propctl.serial_link", "propctl.serial_link.announce",
                                             "propctl.invocation", "propctl.venue.netsim",
                                             "propctl.venue", "propctl.venue.broker",
-                                            "propctl.argtypes", "propctl.display", "propctl.inputfile"}
-    assert graph["propctl.display"] == set()
-    assert graph["propctl.argtypes"] <= {"propctl.display"}
+                                            "propctl.argtypes", "propctl.termsafe", "propctl.inputfile"}
+    assert graph["propctl.termsafe"] == set()
+    assert graph["propctl.argtypes"] <= {"propctl.termsafe"}
 
 
 def reach(graph: dict, start: str) -> set:
@@ -136,19 +136,21 @@ def test_a_game_master_needs_no_board():
     # the one way in: `play fingerfootball --port` goes through propctl.play, which imports the
     # referee at the box in that branch only; the game masters themselves never reach the board
     source = (PROPCTL / "play.py").read_text()
-    assert "\nfrom propctl.board" not in source and "    from propctl.board import referee\n" in source
-    graph["propctl.play"] -= {"propctl.board", "propctl.board.referee"}
+    assert "\nfrom propctl.serial_link" not in source
+    assert "    from propctl.serial_link import referee\n" in source
+    graph["propctl.play"] -= {"propctl.serial_link", "propctl.serial_link.referee"}
     masters = [name for name in graph if name.startswith("propctl.games") or name == "propctl.play"]
     assert "propctl.games.table" in masters
-    wrong = {name: sorted(m for m in reach(graph, name) if m.startswith(("propctl.board", "propctl.deploy")))
+    wrong = {name: sorted(m for m in reach(graph, name)
+                          if m.startswith(("propctl.serial_link", "propctl.deploy")))
              for name in masters}
     assert {name: found for name, found in wrong.items() if found} == {}
 
 
 def test_a_sim_never_deploys():
     graph = import_graph()
-    sims = [name for name in graph if name.startswith("propctl.sim")]
-    assert "propctl.sim.clock" in sims
+    sims = [name for name in graph if package_of(name) == "sim"]  # each prop's screen too
+    assert "propctl.props.clock.sim" in sims
     wrong = {name: sorted(m for m in reach(graph, name) if m == "propctl.deploy") for name in sims}
     assert {name: found for name, found in wrong.items() if found} == {}
 
@@ -177,37 +179,46 @@ def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path):
 
 def test_the_old_circle_would_be_found():
     # sim imported serve lazily, serve imported sim: the shape this test exists to catch.
-    graph = {"propctl.sim": {"propctl.board.serve"}, "propctl.board.serve": {"propctl.sim"},
+    graph = {"propctl.sim": {"propctl.serial_link.serve"}, "propctl.serial_link.serve": {"propctl.sim"},
              "propctl.cli": {"propctl.sim"}}
-    assert find_cycle(graph) in (["propctl.board.serve", "propctl.sim", "propctl.board.serve"],
-                                 ["propctl.sim", "propctl.board.serve", "propctl.sim"])
+    assert find_cycle(graph) in (["propctl.serial_link.serve", "propctl.sim", "propctl.serial_link.serve"],
+                                 ["propctl.sim", "propctl.serial_link.serve", "propctl.sim"])
 
 
 # --- the layers ------------------------------------------------------------------------------
 # Each name is a module or package right under propctl. A module may import its own package
 # and anything in a lower layer, never a higher one or another package of its own layer: the
-# arrows all run down, so the sim, the board wing and the venue do not import one another's
-# insides the other way (sim -> board -> venue -> launcher; web and sim share the deck
-# helpers through fusebox_deck, not through each other).
+# arrows all run down, so the sim, the serial link and the venue do not import one another's
+# insides the other way (sim -> serial_link -> venue -> launcher; web and sim share the fuse
+# box's deck helpers through its deck part, not through each other).
 LAYERS = (
     ("shared",),  # the firmware's rules, cardpack and link (firmware/lib; pyproject.toml maps them)
-    # leaves: each imports nothing of propctl but lower leaves
-    ("launcher", "display", "inputfile", "keys", "settings", "invocation", "termtext", "helpformat",
-     "build", "describe", "football_reports", "progress"),
-    ("argtypes", "atomic", "overrides", "wokwi"),       # on leaves only
+    # leaves: each imports nothing of propctl
+    ("launcher", "termsafe", "inputfile", "keys", "settings", "invocation", "termtext", "helpformat",
+     "build", "progress", "wokwi_parts"),
+    ("props", "argtypes", "atomic", "overrides"),       # on leaves only; props: the prop registry
+    ("describe", "wokwi"),                               # events as sentences (and each prop's words)
     ("sound", "plan", "cards", "reference"),            # the piezo, a round's plan, decks, the docs
-    ("fusebox_deck", "games"),                           # the fuse box's deck; the game masters
+    ("deck", "games"),                                   # the fuse box's deck; the game masters
     ("venue",),                                          # MQTT: virtual props, the view
-    ("board",),                                          # USB serial, `sim serve` (may start a venue prop)
+    ("serial_link",),                                    # USB serial, `sim serve` (may start a venue prop)
     ("deploy", "sim", "web", "play"),                    # what puts the firmware somewhere or runs it;
                                                          # `play` (a game master, or --port at the box)
     ("image",),                                          # `propctl image`: deploy's files as one image
     ("cli",),
 )
+# A prop's desktop parts (propctl/props/<name>/<part>.py) sit in the layer of the wing each one
+# plugs into: its describer and words with describe, its screen with the sim, its deck below the
+# sim and the web page; the registry and each prop's package (propctl.props, propctl.props.<name>)
+# are "props". A new part kind is placed here.
+PART_OF = {"describe": "describe", "reports": "describe", "plan": "plan", "deck": "deck",
+           "sim": "sim", "screen": "sim", "terminal": "sim", "text": "sim", "wokwi": "wokwi_parts"}
 
 
 def package_of(module: str) -> str:
     parts = module.split(".")
+    if len(parts) > 3 and parts[1] == "props":
+        return PART_OF[parts[3]]
     return parts[1] if len(parts) > 1 else ""
 
 
@@ -225,19 +236,20 @@ def test_every_arrow_runs_down_the_layers():
     unplaced = sorted({package_of(m) for m in graph} - placed - {""})
     assert unplaced == [], "place these in LAYERS: %s" % unplaced
     assert arrows_up(graph) == []
-    # the arrows that once ran back up: the launcher is a leaf, and neither the board wing,
+    # the arrows that once ran back up: the launcher is a leaf, and neither the serial link,
     # the venue nor the web page reaches into the sims
     assert graph["propctl.launcher"] == set()
-    for wing in ("board", "venue", "web", "fusebox_deck", "overrides"):
+    for wing in ("serial_link", "venue", "web", "deck", "overrides"):
         reached = {m for name in graph if package_of(name) == wing for m in reach(graph, name)}
         assert not {m for m in reached if package_of(m) == "sim"}, wing
 
 
 def test_the_layer_check_sees_the_old_arrows_back_up():
-    graph = {"propctl.board.serve": {"propctl.sim.runner"}, "propctl.sim.command": {"propctl.board.serve"},
+    graph = {"propctl.serial_link.serve": {"propctl.sim.runner"},
+             "propctl.sim.command": {"propctl.serial_link.serve"},
              "propctl.venue.netsim": {"propctl.sim.runner"}, "propctl.web.played": {"propctl.sim.fusebox"},
              "propctl.sim.runner": set(), "propctl.sim.fusebox": set()}
-    assert arrows_up(graph) == ["propctl.board.serve -> propctl.sim.runner",
+    assert arrows_up(graph) == ["propctl.serial_link.serve -> propctl.sim.runner",
                                 "propctl.venue.netsim -> propctl.sim.runner",
                                 "propctl.web.played -> propctl.sim.fusebox"]
 

@@ -8,12 +8,12 @@ import pytest
 from image_helpers import cached_firmware, flash_after, mount, region_of, unix_port
 from served_board import hello_until
 
-from propctl.board.files import RECORD, sha256
-from propctl.board.serve import VirtualBoard
 from propctl.deploy import parse_set
 from propctl.image import build_image
 from propctl.image.filesystem import filesystem_image
 from propctl.image.geometry import BOARDS
+from propctl.serial_link.files import RECORD, sha256
+from propctl.serial_link.serve import VirtualBoard
 
 pytestmark = pytest.mark.slow
 

@@ -81,6 +81,11 @@ def test_the_wheel_carries_every_firmware_file(installed):
     missing = [str(rel) for rel in firmware_sources() if "propctl_firmware/" + rel.as_posix() not in names]
     assert not missing, missing
     assert "propctl/vboard/machine.py" in names
+    # every prop's folder on the virtual board and on the desktop (the sim runs them by path)
+    vboard = Path(__file__).resolve().parents[1] / "host_tools" / "propctl" / "vboard"
+    for path in sorted((vboard / "vprops").rglob("*.py")):
+        assert "propctl/vboard/" + path.relative_to(vboard).as_posix() in names
+    assert "propctl/props/football/sim.py" in names and "propctl/props/clock/describe.py" in names
 
 
 def test_the_installed_propctl_runs_the_sim_from_its_own_firmware(installed):

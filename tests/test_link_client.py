@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from propctl.board.linkclient import LinkClient, LinkFailure, ProtocolMismatch, compatibility_problem
-from propctl.board.monitor import Printer
+from propctl.serial_link.linkclient import LinkClient, LinkFailure, ProtocolMismatch, compatibility_problem
+from propctl.serial_link.monitor import Printer
 
 
 class FakeSerial:

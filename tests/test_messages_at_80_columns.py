@@ -2,7 +2,7 @@
 import subprocess
 import sys
 
-from propctl.board import ports
+from propctl.serial_link import ports
 
 
 def test_ports_wraps_its_advice_at_word_boundaries(monkeypatch, capsys):

@@ -1,8 +1,8 @@
 """`propctl monitor --send`: a request the board would refuse as a line is refused before the port opens."""
 import pytest
 
-from propctl.board import monitor
 from propctl.cli import main
+from propctl.serial_link import monitor
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from served_board import hello_until
 
-from propctl.board.linkclient import LinkClient
-from propctl.board.serve import VirtualBoard
 from propctl.build import FIRMWARE_DIR
+from propctl.serial_link.linkclient import LinkClient
+from propctl.serial_link.serve import VirtualBoard
 
 pytestmark = pytest.mark.slow
 

@@ -14,9 +14,9 @@ import pytest
 from test_fingerfootball_cli import OPENING, Table, run
 
 from propctl import cli
-from propctl.football_reports import PLAY_NOTE, play_note
 from propctl.games import fingerfootball_words as words
 from propctl.games.fingerfootball import PLAY_WORDS
+from propctl.props.football.reports import PLAY_NOTE, play_note
 from propctl.shared.rules.fingerfootball import FingerFootball
 
 PROPCTL = [sys.executable, "-m", "propctl.cli"]

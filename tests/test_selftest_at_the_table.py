@@ -9,9 +9,9 @@ import time
 import pytest
 from test_selftest_vboard import Recording, compiled  # noqa: F401  (compiled: a fixture)
 
-from propctl.board import selftest
-from propctl.board.linkclient import LinkClient
-from propctl.board.serve import VirtualBoard
+from propctl.serial_link import selftest
+from propctl.serial_link.linkclient import LinkClient
+from propctl.serial_link.serve import VirtualBoard
 
 pytestmark = pytest.mark.slow
 

@@ -7,7 +7,7 @@ changed: the wires of window 3 and window 4 are swapped at the board".
 import pytest
 from test_selftest_vboard import MISWIRED_CLOCK, MISWIRED_FUSEBOX, compiled, run_selftest  # noqa: F401
 
-from propctl.board import selftest
+from propctl.serial_link import selftest
 from propctl.termtext import cells
 
 pytestmark = pytest.mark.slow

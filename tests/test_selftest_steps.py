@@ -2,7 +2,7 @@
 
 Board side (selftest.session on the virtual board, through `vboard_process`): the pins of
 each motor step, the question about its power, the pack's voltage as a pack-powered step
-starts, the MCP23017 set up before the window steps. Host side (propctl.board.selftest):
+starts, the MCP23017 set up before the window steps. Host side (propctl.serial_link.selftest):
 what the person reads.
 """
 import re
@@ -10,7 +10,7 @@ import re
 import pytest
 from micropython_harness import FIRMWARE_LIB
 
-from propctl.board import selftest
+from propctl.serial_link import selftest
 
 S = "scenarios.selftest_steps:"
 

@@ -13,9 +13,9 @@ import time
 
 import pytest
 
-from propctl.board import selftest
-from propctl.board.serve import VirtualBoard
 from propctl.build import build_tree
+from propctl.serial_link import selftest
+from propctl.serial_link.serve import VirtualBoard
 
 pytestmark = pytest.mark.slow
 

@@ -15,7 +15,7 @@ import pytest
 import sim_serve
 from sim_serve import PROPCTL, stop_serve
 
-from propctl.board import announce, ports
+from propctl.serial_link import announce, ports
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from served_board import hello_until
 
-from propctl.board.linkclient import LinkClient
-from propctl.board.serve import VirtualBoard
+from propctl.serial_link.linkclient import LinkClient
+from propctl.serial_link.serve import VirtualBoard
 
 pytestmark = pytest.mark.slow
 

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from propctl.plan import plan_points, round_svg, svg, table
+from propctl.props.clock.plan import plan_points, round_svg, svg, table
 from propctl.shared.rules.geisteruhr import plan_motion
 
 

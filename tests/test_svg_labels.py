@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from svg_labels import crossing, outside, overlaps
 
-from propctl.plan import round_svg
+from propctl.props.clock.plan import round_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 PICTURES = sorted((ROOT / "hardware").glob("*/wiring.svg"))

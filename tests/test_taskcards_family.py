@@ -16,7 +16,7 @@ import pytest
 from propctl.cards import lang as langs
 from propctl.cards.load import load_deck
 from propctl.cli import main
-from propctl.sim import fusebox
+from propctl.props.fusebox import sim as fusebox
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "host_tools" / "propctl" / "data" / "decks"

@@ -1,6 +1,6 @@
 """What a person typed never reaches the terminal as control characters: names with ESC or BEL
 are refused (at the command line and in a save), and the game masters show every text through
-propctl.display.printable.
+propctl.termsafe.printable.
 
 Before: `play pimaldaumen --players "A,<ESC>]0;pwn<BEL>"` set the terminal's title,
 `play fingerfootball --names "A<ESC>[31m",B` turned it red, and a save whose names held
@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from propctl.display import printable
+from propctl.termsafe import printable
 
 PROPCTL = [sys.executable, "-m", "propctl.cli"]
 TITLE = "\x1b]0;pwn\x07"
@@ -92,8 +92,8 @@ def test_a_fusebox_script_line_with_escapes_is_logged_escaped():
 def test_the_monitor_shows_a_boards_escapes_escaped():
     import io
 
-    from propctl.board.linkclient import Line
-    from propctl.board.monitor import Printer
+    from propctl.serial_link.linkclient import Line
+    from propctl.serial_link.monitor import Printer
     out = io.StringIO()
     printer = Printer(out, prop="clock")
     printer(Line(text="Traceback: " + CLEAR))  # console output of a board, not the link's JSON
@@ -117,7 +117,7 @@ def test_a_path_or_port_typed_with_escapes_comes_back_escaped(argv):
 def test_a_packs_text_with_escapes_is_drawn_escaped():
     # `cards check` refuses control characters, but a .bin pack may come from anywhere: the
     # fuse box sim drew a card's text and statements raw (cards show escaped them already)
-    from propctl.sim.fusebox import draw_box
+    from propctl.props.fusebox.sim import draw_box
     status = {"mode": "pack", "card": "T-1" + RED, "pending": False, "text": "Hi" + TITLE,
               "category": "x" + CLEAR, "statements": ["s" + RED] * 8, "open": [1, 2], "bolt_seen": None,
               "faulty": [], "red": 0, "green": 0, "sound": False, "relay": 0, "state": "round", "t": 0,

@@ -5,7 +5,7 @@ resetting", which a newcomer reads as a crash.
 """
 import time
 
-from propctl.board.serve import VirtualBoard
+from propctl.serial_link.serve import VirtualBoard
 
 
 def test_machine_reset_is_logged_as_a_reset(tmp_path):

@@ -18,9 +18,9 @@ from chromium_cdp import Chromium, find_chromium
 from micropython_harness import FIRMWARE_LIB, ROOT, find_micropython
 
 from propctl import web
-from propctl.plan import plan_points
+from propctl.props.clock.plan import plan_points
+from propctl.props.fusebox.sim import prepare_pack
 from propctl.shared.rules.geisteruhr import plan_motion
-from propctl.sim.fusebox import prepare_pack
 from propctl.sim.runner import VBOARD_DIR
 
 WASM_MISSING = not (web.WASM_PACKAGE / "micropython.wasm").is_file()
@@ -54,7 +54,8 @@ def test_manifest_holds_the_firmware_the_virtual_board_and_the_pack(tmp_path):
     assert "/vboard/web_bridge.py" in text
     assert not [p for p in text if "__pycache__" in p]
     assert manifest["path"] == ["/vboard", "/lib", "/host"]  # the fake machine before the firmware
-    assert "/host/describe.py" in text and "/host/football_reports.py" in text
+    assert "/host/propctl/describe.py" in text and "/host/propctl/props/football/reports.py" in text
+    assert "/host/propctl/props/clock/describe.py" in text and "/host/propctl/props/clock/sim.py" not in text
     assert manifest["pack"] == "/pack.bin" and manifest["binary"]["/pack.bin"]
 
 
@@ -173,7 +174,7 @@ def test_page_records_its_cards_and_the_next_page_load_deals_unplayed_first(tmp_
 
 
 def test_a_family_page_records_only_family_cards(tmp_path, monkeypatch):
-    from propctl.sim.fusebox import deck_of
+    from propctl.props.fusebox.sim import deck_of
     from propctl.web.played import BadReport, PageDeal
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     deal = PageDeal("en", family=True)
@@ -225,7 +226,7 @@ print(json.dumps({"events": events, "tones": tones, "angles": len(angles), "bell
 
 
 def test_bridge_plays_a_clock_round_frame_by_frame():
-    env = dict(os.environ, MICROPYPATH="%s:%s:%s" % (VBOARD_DIR, FIRMWARE_LIB, web.DESCRIBE.parent))
+    env = dict(os.environ, MICROPYPATH="%s:%s:%s" % (VBOARD_DIR, FIRMWARE_LIB, web.HOST_ROOT))
     out = subprocess.run([find_micropython(), "-c", BRIDGE_ROUND], env=env, capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr
@@ -277,7 +278,7 @@ print(json.dumps({"clock": out["start", False], "plan": out["start", True], "tos
 
 
 def test_bridge_seed_is_the_seed_setting_and_football_speaks_the_players_words():
-    env = dict(os.environ, MICROPYPATH="%s:%s:%s" % (VBOARD_DIR, FIRMWARE_LIB, web.DESCRIBE.parent))
+    env = dict(os.environ, MICROPYPATH="%s:%s:%s" % (VBOARD_DIR, FIRMWARE_LIB, web.HOST_ROOT))
     out = subprocess.run([find_micropython(), "-c", BRIDGE_SEED_AND_WORDS], env=env, capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr

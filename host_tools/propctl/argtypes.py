@@ -14,7 +14,7 @@ _SHOWN = 30            # a typed value in a message is cut to this many characte
 
 
 def _shown(text: str) -> str:
-    from propctl.display import printable
+    from propctl.termsafe import printable
     text = printable(text, newlines=False)
     return text if len(text) <= _SHOWN else text[:_SHOWN] + "..."
 

@@ -10,9 +10,9 @@ import os
 import sys
 
 from propctl import __version__
-from propctl.board.ports import PortError, not_a_port, resolve_port
-from propctl.display import Shown
 from propctl.helpformat import Parser, use_everywhere
+from propctl.serial_link.ports import PortError, not_a_port, resolve_port
+from propctl.termsafe import Shown
 from propctl.termtext import wrap
 
 # (name, module, help), in --help order. Each module provides register(subparsers): it adds its
@@ -23,15 +23,16 @@ SUBCOMMANDS = [
     ("cards", "propctl.cards.cli", "check, pack, show and print card decks (CSV/JSON -> pack, PDF)"),
     ("play", "propctl.play", "run a terminal game master for a table game"),
     ("sim", "propctl.sim.command", "run a prop's firmware on the virtual board (no hardware needed)"),
-    ("plan", "propctl.plan", "the ghost clock's motion plan for a seed: a table and an SVG"),
+    ("plan", "propctl.props.clock.plan", "the ghost clock's motion plan for a seed: a table and an SVG"),
     ("web", "propctl.web", "the props in a web browser: the real firmware on MicroPython WebAssembly"),
     ("deploy", "propctl.deploy", "compile and copy the firmware (or a card deck) to a board"),
     ("image", "propctl.image.command",
      "one file that puts a prop on a board with no tools: a .uf2 (Pico) or .bin (ESP32)"),
-    ("monitor", "propctl.board.monitor", "show a board's events live, and send it commands"),
-    ("repl", "propctl.board.repl", "open the REPL of a board whose prop is running (via a maintenance boot)"),
-    ("ports", "propctl.board.ports", "list serial ports that may be a prop board"),
-    ("selftest", "propctl.board.selftest", "test the prop's wiring on the board, one signal at a time"),
+    ("monitor", "propctl.serial_link.monitor", "show a board's events live, and send it commands"),
+    ("repl", "propctl.serial_link.repl",
+     "open the REPL of a board whose prop is running (via a maintenance boot)"),
+    ("ports", "propctl.serial_link.ports", "list serial ports that may be a prop board"),
+    ("selftest", "propctl.serial_link.selftest", "test the prop's wiring on the board, one signal at a time"),
     ("wokwi", "propctl.wokwi", "write the Wokwi simulator diagrams from the board profiles"),
     ("venue", "propctl.venue.view", "every prop on an MQTT broker: a live table, one command, JSON lines"),
 ]

@@ -15,7 +15,7 @@ is not a sound card pack. A board that ends up in safe mode or keeps crashing
 is a failed deploy.
 
 This module holds the copy plan, the config and the command; the board's end
-(link, file transport, modes, card checks) is propctl.board. Writing a board's
+(link, file transport, modes, card checks) is propctl.serial_link. Writing a board's
 flash has rules; each step of `_to_board` below keeps one and says which.
 """
 import contextlib
@@ -24,16 +24,16 @@ import sys
 import tempfile
 from pathlib import Path
 
-from propctl.board import BoardError
-from propctl.board.cards import card_destination, check_pack, read_cards
-from propctl.board.files import CONFIG, RECORD, record_entry, record_text
-from propctl.board.flash import write_board
-from propctl.board.ports import add_port_option
-from propctl.board.session import confirm_running
 from propctl.build import BOARD_ARCH, FIRMWARE_DIR, PROPS, build_tree, is_firmware_tree
-from propctl.display import printable
 from propctl.overrides import combine, parse_sets
 from propctl.progress import end_progress, progress_line
+from propctl.serial_link import BoardError
+from propctl.serial_link.cards import card_destination, check_pack, read_cards
+from propctl.serial_link.files import CONFIG, RECORD, record_entry, record_text
+from propctl.serial_link.flash import write_board
+from propctl.serial_link.ports import add_port_option
+from propctl.serial_link.session import confirm_running
+from propctl.termsafe import printable
 
 # Never copied to a board: the freeze manifest is for building firmware images.
 HOST_ONLY = {"manifest.py"}
@@ -232,7 +232,7 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
     """Do the deploy; returns a summary dict (copied, removed, skipped, ...).
 
     Ctrl-C raises DeployInterrupted, whose message says what the board was left with."""
-    from propctl.board.ports import resolve_port
+    from propctl.serial_link.ports import resolve_port
     contradiction = contradicting_sets(settings or {}, prop, board)
     if contradiction:
         raise DeployUsageError(contradiction)
@@ -252,7 +252,7 @@ def deploy(port: str, prop=None, board=None, cards=None, settings=None, dry_run:
 
 
 def _to_board(port, prop, board, local, kind, settings, dry_run, say) -> dict:
-    """The board's part (propctl.board.flash), with config.json from prop, board and --set."""
+    """The board's part (propctl.serial_link.flash), with config.json from prop, board and --set."""
     from propctl.venue.secrets import hidden
 
     def new_config(old):
@@ -353,8 +353,8 @@ def run(args) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
-    from propctl.board.ports import PortError
     from propctl.build import CompileError
+    from propctl.serial_link.ports import PortError
     try:
         settings = parse_set(args.settings)
         settings = with_secrets(settings, args)

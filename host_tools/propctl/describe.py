@@ -1,4 +1,5 @@
-"""Board events as sentences, one describer per prop (the prop comes from the board's `hello`).
+"""Board events as sentences: the events every prop sends here, each prop's own in its folder
+(propctl/props/<prop>/describe.py, EVENTS), found by the prop's name from the board's `hello`.
 
     describe_event("fusebox", "scored", {"window": 2, ...})  ->  "window 3 was SAFE: ..."
 
@@ -95,162 +96,37 @@ COMMON = {
 }
 
 
-# --- ghost clock -------------------------------------------------------------
-
-def describe_clock_score(d: dict) -> str:
-    """A ghost-clock scored event read with the rules core: who won, who banked what, who is close."""
-    from propctl.shared.rules.geisteruhr import WINS_TO_END
-    banked = [b for b in _list(d.get("banked")) if _int(b) is not None]
-    before = [b for b in _list(d.get("before")) if _int(b) is not None]
-    # banked and before hold one entry per player, in order: entry i is player i + 1
-    gains = ["player %d +%d" % (i + 1, banked[i] - before[i])
-             for i in range(len(banked)) if i < len(before) and banked[i] != before[i]]
-    text = "round won by %s; ghost spaces %s" % (_players(d.get("round_winners")),
-                                                 "-".join(str(b) for b in banked) or "?")
-    if gains:
-        text += " (%s)" % ", ".join(gains)
-    if d.get("over"):
-        text += "; GAME OVER: %s won" % _players(d.get("winners"))
-    else:
-        close = [i + 1 for i in range(len(banked)) if banked[i] == WINS_TO_END - 1]
-        if close:
-            text += "; one more round win ends the game for %s" % _players(close)
-    return text
-
-
-def _clock_reverse(d: dict) -> str:
-    way = {1: "clockwise", -1: "anticlockwise"}.get(_int(d.get("direction")), "?")
-    at = " at %s" % _seconds(d.get("at_ms")) if "at_ms" in d else ""  # the sims show board time
-    return "hand reverses, now %s%s" % (way, at)
-
-
-def _clock_start(d: dict) -> str:
-    text = "hand starts: round %s, seed %s" % (_raw(d.get("round")), _raw(d.get("seed")))
-    if "duration_ms" in d:  # left out where the planned length would spoil the game (the sims)
-        text += ", %s segments, %s planned" % (_raw(d.get("segments")), _seconds(d.get("duration_ms")))
-    return text
-
-
-CLOCK = {
-    "start": _clock_start,
-    "reverse": _clock_reverse,
-    "stop": lambda d: "hand stops at %s%s%s" % (
-        _seconds(d.get("at_ms")),
-        " (planned %s)" % _seconds(d.get("planned_ms")) if "planned_ms" in d else "",
-        " (capped by the safety limit)" if d.get("capped") is True else ""),
-    "chime": lambda d: "CHIME: round %s is over, count the ghosts" % _raw(d.get("round")),
-    "estop": lambda d: "emergency stop (round %s)" % _raw(d.get("round")),
-    "idle": lambda d: "idle, %s round(s) played" % _raw(d.get("completed")),
-    "battery_low": lambda d: "battery low: %s mV, needs %s mV to start" % (_raw(d.get("mv")),
-                                                                           _raw(d.get("min_mv"))),
-    "scored": lambda d: "score: " + describe_clock_score(d),
-}
-
-
-# --- fuse box ----------------------------------------------------------------
-
-def _fusebox_scored(d: dict) -> str:
-    raw = d.get("points")
-    points: dict = raw if isinstance(raw, dict) else {}
-    gained = ["player %s +%s" % (_number(_int_key(player)), _raw(points[player]))
-              for player in sorted(points, key=_order) if points[player]]
-    scores = _list(d.get("scores"))
-    text = "window %s was %s: %s" % (_number(d.get("window")),
-                                    "the BOLT" if d.get("bolt") is True else "safe", _join(gained))
-    if scores:
-        text += "; scores %s" % ", ".join("player %d %s" % (i + 1, _raw(s)) for i, s in enumerate(scores))
-    if d.get("game_over") is True:
-        text += "; GAME OVER"
-    elif d.get("round_over") is True:
-        text += "; round over"
-    return text
-
-
-def _order(key) -> tuple:
-    """Sort key for player numbers sent as text: "2" before "10"; anything else after, by its text."""
-    n = _int(_int_key(key))
-    return (0, n, "") if n is not None else (1, 0, str(key))
-
-
-def _int_key(key):
+def events_of(prop) -> dict:
+    """The describers of `prop` (propctl/props/<prop>/describe.py's EVENTS, found by the name the
+    board sent), {} for a prop with none or a name that is not one."""
+    if not isinstance(prop, str) or not prop or len(prop) > 40:
+        return {}
+    for ch in prop:  # a board's word never makes us import anything but a prop's describer
+        if not ("a" <= ch <= "z" or "0" <= ch <= "9" or ch == "_"):
+            return {}
     try:
-        return int(key)
-    except (TypeError, ValueError):
-        return key
+        module = __import__("propctl.props.%s.describe" % prop, None, None, ("EVENTS",), 0)
+    except ImportError:
+        return {}
+    return module.EVENTS
 
 
-def _fusebox_mode(d: dict) -> str:
-    if d.get("mode") == "pack":
-        return "card pack loaded: %s cards" % _raw(d.get("cards"))
-    return "manual mode (no card pack): %s" % _raw(d.get("why") or "no pack configured")
+def all_events() -> dict:
+    """{prop: its describers} for every prop of the firmware (CPython: reads the registry)."""
+    from propctl import props
+    return {name: events_of(name) for name in props.names()}
 
 
-FUSEBOX = {
-    "window": lambda d: "window %s %s (%s opened this round)" % (
-        _number(d.get("window")), "opened" if d.get("open") is True else "closed", _raw(d.get("opened"))),
-    "card": lambda d: "card %s in the box%s" % (
-        _raw(d.get("id")) if d.get("id") else "(unknown: manual mode)",
-        "; an unfinished round was dropped" if d.get("dropped_round") is True else ""),
-    "safe": lambda d: "window %s is safe (%s opened)" % (_number(d.get("window")), _raw(d.get("opened"))),
-    "fuse_blown": lambda d: "FUSE BLOWN at window %s" % _number(d.get("window")),
-    "windows_not_closed": lambda d: "close every window first: open %s" % (
-        ", ".join(_number(w) for w in _list(d.get("windows"))) or "?"),
-    "sensor_fault": lambda d: "sensor fault: %s %s" % (
-        "the MCP23017 (I2C)" if _int(d.get("window")) == -1 else "window " + _number(d.get("window")),
-        _raw(d.get("fault")).replace("_", " ")),
-    "mode": _fusebox_mode,
-    "pack_error": lambda d: "card pack problem: %s (%s)" % (_raw(d.get("error")), _raw(d.get("path"))),
-    "scored": lambda d: "score: " + _fusebox_scored(d),
-}
-
-
-# --- Finger Football box ------------------------------------------------------
-
-def _team(d: dict, key: str = "team") -> str:
-    """Team 0/1 by name where the host added the game's "names" (the sims), else home/away team."""
-    n = _int(d.get(key))
-    names = d.get("names")
-    if n in (0, 1) and isinstance(names, list) and len(names) == 2:
-        return _raw(names[n])
-    return {0: "home team", 1: "away team"}.get(n, _raw(d.get(key))) if n is not None else _raw(d.get(key))
-
-
-def _kick_count(d: dict) -> str:
-    step = d.get("step")
-    words = {"go": "GO", "end": "one thousand three: time is up"}
-    if step == "beep":
-        words["beep"] = "one thousand %s" % {1: "one", 2: "two"}.get(_int(d.get("beat")), _raw(d.get("beat")))
-    said = words.get(step) if isinstance(step, str) else None
-    return "kick count: %s (%s ms)" % (said or _raw(step), _raw(d.get("at_ms")))
-
-
-def _down(n) -> str:
-    return {1: "1st down", 2: "2nd down", 3: "3rd down", 4: "4th down"}.get(_int(n), "down %s" % _raw(n))
-
-
-FOOTBALL = {
-    "toss": lambda d: "coin toss won by %s" % _raw(d.get("name", d.get("winner"))),
-    "roll": lambda d: "dice: zone %s, %s" % (_raw(d.get("zone")), _raw(d.get("lane"))),
-    "kick_count": _kick_count,
-    "kick_result": lambda d: "kick (%s) %s%s" % (
-        _raw(d.get("kind")).replace("_", " "), "GOOD" if d.get("good") is True else "no good",
-        " (too late)" if d.get("late") is True else ""),
-    "play": lambda d: "referee: %s" % _raw(d.get("message")),
-    "score": lambda d: "%s scores %s; score %s" % (
-        _team(d), _raw(d.get("points")), " - ".join(_raw(s) for s in _list(d.get("score"))) or "?"),
-    "quarter": lambda d: ("FINAL: %s" % ("a tie" if d.get("winner") is None else _team(d, "winner") + " wins")
-                          if d.get("over") is True else "quarter %s begins" % _raw(d.get("quarter"))),
-    "possession": lambda d: "%s kicks off" % _team(d) if d.get("kickoff") is True else (
-        "%s has the ball, %s on the %s" % (_team(d), _down(d.get("down")), _raw(d.get("line")))),
-    "refused": lambda d: "refused (%s): %s" % (_raw(d.get("button", "link")), _raw(d.get("error"))),
-}
-
-PROPS = {"clock": CLOCK, "fusebox": FUSEBOX, "football": FOOTBALL}
+def __getattr__(name: str):
+    """describe.PROPS: all_events(), made when asked (the reference generator reads it)."""
+    if name == "PROPS":
+        return all_events()
+    raise AttributeError(name)
 
 
 def describe_event(prop, name: str, data) -> str:
     """One event of `prop` (None: not known yet) as a sentence; unknown events as their fields."""
-    table = PROPS.get(prop, {}) if isinstance(prop, str) else {}
+    table = events_of(prop)
     describer = (table.get(name) or COMMON.get(name)) if isinstance(name, str) else None
     if describer is None or not isinstance(data, dict):
         if describer is not None and data is None:

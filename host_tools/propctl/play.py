@@ -20,11 +20,11 @@ def register(subparsers) -> None:
 
 
 def _fingerfootball(args, ask=ask_wrapped, say=say_wrapped) -> int:
-    """The game kept here, or with --port the referee at the football box (the board wing's
-    side, in propctl.board.referee: `play` sits above both, so neither imports the other)."""
+    """The game kept here, or with --port the referee at the football box (propctl.serial_link's
+    side, in propctl.serial_link.referee: `play` sits above both, so neither imports the other)."""
     if getattr(args, "port", None) is None:
         return fingerfootball.run(args, ask, say)
-    from propctl.board import referee
+    from propctl.serial_link import referee
     return referee.run(args, *shown(ask, say))
 
 

@@ -332,9 +332,19 @@ class Piezo:
             try:
                 write_wav(self.tracker.close(max(last, self.tracker.on_since or 0)), self.wav)
             except OSError as exc:
-                from propctl.display import printable
+                from propctl.termsafe import printable
                 self.wav_problem = "cannot write the recording %s: %s" % (printable(self.wav),
                                                                          exc.strerror or exc)
         if self.workdir:  # a player may still have a file open: unlinking it is fine on POSIX
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None
+
+
+class Sound(Piezo):
+    """A sim's piezo (Piezo): each melody heard from its first note, unless --mute; all of them
+    written to --wav FILE at the end. 500 ms of silence end a melody."""
+
+    PAUSE_MS = 500  # longer than any rest inside a melody
+
+    def __init__(self, args, bell, lead_ms: int = 150) -> None:
+        super().__init__(args.mute, args.wav, bell, self.PAUSE_MS, lead_ms)

@@ -28,12 +28,14 @@ import os
 import sys
 from pathlib import Path
 
+from propctl import props
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
+from propctl.wokwi_parts import V33
+from propctl.wokwi_parts import part as make_part
 
 FIRMWARE_LIB = FIRMWARE_DIR / "lib"
 
 REPO_HARDWARE = REPO_ROOT / "hardware"  # a clone's; an installed propctl has none (use --out)
-PROPS = ("clock", "fusebox", "football")
 
 # Boards with their own wiring columns; the Pico W, Pico 2 and Pico 2 W are wired like the Pico.
 WOKWI_BOARDS = {
@@ -70,105 +72,12 @@ PART_PINS = {
 
 # Layout: these parts open a row (left), the part after them sits to their right.
 _ROW_STARTERS = ("wokwi-resistor", "wokwi-slide-switch", "wokwi-potentiometer")
-GND = ("gnd",)
-V33 = ("3v3",)
-
-
-def sig(name: str) -> tuple:
-    return ("sig", name)
-
-
-def _part(part_id: str, kind: str, attrs: dict, wires: dict) -> dict:
-    return {"id": part_id, "type": kind, "attrs": attrs, "wires": wires}
-
-
-def button(signal: str, label: str, key: str, color: str = "red") -> list:
-    """A push button from the input to GND (internal pull-up; pressed reads low)."""
-    return [_part(signal, "wokwi-pushbutton", {"color": color, "label": label, "key": key},
-                  {"1.l": sig(signal), "2.l": GND})]
-
-
-def window(signal: str, number: int) -> list:
-    """A window sensor: slide switch, left (closed window) shorts the input to GND."""
-    return [_part(signal, "wokwi-slide-switch", {}, {"2": sig(signal), "1": GND}),
-            _part("label_" + signal, "wokwi-text", {"text": "window %d" % number}, {})]
-
-
-def led(signal: str, ohms: int, color: str, label: str) -> list:
-    """An LED from the output through its resistor to GND."""
-    return [_part("r_" + signal, "wokwi-resistor", {"value": str(ohms)},
-                  {"1": sig(signal), "2": ("part", signal, "A")}),
-            _part(signal, "wokwi-led", {"color": color, "label": label}, {"C": GND})]
-
-
-def piezo(signal: str) -> list:
-    return [_part("r_" + signal, "wokwi-resistor", {"value": "100"},
-                  {"1": sig(signal), "2": ("part", signal, "2")}),
-            _part(signal, "wokwi-buzzer", {"volume": "0.1"}, {"1": GND})]
-
-
-def dc_motor(in1: str, in2: str) -> list:
-    """The motor across the bridge inputs: two LEDs in anti-parallel behind one resistor."""
-    return [_part("r_motor", "wokwi-resistor", {"value": "220"},
-                  {"1": sig(in1), "2": ("part", "motor_cw", "A")}),
-            _part("motor_cw", "wokwi-led", {"color": "green", "label": "hand clockwise (AIN1 high)"},
-                  {"C": sig(in2)}),
-            _part("motor_ccw", "wokwi-led", {"color": "orange", "label": "anticlockwise (AIN2 high)"},
-                  {"A": sig(in2), "C": ("part", "r_motor", "2")})]
-
-
-# Every pin signal of each prop, drawn as the parts that stand for what the wiring table connects.
-PROP_PARTS = {
-    "clock": (
-        button("button", "START", "s", "green")
-        + dc_motor("motor_in1", "motor_in2")
-        + led("motor_pwm", 220, "blue", "TB6612 PWMA")
-        + led("motor_stby", 220, "white", "nSLEEP / STBY")
-        + led("stepper_in1", 220, "red", "ULN2003 IN1")
-        + led("stepper_in2", 220, "red", "ULN2003 IN2")
-        + led("stepper_in3", 220, "red", "ULN2003 IN3")
-        + led("stepper_in4", 220, "red", "ULN2003 IN4")
-        + piezo("piezo")
-        + led("solenoid", 220, "yellow", "solenoid MOSFET gate")
-        + [_part("battery_adc", "wokwi-potentiometer", {"value": "700"},
-                 {"SIG": sig("battery_adc"), "GND": GND, "VCC": V33}),
-           _part("label_battery_adc", "wokwi-text", {"text": "battery divider"}, {})]
-        + led("led", 330, "red", "LED")
-    ),
-    "fusebox": (
-        [p for n in range(1, 9) for p in window("window%d" % n, n)]
-        + button("btn_next", "NEXT", "n", "blue")
-        + button("btn_prev", "PREV", "p", "blue")
-        + button("btn_bolt", "BOLT", "b", "yellow")
-        + led("led_red", 220, "red", "fuse blown")
-        + led("led_green", 220, "limegreen", "safe")
-        + piezo("piezo")
-        + [_part("relay", "wokwi-relay-module", {}, {"IN": sig("relay"), "VCC": V33, "GND": GND})]
-    ),
-    "football": (
-        button("btn_roll", "ROLL", "r", "red")
-        + button("btn_kick", "KICK", "k", "yellow")
-        + button("btn_good", "GOOD", "g", "green")
-        + button("btn_miss", "MISS", "m", "black")
-        + piezo("piezo")
-        + [_part("oled", "board-ssd1306", {"i2c-address": "0x3c"},
-                 {"SDA": sig("oled_sda"), "SCL": sig("oled_scl"), "VCC": V33, "GND": GND})]
-        + led("led_home", 220, "red", "home")
-        + led("led_away", 220, "yellow", "away")
-        + led("led_kick", 220, "orange", "kick count")
-        + led("led_down1", 220, "limegreen", "down 1")
-        + led("led_down2", 220, "limegreen", "down 2")
-        + led("led_down3", 220, "limegreen", "down 3")
-        + led("led_down4", 220, "limegreen", "down 4")
-        + led("led", 330, "red", "LED")
-    ),
-}
-
-# Profile signals the diagrams leave out on purpose, and why.
-NOT_DRAWN = {
-    "fusebox": {"i2c_sda": "MCP23017 option: Wokwi has no MCP23017 part",
-                "i2c_scl": "MCP23017 option: Wokwi has no MCP23017 part"},
-}
+# Each prop's parts (propctl/props/<name>/wokwi.py: PARTS, and NOT_DRAWN, the profile signals
+# it leaves out on purpose and why), for every prop of the firmware that has them.
+PROPS = tuple(name for name in props.names() if props.has(name, "wokwi"))
+PROP_PARTS = {name: props.part(name, "wokwi").PARTS for name in PROPS}
+NOT_DRAWN = {name: props.part(name, "wokwi").NOT_DRAWN for name in PROPS
+             if getattr(props.part(name, "wokwi"), "NOT_DRAWN", None)}
 
 
 def load_boards(firmware_lib: Path = FIRMWARE_LIB):
@@ -206,8 +115,8 @@ def _pullups(board: str, spec: list, pins: dict) -> list:
         end = part["wires"].get("1.l")
         if (board == "esp32" and part["type"] == "wokwi-pushbutton" and end
                 and pins.get(end[1]) in ESP32_NO_PULLUP):
-            extra.append(_part("pullup_" + end[1], "wokwi-resistor", {"value": "10000"},
-                               {"1": end, "2": V33}))
+            extra.append(make_part("pullup_" + end[1], "wokwi-resistor", {"value": "10000"},
+                                    {"1": end, "2": V33}))
     return extra
 
 
@@ -308,12 +217,12 @@ def generate_all(boards_module, root: Path, write: bool) -> list:
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "wokwi", help="write the Wokwi simulator diagrams from the board profiles",
-        description="Write hardware/<prop>/wokwi/<board>/diagram.json for every prop (clock, fusebox, "
-                    "football) on the Pico, the ESP32 DevKitC and the ESP32-S3-DevKitC-1, from the "
+        description="Write hardware/<prop>/wokwi/<board>/diagram.json for every prop (%s) on the "
+                    "Pico, the ESP32 DevKitC and the ESP32-S3-DevKitC-1, from the "
                     "firmware's board profiles "
                     "(firmware/lib/boards.py). Paste one into a Wokwi MicroPython project's diagram.json "
                     "to see the wiring. Wokwi has no H-bridge or motor part: the motor is two LEDs "
-                    "between AIN1 and AIN2, one per direction.",
+                    "between AIN1 and AIN2, one per direction." % ", ".join(PROPS),
         epilog="Examples:\n"
                "  propctl wokwi            # after a change to firmware/lib/boards.py\n"
                "  propctl wokwi --check    # are the committed diagrams up to date?\n"

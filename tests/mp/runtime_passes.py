@@ -15,9 +15,9 @@ import json
 import sys
 
 import micropython
-from clock_bench import ClockBench
 from runtime import Runtime
 from store import Store
+from vprops.clock.bench import ClockBench
 
 from link.router import Link
 from link.stdio import StdioPort

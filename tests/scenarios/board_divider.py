@@ -2,7 +2,7 @@
 
 MicroPython only, through the `vboard_process` fixture.
 """
-from clock_bench import ClockBench
+from vprops.clock.bench import ClockBench
 
 
 def pack_read(overrides, wired_permille, pack_mv):

@@ -3,8 +3,8 @@
 MicroPython only (the `vboard_process` fixture). The virtual hand (vboard/physics.py) turns at
 its rated speed when the motor sees its rated 3 V on average (duty x the pack's voltage).
 """
-from clock_bench import ClockBench, discharge  # noqa: F401  (discharge: called by name)
 from props.clock import app as clock_app
+from vprops.clock.bench import ClockBench, discharge  # noqa: F401  (discharge: called by name)
 
 
 def _segment_ends(plan, t0):

@@ -7,8 +7,8 @@ function takes and returns JSON values; the pytest side checks them.
 from time import ticks_add
 
 import micropython
-from clock_bench import ClockBench
 from props.clock import app as clock_app
+from vprops.clock.bench import ClockBench
 
 
 def _long_plan(seed, limits):

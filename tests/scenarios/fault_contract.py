@@ -4,9 +4,9 @@ Each prop is brought to where its outputs work (the hand turning, the fuse
 blown with sound, relay and light, the field-goal count beeping), then the
 next output write raises (vboard's fault injection) inside the prop's tick.
 """
-from clock_bench import ClockBench
-from football_bench import FootballBench
-from fusebox_bench import FuseBoxBench
+from vprops.clock.bench import ClockBench
+from vprops.football.bench import FootballBench
+from vprops.fusebox.bench import FuseBoxBench
 
 from scenarios.football_box import _to_own_field_goal_range
 

@@ -7,14 +7,14 @@ scenario takes `folder` (a path prefix for the flash's files), `stall_ms`
 logs, the stalls and where they fell, watchdog resets, what was saved.
 """
 import safemode
-from clock_bench import ClockBench
-from football_bench import FootballBench
-from fusebox_bench import FuseBoxBench
 from props import clock as clock_prop
 from props import football as football_prop
 from props import fusebox as fusebox_prop
 from store import Store
 from vflash import FlashFs
+from vprops.clock.bench import ClockBench
+from vprops.football.bench import FootballBench
+from vprops.fusebox.bench import FuseBoxBench
 
 from scenarios.football_box import _to_own_field_goal_range
 

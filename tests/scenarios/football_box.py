@@ -7,7 +7,7 @@ commands in virtual time, and returns JSON for the pytest side to judge.
 import gc
 
 import micropython
-from football_bench import FootballBench
+from vprops.football.bench import FootballBench
 
 from rules.fingerfootball_field import ZONE_FACES
 

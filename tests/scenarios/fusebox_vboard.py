@@ -8,7 +8,7 @@ A script is [[t_ms, window, level], ...] of raw sensor pin levels, or
 [[t_ms, "cmd", name, args...], ...] of link commands or button presses.
 """
 import micropython
-from fusebox_bench import FuseBoxBench
+from vprops.fusebox.bench import FuseBoxBench
 
 
 def _bench(overrides, options):

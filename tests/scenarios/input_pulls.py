@@ -6,13 +6,13 @@ def pulls(prop, overrides):
     import boards
     from machine import Pin
     if prop == "clock":
-        from clock_bench import ClockBench
+        from vprops.clock.bench import ClockBench
         bench = ClockBench(overrides)
     elif prop == "fusebox":
-        from fusebox_bench import FuseBoxBench
+        from vprops.fusebox.bench import FuseBoxBench
         bench = FuseBoxBench(overrides)
     else:
-        from football_bench import FootballBench
+        from vprops.football.bench import FootballBench
         bench = FootballBench(overrides)
     board = overrides.get("board", "pico")
     signal = {}

@@ -1,6 +1,6 @@
 """runtime.Runtime driving the clock on the virtual board (MicroPython, through vboard_process)."""
-from clock_bench import ClockBench
 from runtime import Runtime
+from vprops.clock.bench import ClockBench
 
 
 def deadline_rounds(seed, rounds):

@@ -6,9 +6,9 @@ overrides a config.json could hold, builds the prop exactly as a board does
 whether anything raised, plus what the pytest side needs to judge the round.
 """
 import settings
-from clock_bench import ClockBench
-from football_bench import FootballBench
-from fusebox_bench import FuseBoxBench
+from vprops.clock.bench import ClockBench
+from vprops.football.bench import FootballBench
+from vprops.fusebox.bench import FuseBoxBench
 
 
 def merge(overrides):

@@ -9,10 +9,10 @@ the pytest side compares every run with the one that never wraps.
 from time import TICKS_PERIOD, ticks_add, ticks_diff
 
 import vboard
-from clock_bench import ClockBench
-from football_bench import FootballBench
-from fusebox_bench import FuseBoxBench
 from machine import WDT
+from vprops.clock.bench import ClockBench
+from vprops.football.bench import FootballBench
+from vprops.fusebox.bench import FuseBoxBench
 
 
 def _start(wrap_at_ms):

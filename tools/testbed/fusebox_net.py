@@ -16,10 +16,10 @@ import json
 import sys
 import time
 
-from fusebox_bench import FuseBoxBench
 from net.mqtt import UP
 from net.venue import NetPort, Venue
 from runtime import Runtime
+from vprops.fusebox.bench import FuseBoxBench
 
 from link.router import Link
 from rules.rng import Rng

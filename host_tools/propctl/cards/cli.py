@@ -12,9 +12,9 @@ from propctl.cards.container import pack_chunks
 from propctl.cards.load import load_deck
 from propctl.cards.report import Progress, add_strict, judged, report
 from propctl.cards.select import one_deck, select
-from propctl.display import printable
 from propctl.inputfile import InputFileError, open_regular
 from propctl.shared.cardpack import Pack, PackError
+from propctl.termsafe import printable
 from propctl.termtext import cells, cut
 
 # Decks at least this big report progress while packing.

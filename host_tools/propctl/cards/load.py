@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 from propctl.cards import container, kinds
 from propctl.cards.deckfile import MAX_FILE_BYTES, Problem, Row, raw_id, read_file  # noqa: F401 (users read them here)
 from propctl.cards.kinds import CardKind
-from propctl.display import BIDI
+from propctl.termsafe import BIDI
 
 
 class Places(Sequence[Tuple[str, Optional[int]]]):

@@ -14,8 +14,8 @@ from typing import Callable, Dict, Optional
 
 from propctl.argtypes import SEED
 from propctl.atomic import output_problem, write_atomic
-from propctl.display import has_control, printable
 from propctl.inputfile import InputFileError, read_regular
+from propctl.termsafe import has_control, printable
 from propctl.termtext import cells, cut
 
 YES = ("", "y", "yes", "j", "ja")  # Enter means yes
@@ -222,7 +222,7 @@ def checked_name(text: str, what: str) -> str:
 
 
 def shown(ask: Callable[[str], str], say: Callable[[str], object]) -> tuple:
-    """(ask, say) that show every text escaped by propctl.display.printable: whatever a name,
+    """(ask, say) that show every text escaped by propctl.termsafe.printable: whatever a name,
     a typed line or a save file holds, printing it cannot change the terminal."""
     return (lambda prompt: ask(printable(prompt)), lambda text: say(printable(text)))
 

@@ -9,10 +9,10 @@ littlefs2 image of the board's whole filesystem region (geometry.BOARDS), wrappe
 blocks at the region's address; with a stock MicroPython UF2, its blocks come first and
 the filesystem's follow, numbered on in one file.
 """
-from propctl.board import BoardError
 from propctl.image import uf2
 from propctl.image.filesystem import filesystem_image
 from propctl.image.geometry import BOARDS, mpy_version_of
+from propctl.serial_link import BoardError
 
 
 class ImageRefused(BoardError):
@@ -51,7 +51,7 @@ def mpy_cross_version() -> int:
 
 def check_stock(stock, geometry, mpy: int) -> None:
     """ImageRefused unless the stock firmware fits the board, its flash layout and the .mpy files."""
-    from propctl.board.session import board_problem
+    from propctl.serial_link.session import board_problem
     if stock.family != geometry.family:
         raise ImageRefused("the stock image is for another chip (UF2 family 0x%08X, --board %s takes "
                            "0x%08X): download %s's firmware (%s) from micropython.org/download"

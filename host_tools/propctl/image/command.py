@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 from propctl.argtypes import Whole
-from propctl.board import BoardError
 from propctl.build import PROPS
-from propctl.display import printable
 from propctl.image.geometry import BOARDS
+from propctl.serial_link import BoardError
+from propctl.termsafe import printable
 
 MAX_STOCK_BYTES = 16 * 1024 * 1024  # a UF2 of a whole 4 MiB flash is 8 MiB
 MAX_CONFIG_BYTES = 8192             # as much as a board reads (firmware/lib/settings.py)

@@ -1,10 +1,15 @@
-"""The `propctl sim` command line: one sub-command per prop with its own options, and `serve`."""
+"""The `propctl sim` command line: one sub-command per prop of the firmware, and `serve`.
+
+The props come from the registry (propctl.props): each prop's screen is its
+propctl/props/<name>/sim.py (SUMMARY, DESCRIPTION, EPILOG, COMMON: which shared options
+it takes, add_arguments, run), or the generic one (propctl.sim.generic) for a prop with none.
+"""
 import sys
 
+from propctl import props as registry
 from propctl.argtypes import SEED, Whole
-from propctl.board import serve
-from propctl.build import PROPS
-from propctl.sim import clock, football, fusebox, fusebox_terminal
+from propctl.serial_link import serve
+from propctl.sim import generic
 from propctl.sim.runner import interactive_default
 from propctl.venue import netsim
 
@@ -48,7 +53,7 @@ def _serve_or_help(parser):
     def run(args) -> int:
         if args.serve:
             return serve.main(args)
-        print("propctl sim: name a prop to simulate (%s), or `serve`" % ", ".join(PROPS),
+        print("propctl sim: name a prop to simulate (%s), or `serve`" % ", ".join(registry.names()),
               file=sys.stderr)
         parser.print_usage(sys.stderr)
         return 2
@@ -73,42 +78,14 @@ def register(subparsers) -> None:
     serve.add_arguments(parser)
     parser.set_defaults(func=_serve_or_help(parser))
     props = parser.add_subparsers(title="props", metavar="PROP")
-
-    p = props.add_parser("clock", help="the ghost clock: one round, drawn as a clock face",
-                         description="The ghost-clock firmware on the virtual board. The start button "
-                                     "is pressed for you; the run ends after the chime.",
-                         epilog="examples:\n"
-                                "  propctl sim clock                  one round in real time\n"
-                                "  propctl sim clock --speed 5        five times faster\n"
-                                "  propctl sim clock --seed 42 --non-interactive   the event log only\n"
-                                "  propctl sim clock --set clock.motor=stepper     the stepper variant\n"
-                                "  propctl sim clock --picture round.svg   and an SVG plot of the round")
-    _common(p, seed_help="seed for the round's motion plan (default: random)", speed=True)
-    clock.add_arguments(p)
-    netsim.add_arguments(p)
-    p.set_defaults(func=_runs(clock, "clock"))
-
-    p = props.add_parser("fusebox", help="the fuse box: keys 1-8 open windows, or a script",
-                         description="The fuse-box firmware on the virtual board, played from the "
-                                     "keyboard (keys 1-8 open and close windows) or from a script.")
-    p.epilog = "\n\n".join((fusebox_terminal.HELP + "\n" + fusebox_terminal.TIME_HELP, fusebox.SCRIPT_HELP,
-                            fusebox.EXAMPLES))
-    _common(p)
-    fusebox.add_arguments(p)
-    netsim.add_arguments(p)
-    p.set_defaults(func=_runs(fusebox, "fusebox"))
-
-    p = props.add_parser("football", help="the Finger Football box: play it from the keyboard, or a demo",
-                         description="The Finger Football box firmware on the virtual board. At a "
-                                     "terminal you play it:\nits buttons and the referee's reports are "
-                                     "keys. Without one, or with --demo, two simulated\nplayers play a "
-                                     "demo game. The panel shows the box's display and the events.")
-    p.epilog = football.HELP
-    _common(p, seed_help="seed for the box's coin and dice (and the demo players; default: from the clock)",
-            speed=True, config=False)
-    football.add_arguments(p)
-    netsim.add_arguments(p)
-    p.set_defaults(func=_runs(football, "football"))
+    for name in registry.names():  # the firmware's props; a prop with no screen of its own: generic
+        screen = registry.part(name, registry.SIM) or generic.screen_for(name)
+        p = props.add_parser(name, help=screen.SUMMARY, description=screen.DESCRIPTION)
+        p.epilog = screen.EPILOG
+        _common(p, **screen.COMMON)
+        screen.add_arguments(p)
+        netsim.add_arguments(p)
+        p.set_defaults(func=_runs(screen, name))
 
     p = props.add_parser("serve", help="the virtual board on a serial port, for deploy and monitor",
                          description=(serve.__doc__ or "").split("\n\n")[0])

@@ -1,8 +1,8 @@
 """The files a sim writes when the run is over (--wav, --picture), checked before it starts:
 a round played for a file that then cannot be written would be lost."""
 from propctl.atomic import output_problem
-from propctl.display import printable
 from propctl.sim.runner import SimError
+from propctl.termsafe import printable
 
 
 def check_outputs(args, *options: str) -> None:

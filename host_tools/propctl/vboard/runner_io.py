@@ -1,4 +1,4 @@
-"""What the three prop runners (run_clock.py, run_fusebox.py, run_football.py) share on the
+"""What the three prop runners (vprops/<name>/run.py) share on the
 MicroPython side: their options, and their event and piezo lines to the host (vboard.emit).
 
 Kept out of vboard.py, which every bench and test loads: only a runner needs these.

@@ -37,7 +37,7 @@ Virtual time goes through the firmware's own loop, runtime.Runtime, as on a
 board: each pass ticks the app, feeds the watchdog and waits until the app's
 next deadline (at most its tick_ms); the wait is pass_ms, which moves board
 time on, applies the scheduled inputs and checks the watchdog. Another prop's
-tests follow clock_bench.py: new_board(), attach a physics model or watcher,
+tests follow vprops/clock/bench.py: new_board(), attach a physics model or watcher,
 build the app with its real build(settings, on_event), make its runtime
 (runtime(app, wdt=runtime.watchdog(settings, name))) and run(rt, ...) it.
 """

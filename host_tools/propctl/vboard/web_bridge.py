@@ -1,10 +1,9 @@
 """The props on the virtual board, driven from a web page (MicroPython WebAssembly in the browser).
 
     import web_bridge
-    prop = web_bridge.Prop("clock", "", 12345, 3)  # or "fusebox" (pack file path), "football"
+    prop = web_bridge.Prop("clock", "", 12345, 3)  # a prop of vprops/ with a web.py, its pack, ...
     prop.input("button", 1)                       # hold the start button; ("button", 0) lets go
-    prop.command("report", '{"action": "receive"}')   # a link command (football's reports,
-                                                  # the fuse box's new_game and report_choices)
+    prop.command("report", '{"action": "receive"}')   # a link command of the prop
     reply = prop.frame(16)                        # run 16 ms of board time, JSON of what changed
     prop.reports('["opp2"]')                      # football: the reports a pick's words lead to
 
@@ -14,11 +13,12 @@ the firmware's runtime.Runtime in virtual time (each pass wakes it at its
 next deadline, at most tick_ms later), exactly as the tests and the terminal
 sims do. The reply holds the prop's new events, the piezo's new PWM changes
 ([t, freq, duty], so the page can play them), the output levels, and the
-picture: the hand's angle (clock), the card and the game (fuse box), the
-OLED text, what each button does now and the reports the game takes
-(football, in the players' words from propctl/football_reports.py). Each
-event carries "text", its sentence from propctl/describe.py (both put on
-sys.path by the page).
+picture the page draws of the prop. What is about one prop (its bench, its
+inputs, its picture) is its part, vprops/<name>/web.py (PropWeb): the clock's
+hand, the fuse box's card and game, the football box's OLED, buttons and
+reports in the players' words (propctl/props/football/reports.py). Each event
+carries "text", its sentence from propctl/describe.py (the page puts the
+propctl modules that run on MicroPython on sys.path).
 
 Seeds: a fixed seed (the page's &seed=N, 0 or more) is the prop's seed
 setting, as `propctl sim clock --seed N` and `propctl plan --seed N` use it:
@@ -31,9 +31,6 @@ import random
 
 # Recorder entries: the page reads them every frame, so a few thousand are plenty.
 CAPACITY = 4000
-FUSEBOX_BUTTONS = ("btn_next", "btn_prev", "btn_bolt")
-FOOTBALL_BUTTONS = ("roll", "kick", "good", "miss")
-MIN_PRESS_MS = 80  # a press the firmware's debounce surely sees
 
 
 def version() -> str:
@@ -58,25 +55,8 @@ class Prop:
         # the round's planned length would spoil the game at the table: told only with show_plan
         self._secret = () if show_plan else ("duration_ms",)
         random.seed(entropy)
-        if name == "clock":
-            import clock_bench
-            clock = {"motor": "stepper"}
-            if seed >= 0:
-                clock["seed"] = seed
-            self.bench = clock_bench.ClockBench({"clock": clock}, capacity=CAPACITY,
-                                                 echo=self._events.append, entropy=_entropy)
-        elif name == "fusebox":
-            import fusebox_bench
-            self.bench = fusebox_bench.FuseBoxBench({"fusebox": {"pack": pack}}, capacity=CAPACITY,
-                                                     echo=self._events.append)
-            self._open = [False] * 8
-        elif name == "football":
-            import football_bench
-            settings = {"football": {"seed": seed}} if seed >= 0 else None
-            self.bench = football_bench.FootballBench(settings, capacity=CAPACITY,
-                                                       echo=self._events.append, entropy=_entropy)
-        else:
-            raise ValueError("no prop called %r" % name)
+        self.part = _part(name).PropWeb(pack, seed, CAPACITY, self._events.append, _entropy)
+        self.bench = self.part.bench
         self.board = self.bench.board
         self._seen = 0
         piezo = str(self.bench.pins["piezo"])
@@ -84,37 +64,10 @@ class Prop:
         self._duty_sig = piezo + ".duty"
         self._freq = 0
         self._levels: dict = {}   # signal name -> last value written
-        self._card = None
-        self._down_at = 0   # board time a football button went down
 
     def input(self, what: str, value: int) -> None:
         """A person at the prop: hold/let go of a button, open/close a window (1-8), press a button."""
-        bench = self.bench
-        if self.name == "clock" and what == "button":
-            if value:
-                self.board.set_input(bench.button, 0)
-            else:
-                self.board.clear_input(bench.button)
-        elif self.name == "fusebox" and what == "window":
-            index = value - 1
-            self._open[index] = not self._open[index]
-            bench.window(index, self._open[index])
-        elif self.name == "fusebox" and what == "close_windows":  # the next starter shuts them all
-            for index in range(8):
-                if self._open[index]:
-                    self._open[index] = False
-                    bench.window(index, False)
-        elif self.name == "fusebox" and what in FUSEBOX_BUTTONS:
-            bench.press(what)
-        elif self.name == "football" and what in FOOTBALL_BUTTONS:
-            pin = bench.pins["btn_" + what]
-            now = self.board.clock.elapsed
-            if value:  # held until let go (a long ROLL after the final whistle: a new game)
-                self.board.set_input(pin, 0)
-                self._down_at = now
-            else:      # a tap shorter than a frame still lasts long enough for the debounce
-                self.board.schedule_input(max(now, self._down_at + MIN_PRESS_MS), pin, None)
-        else:
+        if not self.part.input(what, value):
             raise ValueError("%s has no input %r" % (self.name, what))
 
     def frame(self, ms: int) -> str:
@@ -149,13 +102,12 @@ class Prop:
 
     def _describe(self, event: dict) -> str:
         """The event as a sentence (propctl/describe.py, as `propctl monitor` shows it)."""
-        import describe
+        from propctl import describe
         fields = {}
         for key in event:
             if key != "event" and key != "t" and key not in self._secret:
                 fields[key] = event[key]
-        if self.name == "football":
-            fields["names"] = self.bench.app.cfg["names"]  # the teams by name, as the sim says them
+        self.part.fields(fields)
         return describe.describe_event(self.name, event["event"], fields)
 
     def _outputs(self) -> dict:
@@ -173,52 +125,12 @@ class Prop:
         return out
 
     def _picture(self, reply: dict) -> None:
-        bench = self.bench
-        if self.name == "clock":
-            reply["hand_mdeg"] = bench.hand.angle_mdeg()
-            reply["state"] = bench.app.state
-        elif self.name == "fusebox":
-            reply["open"] = [i + 1 for i in range(8) if self._open[i]]
-            for event in reply["events"]:
-                if event["event"] == "card":
-                    self._card = self._describe_card(event["index"])
-            reply["card"] = self._card
-            reply["box"] = bench.app.state_command()  # the box's state and the game (players 1-n)
-        else:
-            import football_reports
-            reply["screen"] = bench.screen()
-            state = self._football_state()
-            reply["message"] = bench.app.game.state["message"]
-            reply["counting"] = state["box"] == "counting"
-            reply["roles"] = football_reports.button_roles(state, "hold it down")  # what each button does now
-            # what the players may report now (over the link on a real table)
-            reply["actions"] = state["actions"]
-            reply["reports"] = self._entries(football_reports.reports(state))
-            reply["play_note"] = football_reports.play_note(state)
-
-    def _football_state(self) -> dict:
-        app = self.bench.app
-        actions = [[a[0], a[1], a[2]] for a in app.game.actions()]
-        return {"phase": app.game.state["phase"], "actions": actions, "box": app.state}
+        self.part.picture(reply)  # the hand, the card, the OLED: what the page draws of this prop
 
     def reports(self, prefix_json: str) -> str:
         """Football: the report entries once the words in the JSON list `prefix_json` of a pick
         (an announced play: its zone first) are chosen."""
-        import football_reports
-        prefix = tuple(json.loads(prefix_json))
-        return json.dumps(self._entries(football_reports.reports(self._football_state(), prefix)))
-
-    @staticmethod
-    def _entries(entries) -> list:
-        """football_reports' (label, line, needs) as the page takes them: {"label", "report": the
-        report command's arguments or None, "needs": ["yards", action, lo, hi] or ["pick",
-        action, [words chosen]] or None}."""
-        import football_reports
-        out = []
-        for label, line, needs in entries:
-            out.append({"label": label, "report": football_reports.report_args(line) if line else None,
-                        "needs": list(needs) if needs else None})
-        return out
+        return self.part.reports(prefix_json)
 
     def command(self, name: str, args_json: str) -> str:
         """A link command of the prop (as `propctl` would send it); JSON {"ok": result} or {"error": why}."""
@@ -227,16 +139,17 @@ class Prop:
         try:
             return json.dumps({"ok": handler(**args)})
         except ValueError as exc:
-            import describe
+            from propctl import describe
             return json.dumps({"error": str(exc), "text": describe.describe_event(
                 self.name, "refused", {"error": str(exc)})})
 
-    def _describe_card(self, index: int):
-        """The card in the box, read from the pack as the firmware reads it."""
-        from cardpack import taskcard
-        pack = self.bench.app.slot.pack
-        if pack is None or index < 0:
-            return None
-        card = taskcard.decode(pack.record(index))
-        return {"id": card.id, "category": card.category, "text": card.text,
-                "statements": list(card.statements), "bolt": card.bolt + 1}
+
+def _part(name: str):
+    """The prop's part for the page: vprops/<name>/web.py (its bench, inputs and picture)."""
+    for ch in name:  # the page's ?prop= never makes us import anything but a prop's part
+        if not ("a" <= ch <= "z" or "0" <= ch <= "9" or ch == "_"):
+            raise ValueError("no prop called %r" % name)
+    try:
+        return __import__("vprops.%s.web" % name, None, None, ("PropWeb",), 0)
+    except ImportError:
+        raise ValueError("no prop called %r" % name) from None

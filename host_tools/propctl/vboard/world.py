@@ -36,7 +36,6 @@ HANDS = "vboard_hands.json"
 SEEN = "vboard_seen.json"
 POLL_MS = 20
 PACK_OFF_MV = 1000  # below this the pack is off: what it powers does nothing
-HAND_DEG_PER_S = 120
 
 # Inputs and how they read: a button reads active (low) while pressed; a window's reed
 # reads active while the window is closed (its magnet over the reed), so opening it
@@ -89,23 +88,12 @@ class World:
             for suffix in ("", ".duty"):
                 self._watched[board.signal(str(self.pin_of[part]) + suffix)] = part
         board.clock.run_real(1)
-        if self.prop == "clock":  # the divider is wired as the config (or the board's table) says
-            from props.clock.wiring import divider_permille
-            board.battery_divider_permille = divider_permille(cfg["clock"], boards.limits(cfg["board"]))
+        own = _prop_part(self.prop)  # vprops/<prop>/world.py: the prop's own hardware, if any
+        if own is not None:
+            own.wire(board, cfg)
         if config.get("battery_mv") is not None:
             board.set_battery_mv(config["battery_mv"])
-        self.hand = None
-        if self.prop == "clock":  # only the clock has a motor: the others keep physics off the heap
-            import physics
-            c = cfg["clock"]
-            p = self.pin_of
-            if c["motor"] == "stepper":
-                self.hand = physics.StepperHand(board, (p["stepper_in1"], p["stepper_in2"], p["stepper_in3"],
-                                                        p["stepper_in4"]), dwell_ms=c["dwell_ms"])
-            else:
-                self.hand = physics.HBridgeHand(board, c["bridge"], p["motor_in1"], p["motor_in2"],
-                                                p.get("motor_pwm"), p.get("motor_stby"),
-                                                deg_per_s=HAND_DEG_PER_S, dwell_ms=c["dwell_ms"])
+        self.hand = own.hand(board, cfg, self.pin_of) if own is not None else None
         board.watch(self._changed)
         self._next = time.ticks_ms()
         self._apply()
@@ -167,3 +155,15 @@ class World:
         with open(SEEN + ".tmp", "w") as f:
             f.write(json.dumps(seen))
         os.rename(SEEN + ".tmp", SEEN)
+
+
+def _prop_part(prop: str):
+    """The prop's part of the world (vprops/<prop>/world.py: wire(board, cfg) and
+    hand(board, cfg, pin_of)), or None for a prop with no hardware of its own modelled here."""
+    name = "vprops.%s.world" % prop
+    try:
+        return __import__(name, None, None, ("wire",), 0)
+    except ImportError as exc:
+        if name not in str(exc):  # the part is there but something it imports is not: say so
+            raise
+        return None

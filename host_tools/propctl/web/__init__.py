@@ -4,9 +4,10 @@ A small local server (127.0.0.1 only, standard library http.server) hands the
 browser three things: the page (static/), the pinned MicroPython WebAssembly
 port from tools/wasm/node_modules (so it works offline), and /files.json: every
 file of firmware/lib and of the virtual board (host_tools/propctl/vboard), the
-event describer (propctl/describe.py), the football box's words for its buttons
-and reports (propctl/football_reports.py) and the fuse box's card pack, which the
-page writes into the port's filesystem before it imports vboard/web_bridge.py.
+event describer (propctl/describe.py) with each prop's own (propctl/props/<name>/describe.py)
+and words (the football box's buttons and reports: propctl/props/football/reports.py), and
+the fuse box's card pack, which the page writes into the port's filesystem before it imports
+vboard/web_bridge.py.
 Everything else runs in the browser, except the fuse box's memory of played
 cards: the page reports them to POST /played (propctl.web.played).
 """
@@ -34,9 +35,9 @@ FS_LIB = "/lib"
 FS_VBOARD = "/vboard"
 FS_HOST = "/host"
 FS_PACK = "/pack.bin"
-DESCRIBE = Path(__file__).resolve().parents[1] / "describe.py"
-# The host modules the page runs on MicroPython too: the same sentences and words as the terminal.
-HOST_MODULES = (DESCRIBE, DESCRIBE.parent / "football_reports.py")
+# The folder holding the propctl package: the page runs some of its modules on MicroPython too,
+# for the same sentences and words as the terminal (host_modules).
+HOST_ROOT = Path(__file__).resolve().parents[2]
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".wasm": "application/wasm", ".json": "application/json", ".png": "image/png"}
@@ -51,14 +52,27 @@ def _python_files(root: Path, fs_root: str) -> dict:
     return out
 
 
+def host_modules() -> list:
+    """The propctl modules the page imports under MicroPython (as propctl.describe and
+    propctl.props.<name>.<part>): the event describer with its packages, and each prop's
+    parts the registry names as run there too (propctl.props.ON_MICROPYTHON)."""
+    from propctl import props
+    package = HOST_ROOT / "propctl"
+    found = [package / "__init__.py", package / "describe.py", package / "props" / "__init__.py"]
+    for name in props.names():
+        found += [package / "props" / name / (part + ".py") for part in props.ON_MICROPYTHON
+                  if (package / "props" / name / (part + ".py")).is_file()]
+    return found
+
+
 def files_manifest(pack_path, pack: bytes = b"") -> dict:
     """What the page writes into the port's FS: {"text": {path: str}, "binary": {path: base64}, ...}.
     The card pack is the file `pack_path`, else the bytes `pack`, else none."""
     text = _python_files(FIRMWARE_LIB, FS_LIB)
     text.update(_python_files(VBOARD_DIR, FS_VBOARD))
     # the event log's sentences (the same describer as `propctl monitor`) and football's words
-    for module in HOST_MODULES:
-        text[FS_HOST + "/" + module.name] = module.read_text(encoding="utf-8")
+    for module in host_modules():
+        text[FS_HOST + "/" + module.relative_to(HOST_ROOT).as_posix()] = module.read_text(encoding="utf-8")
     if pack_path is not None:
         pack = Path(pack_path).read_bytes()
     binary = {FS_PACK: base64.b64encode(pack).decode("ascii")} if pack else {}

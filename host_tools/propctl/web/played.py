@@ -15,7 +15,7 @@ import threading
 from typing import List, Union
 
 from propctl.cards.deal import Memory, deck_name
-from propctl.fusebox_deck import deck_of, pack_bytes
+from propctl.props.fusebox.deck import deck_of, pack_bytes
 
 PATH = "/played"
 MAX_BODY = 256  # {"played": "GEO-01"} is 20 bytes

@@ -2,7 +2,7 @@
 // board into its filesystem, builds one prop (vboard/web_bridge.py) and runs it each animation
 // frame; draws what the board's outputs show and plays the piezo's tones through Web Audio.
 // Every word the page shows about the game comes from the bridge (propctl/describe.py's sentences,
-// propctl/football_reports.py's buttons and reports): the same as at the terminal.
+// propctl/props/football/reports.py's buttons and reports): the same as at the terminal.
 import { loadMicroPython } from "/mp/micropython.mjs";
 
 const params = new URLSearchParams(location.search);
