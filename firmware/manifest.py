@@ -44,7 +44,7 @@ with open(os.path.join(_named, "frozen_props.py"), "w") as _out:
                % (tuple(PROPS),))
 module("frozen_props.py", base_path=_named)
 package("net", base_path="lib")
-module("boards.py", base_path="lib")
+module("boardprofiles.py", base_path="lib")
 module("settings.py", base_path="lib")
 module("store.py", base_path="lib")
 module("safemode.py", base_path="lib")

@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "firmware" / "lib"))
 
-import boards  # noqa: E402
+import boardprofiles  # noqa: E402
 import settings  # noqa: E402
 
 S = "scenarios.board_divider:pack_read"
@@ -21,9 +21,9 @@ WIRED = {"pico": 2000, "pico_w": 2000, "pico2": 2000, "pico2_w": 2000, "esp32s3"
 
 def test_each_board_s_default_divider_is_its_wiring_table_s():
     assert settings.DEFAULTS["clock"]["battery_divider_permille"] == 0  # 0: the board's
-    assert set(WIRED) == set(boards.NAMES)
+    assert set(WIRED) == set(boardprofiles.NAMES)
     for board, wired in WIRED.items():
-        assert boards.limits(board)["battery_divider_permille"] == wired, board
+        assert boardprofiles.limits(board)["battery_divider_permille"] == wired, board
 
 
 def test_the_setting_says_what_0_means():

@@ -1,4 +1,4 @@
-"""settings.py and boards.py: a bad config never stops a board booting, and says what is wrong."""
+"""settings.py and boardprofiles.py: a bad config never stops a board booting, and says what is wrong."""
 import json
 import sys
 
@@ -10,7 +10,7 @@ from micropython_harness import FIRMWARE_LIB
 
 sys.path.insert(0, str(FIRMWARE_LIB))  # settings and boards are plain Python, importable here too
 
-import boards  # noqa: E402
+import boardprofiles  # noqa: E402
 import settings  # noqa: E402
 
 
@@ -110,7 +110,7 @@ def test_any_config_merges_the_same_on_both_interpreters_and_never_raises(differ
                 assert got is None or type(got) is type(value) or (value is None and type(got) is int)
         else:
             assert type(result[key]) is type(default)
-    assert result["board"] in boards.NAMES
+    assert result["board"] in boardprofiles.NAMES
 
 
 def test_broken_text_parses_to_defaults_on_both(differential):
@@ -120,22 +120,22 @@ def test_broken_text_parses_to_defaults_on_both(differential):
 
 def test_board_profiles_have_the_same_clock_signals_and_distinct_pins():
     names = None
-    for board in boards.NAMES:
-        pins = boards.profile(board, "clock")
+    for board in boardprofiles.NAMES:
+        pins = boardprofiles.profile(board, "clock")
         if names is None:
             names = set(pins)
         assert set(pins) == names
         used = [p for p in pins.values() if p is not None]
         assert len(used) == len(set(used)), "%s uses a pin twice" % board
-        limits = boards.limits(board)
+        limits = boardprofiles.limits(board)
         assert limits["max_run_ms"] > 0 and limits["adc_full_mv"] > 0
 
 
 def test_unknown_board_or_prop_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown board 'uno'"):
-        boards.profile("uno", "clock")
+        boardprofiles.profile("uno", "clock")
     with pytest.raises(ValueError, match="no pins for the teapot prop"):
-        boards.profile("pico", "teapot")
+        boardprofiles.profile("pico", "teapot")
 
 
 def test_every_prop_section_is_configurable_from_the_config_file():

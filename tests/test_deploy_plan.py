@@ -135,7 +135,7 @@ def test_deploy_clears_the_files_the_boot_modes_use():
 
 @pytest.mark.parametrize("prop", ["clock", "fusebox", "football"])
 def test_a_one_prop_image_freezes_everything_that_prop_imports_and_no_other_prop(prop, tmp_path):
-    """FIRMWARE_PROPS=PROP: the prop, as link.board imports it, loads from the frozen set alone."""
+    """FIRMWARE_PROPS=PROP: the prop, as link.startup imports it, loads from the frozen set alone."""
     frozen = _frozen_files(_manifest_calls(prop))
     others = [p for p in ("clock", "fusebox", "football") if p != prop]
     assert not [f for f in frozen if any(f.startswith("props/%s/" % o) for o in others)]
@@ -143,7 +143,7 @@ def test_a_one_prop_image_freezes_everything_that_prop_imports_and_no_other_prop
         target = tmp_path / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes((FIRMWARE_DIR / "lib" / rel).read_bytes())
-    code = "import safemode, settings, store, selftest\nfrom link import board\nimport props.%s\n" % prop
+    code = "import safemode, settings, store, selftest\nfrom link import startup\nimport props.%s\n" % prop
     done = subprocess.run([find_micropython(), "-c", code + "print('ok')"], capture_output=True,
                           text=True, cwd=str(tmp_path), env=dict(os.environ, MICROPYPATH=str(tmp_path)))
     assert done.stdout.strip() == "ok", done.stdout + done.stderr

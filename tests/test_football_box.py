@@ -240,7 +240,7 @@ def test_refused_presses_change_nothing_and_sound_low(vboard_process):
     refused = result["refused"]
     assert [e["button"] for e in refused] == ["kick", "good"]
     assert "50" in refused[0]["error"]
-    refused_hz = firmware_sounds.tuples("props/football/parts.py")["REFUSED_TONE"][0]
+    refused_hz = firmware_sounds.tuples("props/football/constants.py")["REFUSED_TONE"][0]
     assert [f for _, f in result["tones"]] == [refused_hz, refused_hz]
     # the lowest sound the box makes ("sound low"), and still in the piezo's band
     low, _ = firmware_sounds.band()

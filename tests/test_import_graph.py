@@ -2,14 +2,14 @@
 
 rules and drivers depend on nothing of ours; cardpack on rules at most; a prop is a package
 (props.clock, props.fusebox, props.football) and depends on rules, drivers, cardpack, the
-configuration (boards, settings) and its own modules (props.clock.game is the clock's), never on
+configuration (boardprofiles, settings) and its own modules (props.clock.commands is the clock's), never on
 another prop; link and runtime reach props only through the contract (the package's NAMES, then
 build() by name; props.contract, the stub mypy checks every app against, names its types and is
 imported only under TYPE_CHECKING), never a prop module itself. The selftest package (the
-wiring self-test link.board wraps around every app): selftest imports only its
+wiring self-test link.startup wraps around every app): selftest imports only its
 selftest.session, that only selftest.steps, which builds drivers from boards like a prop and
 reads the clock's motion limits from rules; none of them imports a prop. net (venue mode)
-uses link's protocol and rules' PRNG and nothing of a prop; only link.board imports it, and
+uses link's protocol and rules' PRNG and nothing of a prop; only link.startup imports it, and
 only when net.broker is set.
 """
 import ast
@@ -72,29 +72,29 @@ def allowed(module: str, dep: str) -> bool:
     if own == "props":
         if other == "props":
             # the package (NAMES), the pins every prop's wiring is built on (props.pins), or a
-            # module of the same prop: props.clock -> props.clock.game
+            # module of the same prop: props.clock -> props.clock.commands
             if dep in ("props", "props.pins", CONTRACT):
                 return True
             return prop_of(dep) in PROPS and prop_of(dep) == prop_of(module)
-        return other in ("rules", "drivers", "cardpack", "boards", "settings")
+        return other in ("rules", "drivers", "cardpack", "boardprofiles", "settings")
     if own in ("link", "runtime"):
         if other == "props":
             return dep in ("props", CONTRACT)  # the contract: NAMES, then build() by name
-        return (other in ("link", "runtime", "safemode", "store", "boards", "version", "net")
+        return (other in ("link", "runtime", "safemode", "store", "boardprofiles", "version", "net")
                 or dep == "selftest")
     if own == "net":
         return other in ("net", "link", "rules")
-    if own in ("boards", "store", "version"):
+    if own in ("boardprofiles", "store", "version"):
         return False
     if own == "settings":
-        return dep in ("boards", "props")
+        return dep in ("boardprofiles", "props")
     if own == "safemode":
         return dep == "store"
     if module in SELFTEST_CHAIN:
         return dep in (SELFTEST_CHAIN[module], CONTRACT)
     if module == "selftest.steps":
         # each prop's drivers from the prop's own wiring module, as its build() gets them
-        return other in ("rules", "drivers", "boards") or dep in WIRING.values()
+        return other in ("rules", "drivers", "boardprofiles") or dep in WIRING.values()
     raise AssertionError("no rule for %s: add one to this test" % module)
 
 
@@ -148,17 +148,17 @@ def test_the_firmware_has_no_import_cycle():
     ("rules.geisteruhr", "drivers.motor", False),   # the core stays pure
     ("drivers.motor", "props.clock", False),
     ("props.football", "props.clock", False),       # one prop never leans on another
-    ("props.clock", "props.clock.game", True),
-    ("props.clock.app", "props.clock.game", True),
-    ("props.fusebox.app", "props.clock.game", False),
-    ("props.clockwork", "props.clock.game", False),  # a name that merely starts like the prop
+    ("props.clock", "props.clock.commands", True),
+    ("props.clock.app", "props.clock.commands", True),
+    ("props.fusebox.app", "props.clock.commands", False),
+    ("props.clockwork", "props.clock.commands", False),  # a name that merely starts like the prop
     ("selftest", "selftest.steps", False),           # the chain, one link at a time
     ("selftest.steps", "props.clock", False),
     ("selftest.steps", "props.clock.wiring", True),
     ("selftest.steps", "props.clock.app", False),
     ("props.clock.wiring", "props.pins", True),
-    ("link.board", "props.clock", False),           # only through the contract
-    ("link.board", "props", True),
+    ("link.startup", "props.clock", False),           # only through the contract
+    ("link.startup", "props", True),
     ("runtime", "props.fusebox", False),
 ])
 def test_the_rules_themselves_catch_what_they_are_for(module, dep, ok):

@@ -15,7 +15,7 @@ from propctl.reference import generate
 from propctl.reference.texts import COMMANDS, SETTINGS
 
 sys.path.insert(0, str(FIRMWARE_DIR / "lib"))
-import boards  # noqa: E402  (the firmware's own modules, as on a board)
+import boardprofiles  # noqa: E402  (the firmware's own modules, as on a board)
 import settings  # noqa: E402
 
 
@@ -81,7 +81,7 @@ def test_the_build_guides_pico_tables_say_what_boards_py_says():
     for prop in ("clock", "fusebox", "football"):
         text = (REPO_ROOT / "docs" / ("build-%s.md" % prop)).read_text(encoding="utf-8")
         for signal, cell in re.findall(r"^\| `(\w+)` \| (GP\d+(?: \(pin \d+\))?) \|", text, re.M):
-            gpio = boards.board_profile("pico")[prop][signal]
-            assert cell == generate.pin_cell(boards, "pico", gpio), (prop, signal)
+            gpio = boardprofiles.board_profile("pico")[prop][signal]
+            assert cell == generate.pin_cell(boardprofiles, "pico", gpio), (prop, signal)
             seen += 1
     assert seen >= 25

@@ -5,7 +5,7 @@
     cfg["prop"], cfg["board"], cfg["clock"]["motor"]
 
 Top-level keys: "prop" (which app runs), "board" (which pin profile in
-boards.NAMES), and one section per prop ("clock", "fusebox" and
+boardprofiles.NAMES), and one section per prop ("clock", "fusebox" and
 "football") whose keys override that prop's defaults one by one.
 
 SCHEMA is the one place that defines every setting: its default, its type
@@ -18,7 +18,7 @@ booting. A new prop adds its section to SCHEMA.
 """
 import json
 
-import boards
+import boardprofiles
 from props import ALL
 
 DEFAULT_PATH = "config.json"
@@ -26,7 +26,7 @@ DEFAULT_PATH = "config.json"
 # (a board has ~200 KB of heap, and json would need several times the text).
 MAX_FILE_BYTES = 8192
 # the longest watchdog any board profile accepts (each board then caps it to its own)
-_WATCHDOG_MAX_MS = max(boards.limits(name)["wdt_max_ms"] for name in boards.NAMES)
+_WATCHDOG_MAX_MS = max(boardprofiles.limits(name)["wdt_max_ms"] for name in boardprofiles.NAMES)
 
 
 # Each setting is a tuple (kind, default, ...), written out as a literal: a tuple of constants
@@ -47,7 +47,7 @@ _WATCHDOG_MAX_MS = max(boards.limits(name)["wdt_max_ms"] for name in boards.NAME
 #                                    shows the value (errors go to the console, hello, logs)
 SCHEMA: dict = {
     "prop": ("choice", "clock", ALL),  # props.ALL: the one prop list (props.NAMES: this image's)
-    "board": ("choice", "pico", boards.NAMES),
+    "board": ("choice", "pico", boardprofiles.NAMES),
     "clock": {
         # "dc" (gear motor on an H-bridge) or "stepper" (28BYJ-48 + ULN2003)
         "motor": ("choice", "dc", ("dc", "stepper")),
@@ -74,7 +74,7 @@ SCHEMA: dict = {
         # refuse a round below this pack voltage; 0: no divider wired (no check, supply_mv used)
         "battery_min_mv": ("int", 0, 1000, 12000, 0),
         # battery V per ADC-pin V x 1000; 0: the divider the board's wiring table wires
-        # (boards LIMITS: 2000 for 100k/100k, 3128 for the ESP32's 100k over 47k)
+        # (boardprofiles LIMITS: 2000 for 100k/100k, 3128 for the ESP32's 100k over 47k)
         "battery_divider_permille": ("int", 0, 1000, 20000, 0, "the board's divider"),
         # a button bounces for ~10 ms; a debounce near a press's length would swallow presses
         "debounce_ms": ("int", 20, 1, 50, None),

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 # settings.py imports boards and props (props/__init__.py: NAMES) as top-level modules
-_FIRMWARE_MODULES = ("settings", "boards", "props")
+_FIRMWARE_MODULES = ("settings", "boardprofiles", "props")
 _BOARD_GOES_ON = "; using the default"
 
 
@@ -29,7 +29,7 @@ class SettingsUnreadable(Exception):
 def firmware_settings(lib: Path):
     """The settings module of the firmware folder `lib` (lib/settings.py), loaded by CPython.
 
-    The firmware's top-level names (settings, boards, props) are in sys.modules only while it
+    The firmware's top-level names (settings, boardprofiles, props) are in sys.modules only while it
     loads: whatever held those names before is put back."""
     folder = str(lib)
     saved = {name: sys.modules.pop(name) for name in _FIRMWARE_MODULES if name in sys.modules}

@@ -1,6 +1,6 @@
 """The wiring self-test: each output in turn, each input live, driven by `propctl selftest`.
 
-    app = selftest.wrap(app, settings, on_event)   # link.board wraps every prop's app
+    app = selftest.wrap(app, settings, on_event)   # link.startup wraps every prop's app
 
 The wrapper runs the prop as before and adds four link commands:
     selftest_begin()        stop the prop (app.shutdown(), no more prop ticks) and build the

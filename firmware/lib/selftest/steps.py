@@ -17,11 +17,11 @@ MOTOR_PERMILLE = const(450)
 
 def where(board: str, gpio) -> str:
     """A pin as the builder finds it: "GP9 (pin 12)", "GPIO 17 (pin J3-11)", "LED (on the board)"."""
-    import boards
+    import boardprofiles
     if type(gpio) is not int:
         return "%s (on the board)" % gpio
     name = ("GP%d" if board.startswith("pico") else "GPIO %d") % gpio
-    header = boards.header_pin(board, gpio)
+    header = boardprofiles.header_pin(board, gpio)
     return name + (" (on the board)" if header == "-" else " (pin %s)" % header)
 
 

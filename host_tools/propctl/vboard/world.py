@@ -56,7 +56,7 @@ def attach(board):
 
 class World:
     def __init__(self, board, config: dict) -> None:
-        import boards
+        import boardprofiles
         import settings as settings_module
         try:
             with open("config.json") as f:
@@ -66,7 +66,7 @@ class World:
         cfg, _ = settings_module.merge(overrides)
         self.board = board
         self.prop = cfg["prop"]
-        pins = boards.profile(cfg["board"], self.prop)
+        pins = boardprofiles.profile(cfg["board"], self.prop)
         wires = config.get("wires", {})
         # where each part's wire ends: the pin of the signal it is wired to (None: nowhere)
         self.pin_of = {}
@@ -91,7 +91,8 @@ class World:
         board.clock.run_real(1)
         if self.prop == "clock":  # the divider is wired as the config (or the board's table) says
             from props.clock.wiring import divider_permille
-            board.battery_divider_permille = divider_permille(cfg["clock"], boards.limits(cfg["board"]))
+            board.battery_divider_permille = divider_permille(cfg["clock"],
+                                                              boardprofiles.limits(cfg["board"]))
         if config.get("battery_mv") is not None:
             board.set_battery_mv(config["battery_mv"])
         self.hand = None

@@ -11,8 +11,8 @@ from drivers.sensorwatch import fault_index, fault_kind
 from drivers.switches import PRESSED, event_index, event_kind
 
 from props.fusebox.cards import CardSlot
-from props.fusebox.game import GameTable, as_numbers
-from props.fusebox.parts import (
+from props.fusebox.commands import GameTable, as_numbers
+from props.fusebox.constants import (
     ACCEPT_BLINK,
     ALL_WINDOWS,
     BLOWN,

@@ -237,7 +237,7 @@ def _esp32s3() -> dict:
 
 # The base boards, each a function that makes its profile: code, not data, so a frozen image
 # keeps it in flash and a .mpy keeps compact bytecode; a board makes dicts of its own profile
-# only, only while its prop is built (link.board then forgets this module: docs/heap.md).
+# only, only while its prop is built (link.startup then forgets this module: docs/heap.md).
 BASES: dict = {"pico": _pico, "esp32": _esp32, "esp32s3": _esp32s3}
 
 # Each board's "limits" (see the module docstring).

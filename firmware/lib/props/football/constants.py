@@ -37,7 +37,7 @@ def box_settings(settings) -> tuple:
     stops the box.
     """
     # the settings module's SCHEMA checks every prop's section; imported here, not at the
-    # top, so nothing holds it once the box is built (link.board forgets it: docs/heap.md)
+    # top, so nothing holds it once the box is built (link.startup forgets it: docs/heap.md)
     import settings as _settings
     given = settings.get("football") if settings is not None else None
     if given is None:

@@ -1,7 +1,7 @@
 """Run the configured prop on the board with the link on its USB serial.
 
-    from link import board
-    board.start(mode, settings, config_errors, guard)   # from main.py
+    from link import startup
+    startup.start(mode, settings, config_errors, guard)   # from main.py
 
 Every prop in props.NAMES plugs in the same way (the prop contract):
 `props.<name>.build(settings, on_event, store)` returns an app that keeps the
@@ -37,7 +37,7 @@ STATE_DIR = ""
 # board's pin tables). Once the prop is built and its runtime made, nothing refers to them;
 # forgotten, their tables (and, run from .mpy files, their code) go back to the heap for the
 # game (docs/heap.md). A later import (the self-test's) loads them afresh.
-BOOT_ONLY = ("settings", "boards")
+BOOT_ONLY = ("settings", "boardprofiles")
 
 
 def forget_boot_modules() -> None:
