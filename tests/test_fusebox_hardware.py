@@ -58,7 +58,7 @@ def test_mcp23017_table_is_the_firmwares_mapping(vboard_process):
     firmware = {pin: int(window) for window, pin in pins.items()}
     assert mcp23017_table_windows() == firmware
     assert 7 not in firmware and 15 not in firmware  # GPA7/GPB7 are output-only
-    address = settings.DEFAULTS["fusebox"]["mcp_address"]
+    address = settings.defaults()["fusebox"]["mcp_address"]
     assert "0x%02x" % address in readme() and '"mcp_address": %d' % address in readme()
 
 

@@ -176,10 +176,13 @@ def test_check_notices_a_miswired_diagram():
 def test_a_changed_profile_makes_the_check_fail(tmp_path, capsys):
     firmware = tmp_path / "lib"
     firmware.mkdir()
-    text = (wokwi.FIRMWARE_LIB / "boardprofiles.py").read_text(encoding="utf-8")
+    shutil.copy(wokwi.FIRMWARE_LIB / "boardprofiles.py", firmware)
+    shutil.copytree(wokwi.FIRMWARE_LIB / "props", firmware / "props")
+    pinout = firmware / "props" / "fusebox" / "pinout.py"  # the fuse box's pins, in its folder
+    text = pinout.read_text(encoding="utf-8")
     moved = text.replace('"window3": 6,', '"window3": 28,')
     assert moved != text
-    (firmware / "boardprofiles.py").write_text(moved, encoding="utf-8")
+    pinout.write_text(moved, encoding="utf-8")
     assert cli.main(["wokwi", "--check", "--firmware", str(firmware)]) == 1
     out = capsys.readouterr().out
     assert "fusebox/wokwi/pico/diagram.json" in out and "clock" not in out

@@ -22,18 +22,20 @@ MOSFET or MCP23017 part, so:
   - the fuse box's MCP23017 option is not drawn (no such part): the diagram
     shows the default, one GPIO per window.
 """
+import importlib
 import importlib.util
 import json
 import os
 import sys
+import types
 from pathlib import Path
 
-from propctl.build import FIRMWARE_DIR, REPO_ROOT
+from propctl.build import FIRMWARE_DIR, REPO_ROOT, firmware_props
 
 FIRMWARE_LIB = FIRMWARE_DIR / "lib"
 
 REPO_HARDWARE = REPO_ROOT / "hardware"  # a clone's; an installed propctl has none (use --out)
-PROPS = ("clock", "fusebox", "football")
+PROPS = firmware_props()  # the firmware's one list of props (props.NAMES)
 
 # Boards with their own wiring columns; the Pico W, Pico 2 and Pico 2 W are wired like the Pico.
 WOKWI_BOARDS = {
@@ -172,13 +174,27 @@ NOT_DRAWN = {
 
 
 def load_boards(firmware_lib: Path = FIRMWARE_LIB):
-    """The firmware's boardprofiles.py as a module (the profiles, read from the firmware tree)."""
-    spec = importlib.util.spec_from_file_location("firmware_boards", firmware_lib / "boardprofiles.py")
-    if spec is None or spec.loader is None:
+    """The firmware's board profiles, read from the firmware tree: every board's profile with
+    every prop's pins (boardprofiles.py and props/PROP/pinout.py through the registry), made
+    once while that tree is importable; the names it loads (boardprofiles, props...) are in
+    sys.modules only meanwhile. Gives .profile(board, prop) and .board_profile(board)."""
+    if not (firmware_lib / "boardprofiles.py").is_file():
         raise FileNotFoundError("no boardprofiles.py in %s" % firmware_lib)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+
+    def loaded() -> list:
+        return [name for name in sys.modules
+                if name in ("boardprofiles", "props") or name.startswith("props.")]
+    saved = {name: sys.modules.pop(name) for name in loaded()}
+    sys.path.insert(0, str(firmware_lib))
+    try:
+        profiles = importlib.import_module("boardprofiles").all_profiles()
+    finally:
+        sys.path.remove(str(firmware_lib))
+        for name in loaded():
+            sys.modules.pop(name, None)
+        sys.modules.update(saved)
+    return types.SimpleNamespace(profile=lambda board, prop: profiles[board][prop],
+                                 board_profile=lambda board: profiles[board])
 
 
 def board_pin(board: str, gpio, header: dict):

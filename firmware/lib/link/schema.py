@@ -5,7 +5,7 @@ A schema maps each argument name to a type spec:
     "str"   a string of at most MAX_STR characters
     "bool"  true or false
     "ints"  a list of at most MAX_ITEMS integers
-    "seed"  an integer 0..MAX_SEED, as the settings' seeds (clock.seed, football.seed) allow
+    "seed"  an integer 0..MAX_SEED, as the settings' seed kind allows
 A trailing "?" makes the argument optional (the handler's default applies).
 Arguments not in the schema are refused, so a typo never passes silently.
 """

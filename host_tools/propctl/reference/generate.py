@@ -10,7 +10,7 @@ from typing import Dict, List
 from propctl import describe
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
 from propctl.launcher import VBOARD_DIR, board_env, find_micropython
-from propctl.reference.texts import COMMANDS, SETTINGS
+from propctl.reference.texts import COMMANDS
 
 LIB = FIRMWARE_DIR / "lib"
 OUT = REPO_ROOT / "docs" / "reference"
@@ -42,39 +42,86 @@ SECTION_TITLES = {"": "Every board", "clock": "The ghost clock (`clock`)",
                   "net": "Venue mode (`net`)"}
 
 
-def setting_rows(settings, schema: dict, prefix: str) -> List[List[str]]:
+# --- the settings' descriptions: the `#:` comments beside their specs ---------------------
+
+_KEY = re.compile(r'^(\s*)"(\w+)":\s*(.*)$')
+_SECTION_END = re.compile(r"^(\s*)\}")
+
+
+def comment_descriptions(path: Path, prefix: str = "") -> Dict[str, str]:
+    """key (dotted inside a section) -> the `#:` comment lines right above its spec in `path`.
+
+    A key whose spec opens a dict (`"net": {`) starts a section: the keys inside it are
+    SECTION.KEY until the dict closes at the key's indentation."""
+    found: Dict[str, str] = {}
+    stack: List[tuple] = []  # (section name, indentation of its key)
+    pending: List[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#:"):
+            pending.append(stripped[2:].strip())
+            continue
+        end = _SECTION_END.match(line)
+        if end and stack and len(end.group(1)) == stack[-1][1]:
+            stack.pop()
+        match = _KEY.match(line)
+        if match:
+            name = prefix + "".join(section + "." for section, _ in stack) + match.group(2)
+            if pending:
+                found[name] = " ".join(pending)
+            if match.group(3).startswith("{") and not match.group(3).rstrip(",").endswith("}"):
+                stack.append((match.group(2), len(match.group(1))))
+        pending = []
+    return found
+
+
+def setting_descriptions() -> Dict[str, str]:
+    """Every setting's one description: settings.py's `#:` comments (the board-wide and
+    net keys) and each prop's (lib/props/NAME/settings_schema.py, keys NAME.KEY)."""
+    found = comment_descriptions(LIB / "settings.py")
+    for prop in firmware_module("props").ALL:
+        found.update(comment_descriptions(LIB / "props" / prop / "settings_schema.py", prop + "."))
+    return found
+
+
+def setting_rows(settings, schema: dict, prefix: str, descriptions: Dict[str, str]) -> List[List[str]]:
     rows = []
     for key in schema:
         spec = schema[key]
         if isinstance(spec, dict):
             continue
         name = prefix + key
-        kind = spec[0]
+        kind = spec[settings.KIND]
         if kind == "choice":  # the type of its choices
-            kind = "text" if isinstance(spec[2][0], str) else "int"
+            kind = "text" if isinstance(spec[settings.CHOICES][0], str) else "int"
         rows.append(["`%s`" % name, KIND_WORDS[kind], settings._expected(spec),
-                     "`%s`" % settings._show(spec[1]), SETTINGS.get(name, "(no description)")])
+                     "`%s`" % settings._show(spec[settings.DEFAULT]),
+                     descriptions.get(name, "(no description)")])
     return rows
 
 
 def settings_page() -> str:
     settings = firmware_module("settings")
-    out = [HEAD % "host_tools/propctl/reference/texts.py (the sentences) or firmware/lib/settings.py",
+    out = [HEAD % "the `#:` comments beside the specs in firmware/lib/settings.py and "
+           "firmware/lib/props/NAME/settings_schema.py",
            "# Settings reference\n\n",
            "A board's settings are its `config.json` (on the board's flash), checked against\n"
-           "`settings.SCHEMA` in `firmware/lib/settings.py`: the one place that gives every setting\n"
-           "its type, range and default. A value outside the range is reported by its key, e.g.\n"
+           "the specs in `firmware/lib/settings.py` (every board's keys, `net`) and in each prop's\n"
+           "folder (`firmware/lib/props/NAME/settings_schema.py`), collected through the one list\n"
+           "of props (`props.ALL`): each gives its setting's type, range and default, and the\n"
+           "comment beside it says what it does. A value outside the range is reported by its key, e.g.\n"
            "`clock.ramp_ms: 0 is not a whole number 1..5000; using the default 120`, in `hello`,\n"
            "as a `config_error` event and in the sim, and the default is used; a broken file gives\n"
            "all defaults; nothing in the file can stop the boot. `propctl deploy --set KEY=VALUE`\n"
            "and `propctl sim ... --set KEY=VALUE` take the dotted keys below and refuse, before\n"
            "anything runs, a key or value the schema refuses (exit 2).\n\n"]
-    sections = [("", settings.SCHEMA)] + [(key, settings.SCHEMA[key]) for key in settings.SCHEMA
-                                          if isinstance(settings.SCHEMA[key], dict)]
-    for name, schema in sections:
+    schema = settings.specs()
+    descriptions = setting_descriptions()
+    sections = [("", schema)] + [(key, schema[key]) for key in schema if isinstance(schema[key], dict)]
+    for name, section in sections:
         out.append("## %s\n\n" % SECTION_TITLES.get(name, "`%s`" % name))
         out.append(table(["key", "type", "allowed", "default", "what it does"],
-                         setting_rows(settings, schema, name + "." if name else "")))
+                         setting_rows(settings, section, name + "." if name else "", descriptions)))
         out.append("\n")
     return "".join(out).rstrip("\n") + "\n"
 
@@ -228,7 +275,7 @@ def pages() -> Dict[str, str]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m propctl.reference",
-        description="Write docs/reference/*.md from the code (settings.SCHEMA, the link's command "
+        description="Write docs/reference/*.md from the code (the settings specs, the link's command "
                     "tables, boardprofiles.py), or check that they are current.")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a page differs")
     parser.add_argument("--out", type=Path, default=OUT, help="folder of the pages (default docs/reference)")

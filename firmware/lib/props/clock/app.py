@@ -48,7 +48,7 @@ class ClockApp:
                  max_run_ms: int = HARD_MAX_RUN_MS, store=None) -> None:
         if settings is None:
             import settings as settings_module
-            settings = settings_module.DEFAULTS
+            settings = settings_module.defaults("clock")
         cfg = settings["clock"]
         self._motor = motor
         self._switches = switches

@@ -1,6 +1,6 @@
 """The clock's wiring: which driver each of its signals gets, on which pins, with which limits.
 
-One place for both users, props.clock.build (the prop) and selftest.steps (the
+One place for both users, props.clock.build (the prop) and props.clock.selftest_steps (the
 wiring self-test): a self-test turns the motor, strikes the chime and reads the
 battery exactly as a round does, with the same guards against a value a driver
 would refuse (the settings' schema refuses those already; a guard keeps the

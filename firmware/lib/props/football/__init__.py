@@ -30,7 +30,7 @@ keep it.
 # The prop contract is this module: STATE_FILE and build(). Nothing heavy is imported at the
 # top, so a module of the package (props.football.constants, .wiring) can be imported on its own;
 # the box's logic is props.football.app, its constants .constants, its wiring .wiring.
-from props.football.constants import STATE_FILE  # noqa: F401
+STATE_FILE = "football_state.json"  # the game, saved on the board's flash
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # mypy only: build() is checked against the prop contract (props/contract.pyi)

@@ -1,6 +1,6 @@
 """The football box's wiring: four buttons, the piezo, the scoreboard (OLED or LEDs), the board's LED.
 
-One place for props.football.build (the prop) and selftest.steps (the wiring
+One place for props.football.build (the prop) and props.football.selftest_steps (the wiring
 self-test), so both find the same pins and the same scoreboard.
 
     wiring = FootballWiring(machine, settings)

@@ -38,7 +38,7 @@ is dropped; its points already reported stay).
 # The prop contract is this module: STATE_FILE and build(). Nothing heavy is imported at the
 # top, so a module of the package (props.fusebox.cards, .wiring) can be imported on its own;
 # the box's logic is props.fusebox.app, its card slot .cards, its wiring .wiring.
-from props.fusebox.constants import STATE_FILE  # noqa: F401
+STATE_FILE = "fusebox_state.json"  # the game, saved on the board's flash
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # mypy only: build() is checked against the prop contract (props/contract.pyi)

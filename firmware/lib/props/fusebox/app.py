@@ -49,7 +49,7 @@ class FuseBoxApp:
                  store=None) -> None:
         if settings is None:
             import settings as settings_module
-            settings = settings_module.DEFAULTS
+            settings = settings_module.defaults("fusebox")
         cfg = settings["fusebox"]
         self._windows = windows
         self._watch = watch

@@ -1,6 +1,6 @@
 """The fuse box's wiring: the window sensors (on GPIOs or an MCP23017), buttons, buzzer, lights, relay.
 
-One place for props.fusebox.build (the prop) and selftest.steps (the wiring
+One place for props.fusebox.build (the prop) and props.fusebox.selftest_steps (the wiring
 self-test), so the self-test reads the windows through the same source the box
 scans and drives the same outputs.
 
