@@ -339,7 +339,7 @@ def test_bad_box_settings_fall_back_to_defaults_and_say_why(vboard_process):
     errors = " / ".join(result["errors"])
     for key in ("names", "plays_per_quarter", "colour", "oled_height", "quarters"):
         assert "football." + key in errors, errors
-    # settings.SCHEMA refuses them by key: a 48-row panel does not exist, halves need even quarters
+    # the box's specs (settings) refuse them by key: a 48-row panel does not exist, halves need even quarters
     assert "football.oled_height: 48 is not one of 32, 64" in errors, errors
     assert "football.quarters: 3 is not one of 2, 4, 6, 8" in errors, errors
     assert result["cfg"]["seed"] == 4 and result["cfg"]["names"] == ["Home", "Away"]

@@ -289,7 +289,7 @@ def _fresh(schema) -> dict:
 
 
 def merge(overrides, schema=None) -> tuple:
-    """(settings, errors): `overrides` (parsed JSON) checked against SCHEMA, laid over the defaults.
+    """(settings, errors): `overrides` (parsed JSON) checked against the specs, laid over the defaults.
 
     Pure: never raises for bad input, never changes its arguments. Each
     error names its key ("clock.ramp_ms: ...").

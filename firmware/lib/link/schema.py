@@ -13,7 +13,7 @@ Arguments not in the schema are refused, so a typo never passes silently.
 MAX_INT = 0x7FFFFFFF
 MAX_STR = 64
 MAX_ITEMS = 16
-MAX_SEED = 0xFFFFFFFF  # a seed setting's top (settings.SCHEMA's "seed" kind), as a start event reports it
+MAX_SEED = 0xFFFFFFFF  # a seed setting's top (the settings' "seed" kind), as a start event reports it
 KINDS = ("int", "str", "bool", "ints", "seed")
 
 
