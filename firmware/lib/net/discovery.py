@@ -16,7 +16,9 @@ a retained JSON config; an empty retained config removes the entity), after each
                                   offers no button the prop would refuse
 
 What is the prop's own (its main action and its templates) is in its folder:
-props/PROP/discovery.py, imported by name (main_action). DP is net.discovery_prefix (Home Assistant's default: homeassistant). NODE is
+props/PROP/discovery.py, imported by name (main_action).
+
+DP is net.discovery_prefix (Home Assistant's default: homeassistant). NODE is
 PREFIX_ID (net.prefix and net.id): two venues on one broker never share a config
 topic, and a Mosquitto ACL line `pattern write homeassistant/+/props_%u/#` lets each
 prop announce only itself (docs/venue.md). Both documents carry one `device`, an
