@@ -144,7 +144,7 @@ def frozen_flash_kib(with_frozen, without):
 
 FIRMWARE_HEAP_METHOD = (
     "## 3. Firmware heap\n\n"
-    "Method: each prop's real firmware on the virtual board, wired as `link.board` wires it on "
+    "Method: each prop's real firmware on the virtual board, wired as `link.startup` wires it on "
     "a board: its events become link lines, the game master's commands arrive as request lines, "
     "the self-test wraps it and its store writes later, on the virtual flash (bench/mp_firmware.py). "
     "The clock plays a round (seed 3), a new game and the report; the fuse box takes a card from "
@@ -222,8 +222,8 @@ def breakdown_section(leg, frozen):
            "on its own, dependencies first, between two collections: what it keeps (its code when "
            "loaded from .mpy, its functions, classes and tables; a package's `__init__` that imports "
            "more shows it all on its first row). *build*: what `props.PROP.build` keeps. *Boot-only "
-           "modules forgotten*: what link.board gives back once the prop is built (settings and "
-           "boards leave sys.modules; negative: heap freed). Work: the "
+           "modules forgotten*: what link.startup gives back once the prop is built (settings and "
+           "boardprofiles leave sys.modules; negative: heap freed). Work: the "
            "bytes each kind of work allocates over the round (garbage included; a kind inside "
            "another is counted where it happens), its largest single call and the calls."
            % (leg.name, " and on %s" % frozen.name if frozen else "")]

@@ -1,4 +1,4 @@
-"""One prop's round on the virtual board, wired as link.board wires it (MicroPython): heap figures.
+"""One prop's round on the virtual board, wired as link.startup wires it (MicroPython): heap figures.
 
 Usage: micropython -X heapsize=N bench/mp_firmware.py PROP PACK FOLDER [live|steps]
 MICROPYPATH: host_tools/propctl/vboard, bench, then the firmware (firmware/lib as
@@ -36,7 +36,7 @@ def null_write(data) -> None:
 
 
 class Wiring:
-    """What link.board puts around a prop: the link, the self-test wrapper, a later store.
+    """What link.startup puts around a prop: the link, the self-test wrapper, a later store.
 
     on_event (the bench's event hook) is called with each event after the
     link has sent it; meter(kind, fn) may wrap the pieces (bench/mp_heap.py).
@@ -65,10 +65,10 @@ class Wiring:
 
     def plug(self, bench, app) -> None:
         """After the build: the store written by the runtime, the self-test, the command table;
-        then the boot-only modules are forgotten, as link.board.run_prop does."""
+        then the boot-only modules are forgotten, as link.startup.run_prop does."""
         import selftest
 
-        from link.board import forget_boot_modules
+        from link.startup import forget_boot_modules
         bench.write_flash(self.store)
         gate = selftest.wrap(app, bench.settings, self.link.event)
         self.link.add_commands(gate.commands())
@@ -86,7 +86,7 @@ def _no_meter(kind, fn):
 
 
 def _sink(app, fn) -> None:
-    """Point the app's event callback at fn, as link.board's build(settings, link.event) does."""
+    """Point the app's event callback at fn, as link.startup's build(settings, link.event) does."""
     app.on_event = fn  # every prop's sink (props/contract.pyi)
 
 

@@ -26,7 +26,7 @@ import sys
 
 import vboard
 
-FIRMWARE_TOP = ("boards", "cardpack", "drivers", "link", "props", "rules", "runtime", "safemode",
+FIRMWARE_TOP = ("boardprofiles", "cardpack", "drivers", "link", "props", "rules", "runtime", "safemode",
                 "selftest", "settings", "store", "version")
 
 
@@ -58,8 +58,8 @@ def order(prop: str) -> list:
 
     builtins.__import__ = hook
     try:
-        # main.py's imports, then what link.board.run_prop imports for the prop
-        for name in ("safemode", "settings", "link.board", "props." + prop, "store", "selftest"):
+        # main.py's imports, then what link.startup.run_prop imports for the prop
+        for name in ("safemode", "settings", "link.startup", "props." + prop, "store", "selftest"):
             __import__(name)
     finally:
         builtins.__import__ = plain
@@ -147,12 +147,12 @@ def measure(prop, pack, folder, names) -> dict:
         app, built["kept"] = _kept(lambda: build(*args, **kwargs))
         return app
     module.build = measured_build
-    import link.board as link_board
-    forget = link_board.forget_boot_modules
+    import link.startup as link_startup
+    forget = link_startup.forget_boot_modules
 
     def measured_forget():
         built["forgotten"] = _kept(forget)[1]
-    link_board.forget_boot_modules = measured_forget
+    link_startup.forget_boot_modules = measured_forget
     wiring = mp_firmware.Wiring(prop, folder, None, meters.meter)
     store = wiring.store
     store.save = meters.meter("saves: encode", store.save)
@@ -161,7 +161,7 @@ def measure(prop, pack, folder, names) -> dict:
     for _ in mp_firmware.WORKLOADS[prop](wiring, pack):
         pass
     module.build = build
-    link_board.forget_boot_modules = forget
+    link_startup.forget_boot_modules = forget
     out["build"] = built.get("kept", 0)
     out["forgotten"] = built.get("forgotten", 0)
     gc.collect()

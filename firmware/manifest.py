@@ -7,6 +7,7 @@
 # The functions used here are provided by MicroPython's manifest tool (tools/manifestfile.py).
 # ruff: noqa: F821
 # mypy: ignore-errors
+import ast
 import os
 import tempfile
 
@@ -17,23 +18,35 @@ metadata(description="Game-prop firmware: rules core, link, drivers, props", ver
 # Only what a prop runs: Pi mal Daumen (rules/pimaldaumen.py, its question cards in
 # cardpack/question.py) is played with `propctl play` on the desktop, not on a board,
 # so those stay out of the flash (about 13 KiB frozen).
-# FIRMWARE_PROPS=football (comma-separated; default all three) freezes only those props
-# and the rules and card code they use: an image for one prop's board, less flash.
-PROPS = [p for p in os.environ.get("FIRMWARE_PROPS", "clock,fusebox,football").split(",") if p]
-RULES = {"clock": ["rng.py", "geisteruhr.py"], "fusebox": ["fingerweg.py"],
-         "football": ["rng.py", "fingerfootball.py", "fingerfootball_field.py"]}
+# FIRMWARE_PROPS=NAME,... (comma-separated; default every prop of the registry, props.NAMES
+# in lib/props/__init__.py) freezes only those props and the rules and card code they use
+# (each prop's folder says which: lib/props/NAME/freeze.py): an image for one prop's board,
+# less flash. (The manifest tool runs this file in its own folder.)
+def _literal(path, name):
+    """The literal assigned to `name` in the file at `path`, read, not imported."""
+    for node in ast.parse(open(path).read()).body:
+        if isinstance(node, ast.Assign) and [t.id for t in node.targets] == [name]:
+            return ast.literal_eval(node.value)
+    raise ValueError("no %s in %s" % (name, path))
+
+
+REGISTRY = _literal("lib/props/__init__.py", "NAMES")
+PROPS = [p for p in os.environ.get("FIRMWARE_PROPS", ",".join(REGISTRY)).split(",") if p]
 rules = ["__init__.py"]
+cardpack = []
 for prop in PROPS:
-    rules += [name for name in RULES[prop] if name not in rules]
+    rules += [name for name in _literal("lib/props/%s/freeze.py" % prop, "RULES") if name not in rules]
+    cardpack += [name for name in _literal("lib/props/%s/freeze.py" % prop, "CARDPACK")
+                 if name not in cardpack]
 package("rules", files=rules, base_path="lib")
 package("link", base_path="lib")
-if "fusebox" in PROPS:
-    package("cardpack", files=["__init__.py", "pack.py", "taskcard.py"], base_path="lib")
+if cardpack:
+    package("cardpack", files=cardpack, base_path="lib")
 package("drivers", base_path="lib")
-# (the manifest tool runs this file in its own folder)
 props = [name for name in sorted(os.listdir("lib/props")) if name.endswith(".py")]
 for prop in PROPS:
-    props += [prop + "/" + name for name in sorted(os.listdir("lib/props/" + prop)) if name.endswith(".py")]
+    props += [prop + "/" + name for name in sorted(os.listdir("lib/props/" + prop))
+              if name.endswith(".py") and name != "freeze.py"]  # freeze.py: read above, not run
 package("props", files=props, base_path="lib")
 # The image says which props it holds: props.NAMES becomes PROPS (lib/props/__init__.py), so a
 # config.json naming another prop is refused at boot (safe mode, the reason named), not a
@@ -44,7 +57,7 @@ with open(os.path.join(_named, "frozen_props.py"), "w") as _out:
                % (tuple(PROPS),))
 module("frozen_props.py", base_path=_named)
 package("net", base_path="lib")
-module("boards.py", base_path="lib")
+module("boardprofiles.py", base_path="lib")
 module("settings.py", base_path="lib")
 module("store.py", base_path="lib")
 module("safemode.py", base_path="lib")

@@ -17,7 +17,7 @@ import sys
 SHARED = ("rules", "cardpack", "link")
 # Board-only: imports runtime, props and safemode as the board has them; it loads (under the
 # board's name only) where a test puts firmware/lib on sys.path and imports it.
-BOARD_ONLY = {"link.board"}
+BOARD_ONLY = {"link.startup"}
 
 
 def alias_board_names() -> None:

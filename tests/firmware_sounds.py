@@ -11,8 +11,8 @@ from pathlib import Path
 LIB = Path(__file__).resolve().parents[1] / "firmware" / "lib"
 # Where each prop's table lives, and the modules that may hold its melodies.
 TABLES = {"clock": ("drivers/chime.py", "CLOCK_SOUNDS"),
-          "fusebox": ("props/fusebox/parts.py", "SOUNDS"),
-          "football": ("props/football/parts.py", "SOUNDS")}
+          "fusebox": ("props/fusebox/constants.py", "SOUNDS"),
+          "football": ("props/football/constants.py", "SOUNDS")}
 
 
 def _module(rel: str) -> ast.Module:

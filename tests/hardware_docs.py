@@ -1,13 +1,13 @@
-"""Reading pins out of hardware/<prop>/ docs, for the tests that hold them equal to boards.py."""
+"""Reading pins out of hardware/<prop>/ docs, for the tests that hold them equal to boardprofiles.py."""
 import re
 import sys
 from pathlib import Path
 
 from micropython_harness import FIRMWARE_LIB
 
-sys.path.insert(0, str(FIRMWARE_LIB))  # boards.py is plain Python, importable here too
+sys.path.insert(0, str(FIRMWARE_LIB))  # boardprofiles.py is plain Python, importable here too
 
-import boards  # noqa: E402
+import boardprofiles  # noqa: E402
 import settings  # noqa: E402,F401  (for the tests: the firmware's settings)
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
@@ -77,9 +77,9 @@ def header_cells(text: str) -> dict:
 def check_header_pins(text: str, prop: str) -> None:
     """Every physical-pin cell of the wiring table is where the board's header has that GPIO."""
     for board, cells in header_cells(text).items():
-        pins = boards.profile(board, prop)
+        pins = boardprofiles.profile(board, prop)
         for signal, cell in cells.items():
-            assert cell == boards.header_pin(board, pins[signal]), (board, signal, cell)
+            assert cell == boardprofiles.header_pin(board, pins[signal]), (board, signal, cell)
 
 
 def picture_pins(svg: str) -> dict:
@@ -98,7 +98,7 @@ def check_picture_header_pins(svg: str, prop: str) -> None:
     assert labels
     for a_pin, a_sig, b_sig, b_pin, rest in labels:
         gpio = int(a_pin or b_pin)
-        where = boards.header_pin("pico", gpio)
+        where = boardprofiles.header_pin("pico", gpio)
         if where == "-":
             assert "on board" in rest, (gpio, rest)
         else:
@@ -107,4 +107,4 @@ def check_picture_header_pins(svg: str, prop: str) -> None:
 
 def profile_pins(board: str, prop: str) -> dict:
     """The board profile's wired pins for a prop (signals set to None are not wired)."""
-    return {k: v for k, v in boards.profile(board, prop).items() if v is not None}
+    return {k: v for k, v in boardprofiles.profile(board, prop).items() if v is not None}

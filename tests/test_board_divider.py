@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "firmware" / "lib"))
 
-import boards  # noqa: E402
+import boardprofiles  # noqa: E402
 import settings  # noqa: E402
 
 S = "scenarios.board_divider:pack_read"
@@ -20,16 +20,16 @@ WIRED = {"pico": 2000, "pico_w": 2000, "pico2": 2000, "pico2_w": 2000, "esp32s3"
 
 
 def test_each_board_s_default_divider_is_its_wiring_table_s():
-    assert settings.DEFAULTS["clock"]["battery_divider_permille"] == 0  # 0: the board's
-    assert set(WIRED) == set(boards.NAMES)
+    assert settings.defaults()["clock"]["battery_divider_permille"] == 0  # 0: the board's
+    assert set(WIRED) == set(boardprofiles.NAMES)
     for board, wired in WIRED.items():
-        assert boards.limits(board)["battery_divider_permille"] == wired, board
+        assert boardprofiles.limits(board)["battery_divider_permille"] == wired, board
 
 
 def test_the_setting_says_what_0_means():
-    text = settings._expected(settings.SCHEMA["clock"]["battery_divider_permille"])
+    text = settings._expected(settings.specs()["clock"]["battery_divider_permille"])
     assert text == "a whole number 1000..20000 or 0 (the board's divider)"
-    assert settings._expected(settings.SCHEMA["clock"]["battery_min_mv"]).endswith("or 0 (off)")
+    assert settings._expected(settings.specs()["clock"]["battery_min_mv"]).endswith("or 0 (off)")
     _, errors = settings.merge({"clock": {"battery_divider_permille": 500}})
     assert errors == ["clock.battery_divider_permille: 500 is not a whole number 1000..20000 or 0 "
                       "(the board's divider); using the default 0"]

@@ -1,7 +1,7 @@
 """Once a prop is built, the boot-only modules (settings, boards) go back to the heap (MicroPython).
 
 tests/mp/boot_heap.py boots a prop as main.py does (boot guard, settings.load,
-link.board.build_prop) in an empty flash folder, on the unix port, and reports the
+link.startup.build_prop) in an empty flash folder, on the unix port, and reports the
 heap in use after a collection. Compared with the same boot told to forget nothing
 (`keep`), the prop's boot gives back at least 4 KB: on a 32-bit board with the
 firmware frozen in this is about 7 KB of settings and pin tables (bench/REPORT.md,
@@ -36,5 +36,7 @@ def test_a_built_prop_gives_the_boot_only_modules_back(prop, tmp_path):
     kept = boot(prop, tmp_path, "keep")
     assert forgot["mode"] == kept["mode"] == "run"
     assert forgot["lines"] >= 1  # the boot event went out: the prop was built and linked
-    assert forgot["loaded"] == [] and kept["loaded"] == ["settings", "boards"]
+    assert forgot["loaded"] == [] and kept["loaded"] == ["settings", "boardprofiles",
+                                                         "props.%s.settings_schema" % prop,
+                                                         "props.%s.pinout" % prop]
     assert kept["used"] - forgot["used"] >= FREED_AT_LEAST, (kept["used"], forgot["used"])

@@ -337,7 +337,7 @@ def test_a_step_rate_the_driver_cannot_take_is_reported_and_replaced(vboard_proc
     trace = vboard_process.call(ROUND, {"clock": {"motor": "stepper", "stepper_steps_per_s": 5000}},
                                 {"planner": "long", "run_ms": 1000})
     assert trace["error"] is None and trace["tick_ms"] == 1000 // 300
-    # settings.SCHEMA refuses it by key before the driver sees it
+    # the clock's spec (settings) refuses it by key before the driver sees it
     assert trace["errors"] == ["clock.stepper_steps_per_s: 5000 is not a whole number 1..1000; "
                                "using the default 300"]
 

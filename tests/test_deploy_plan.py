@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from micropython_harness import find_micropython
 
-from propctl.build import FIRMWARE_DIR, REPO_ROOT
+from propctl.build import FIRMWARE_DIR, PROPS, REPO_ROOT
 from propctl.deploy import merged_config, parse_set
 from propctl.serial_link import BoardError
 from propctl.serial_link.files import plan, sha256
@@ -97,8 +97,10 @@ def _frozen_files(calls):
     return frozen
 
 
-# Modules only the desktop runs (Pi mal Daumen is played with `propctl play`): not frozen.
-DESKTOP_ONLY = {"rules/pimaldaumen.py", "cardpack/question.py"}
+# Modules only the desktop runs (Pi mal Daumen is played with `propctl play`; each prop's
+# freeze list, read by the manifest): not frozen.
+DESKTOP_ONLY = {"rules/pimaldaumen.py", "cardpack/question.py"} | {"props/%s/freeze.py" % prop
+                                                                 for prop in PROPS}
 
 
 def test_the_freeze_manifest_names_every_module_a_board_runs_and_only_existing_ones():
@@ -135,7 +137,7 @@ def test_deploy_clears_the_files_the_boot_modes_use():
 
 @pytest.mark.parametrize("prop", ["clock", "fusebox", "football"])
 def test_a_one_prop_image_freezes_everything_that_prop_imports_and_no_other_prop(prop, tmp_path):
-    """FIRMWARE_PROPS=PROP: the prop, as link.board imports it, loads from the frozen set alone."""
+    """FIRMWARE_PROPS=PROP: the prop, as link.startup imports it, loads from the frozen set alone."""
     frozen = _frozen_files(_manifest_calls(prop))
     others = [p for p in ("clock", "fusebox", "football") if p != prop]
     assert not [f for f in frozen if any(f.startswith("props/%s/" % o) for o in others)]
@@ -143,7 +145,7 @@ def test_a_one_prop_image_freezes_everything_that_prop_imports_and_no_other_prop
         target = tmp_path / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes((FIRMWARE_DIR / "lib" / rel).read_bytes())
-    code = "import safemode, settings, store, selftest\nfrom link import board\nimport props.%s\n" % prop
+    code = "import safemode, settings, store, selftest\nfrom link import startup\nimport props.%s\n" % prop
     done = subprocess.run([find_micropython(), "-c", code + "print('ok')"], capture_output=True,
                           text=True, cwd=str(tmp_path), env=dict(os.environ, MICROPYPATH=str(tmp_path)))
     assert done.stdout.strip() == "ok", done.stdout + done.stderr

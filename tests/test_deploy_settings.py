@@ -102,10 +102,10 @@ def test_the_words_are_the_sims(reached, capsys):
 def test_the_settings_of_the_tree_being_deployed_are_the_ones_checked(reached, capsys, tmp_path):
     tree = tmp_path / "firmware"
     shutil.copytree(FIRMWARE_DIR, tree, ignore=shutil.ignore_patterns("__pycache__"))
-    source = tree / "lib" / "settings.py"
+    source = tree / "lib" / "props" / "clock" / "settings_schema.py"  # the clock's section
     text = source.read_text()
     renamed = text.replace('"chime": ("choice",', '"bell": ("choice",')
-    assert renamed != text  # the setting's line as settings.py writes it
+    assert renamed != text  # the setting's line as the clock's settings_schema.py writes it
     source.write_text(renamed)
     err = refused(capsys, "clock.chime=piezo", firmware=tree)
     assert "clock.chime is not a setting (the clock settings are: " in err and "bell" in err

@@ -3,7 +3,7 @@
 The virtual board's flash (host_tools/propctl/vboard/vflash.py) stalls board
 time on every write, with nothing ticked or scanned meanwhile, as a Pico's
 does (a 4 KB sector: typically 45 ms, at worst 400 ms, interrupts off). The
-props run as link.board runs them (tests/scenarios/flash_stall.py): saves go
+props run as link.startup runs them (tests/scenarios/flash_stall.py): saves go
 to a store that writes later, the runtime writes it and the boot guard's
 counter where the app allows. With the worst stall and the smallest watchdog
 a setting allows, every deadline must land as if the flash were free.

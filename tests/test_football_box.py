@@ -240,7 +240,7 @@ def test_refused_presses_change_nothing_and_sound_low(vboard_process):
     refused = result["refused"]
     assert [e["button"] for e in refused] == ["kick", "good"]
     assert "50" in refused[0]["error"]
-    refused_hz = firmware_sounds.tuples("props/football/parts.py")["REFUSED_TONE"][0]
+    refused_hz = firmware_sounds.tuples("props/football/constants.py")["REFUSED_TONE"][0]
     assert [f for _, f in result["tones"]] == [refused_hz, refused_hz]
     # the lowest sound the box makes ("sound low"), and still in the piezo's band
     low, _ = firmware_sounds.band()
@@ -339,7 +339,7 @@ def test_bad_box_settings_fall_back_to_defaults_and_say_why(vboard_process):
     errors = " / ".join(result["errors"])
     for key in ("names", "plays_per_quarter", "colour", "oled_height", "quarters"):
         assert "football." + key in errors, errors
-    # settings.SCHEMA refuses them by key: a 48-row panel does not exist, halves need even quarters
+    # the box's specs (settings) refuse them by key: a 48-row panel does not exist, halves need even quarters
     assert "football.oled_height: 48 is not one of 32, 64" in errors, errors
     assert "football.quarters: 3 is not one of 2, 4, 6, 8" in errors, errors
     assert result["cfg"]["seed"] == 4 and result["cfg"]["names"] == ["Home", "Away"]

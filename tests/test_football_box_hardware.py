@@ -2,14 +2,14 @@
 import pytest
 from hardware_docs import (
     HARDWARE,
-    boards,
+    boardprofiles,
     picture_pins,
     profile_pins,
     wiring_table,
 )
 
 DOCS = HARDWARE / "football"
-# The firmware's own names for what it drives (props.football.build, drivers.display).
+# The firmware's own names for what it drives (props.football.build, drivers.ssd1306).
 FIRMWARE_SIGNALS = {"btn_roll", "btn_kick", "btn_good", "btn_miss", "piezo", "oled_sda", "oled_scl",
                     "led_home", "led_away", "led_kick", "led_down1", "led_down2", "led_down3",
                     "led_down4", "led"}
@@ -21,13 +21,13 @@ def profile(board):
 
 def test_wiring_table_equals_the_board_profiles():
     table = wiring_table((DOCS / "README.md").read_text())
-    assert set(table) == set(boards.NAMES)
+    assert set(table) == set(boardprofiles.NAMES)
     for board, pins in table.items():
         assert pins == profile(board), board
 
 
 def test_profiles_name_every_signal_the_firmware_uses_and_no_pin_twice():
-    for board in boards.NAMES:
+    for board in boardprofiles.NAMES:
         pins = profile(board)
         assert set(pins) == FIRMWARE_SIGNALS, board
         assert len(set(pins.values())) == len(pins), "a GPIO used twice on %s" % board

@@ -214,11 +214,11 @@ def test_the_demo_at_a_terminal_fits_and_q_quits():
 
 
 def firmware_tones():
-    """The box's own tone table, read by MicroPython from firmware/lib/props/football/parts.py."""
+    """The box's own tone table, read by MicroPython from firmware/lib/props/football/constants.py."""
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "tones.py")
         with open(script, "w") as f:
-            f.write("import json\nfrom props.football import parts as p\n"
+            f.write("import json\nfrom props.football import constants as p\n"
                     "print(json.dumps([p.GO_TONE, p.BEAT_TONE, p.END_TONE, p.REFUSED_TONE]))\n")
         done = subprocess.run([runner.find_micropython(), script], capture_output=True, text=True,
                               env=runner.runner_env(runner.REPO_FIRMWARE_LIB), timeout=60)

@@ -3,7 +3,7 @@ import re
 
 from hardware_docs import (
     HARDWARE,
-    boards,
+    boardprofiles,
     picture_pins,
     settings,
     table_rows,
@@ -19,21 +19,21 @@ def readme() -> str:
 
 def test_wiring_table_equals_the_board_profiles():
     table = wiring_table(readme())
-    assert set(table) == set(boards.NAMES)
+    assert set(table) == set(boardprofiles.NAMES)
     for board, pins in table.items():
-        assert pins == boards.profile(board, "fusebox"), board
+        assert pins == boardprofiles.profile(board, "fusebox"), board
 
 
 def test_no_pin_is_used_twice_on_a_board():
-    for board in boards.NAMES:
-        pins = list(boards.profile(board, "fusebox").values())
+    for board in boardprofiles.NAMES:
+        pins = list(boardprofiles.profile(board, "fusebox").values())
         assert len(pins) == len(set(pins)), board
 
 
 def test_esp32_buttons_on_input_only_pins_are_documented_with_pull_ups():
     # GPIO 34-39 have no internal pull-ups: every button there needs the resistor the table names.
     rows = {row["signal"].strip("`"): row for row in table_rows(readme(), "signal")}
-    for signal, pin in boards.profile("esp32", "fusebox").items():
+    for signal, pin in boardprofiles.profile("esp32", "fusebox").items():
         if signal.startswith("btn_") and 34 <= pin <= 39:
             assert "10k pull-up to 3V3" in rows[signal]["connects to"], signal
 
@@ -58,16 +58,16 @@ def test_mcp23017_table_is_the_firmwares_mapping(vboard_process):
     firmware = {pin: int(window) for window, pin in pins.items()}
     assert mcp23017_table_windows() == firmware
     assert 7 not in firmware and 15 not in firmware  # GPA7/GPB7 are output-only
-    address = settings.DEFAULTS["fusebox"]["mcp_address"]
+    address = settings.defaults()["fusebox"]["mcp_address"]
     assert "0x%02x" % address in readme() and '"mcp_address": %d' % address in readme()
 
 
 def test_wiring_picture_labels_match_the_pico_profile():
     svg = (DOCS / "wiring.svg").read_text(encoding="utf-8")
-    assert picture_pins(svg) == boards.profile("pico", "fusebox")
+    assert picture_pins(svg) == boardprofiles.profile("pico", "fusebox")
 
 
 def test_the_check_can_fail():
     # One pin changed in the doc no longer equals the profile.
     text = readme().replace("| `led_red` | 13 |", "| `led_red` | 12 |")
-    assert wiring_table(text)["pico"]["led_red"] == 12 != boards.profile("pico", "fusebox")["led_red"]
+    assert wiring_table(text)["pico"]["led_red"] == 12 != boardprofiles.profile("pico", "fusebox")["led_red"]

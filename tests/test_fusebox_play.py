@@ -16,13 +16,13 @@ from test_fusebox_sim import bolt_window
 from test_sim_terminal import Terminal, read_until, spawn, stop
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = ROOT / "firmware" / "lib" / "props" / "fusebox" / "parts.py"
+PARTS = ROOT / "firmware" / "lib" / "props" / "fusebox" / "constants.py"
 CARD = "GEO-01"
 RELAY_MS = 1500
 
 
 def firmware_melody(name):
-    """A melody of props/fusebox/parts.py, read from the source: [(start_ms, end_ms, freq_hz)]."""
+    """A melody of props/fusebox/constants.py, read from the source: [(start_ms, end_ms, freq_hz)]."""
     tree = ast.parse(PARTS.read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and [t.id for t in node.targets if isinstance(t, ast.Name)] == [name]:

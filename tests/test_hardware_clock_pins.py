@@ -1,7 +1,7 @@
 """The pins in hardware/clock/ (wiring table and picture) are the firmware's board profiles."""
 from hardware_docs import (
     HARDWARE,
-    boards,
+    boardprofiles,
     picture_pins,
     profile_pins,
     wiring_table,
@@ -12,7 +12,7 @@ DOCS = HARDWARE / "clock"
 
 def test_wiring_table_equals_the_board_profiles():
     table = wiring_table((DOCS / "README.md").read_text())
-    assert set(table) == set(boards.NAMES)
+    assert set(table) == set(boardprofiles.NAMES)
     for board, pins in table.items():
         assert pins == profile_pins(board, "clock"), board
 
@@ -24,4 +24,4 @@ def test_wiring_picture_labels_match_the_pico_profile():
 def test_table_parser_notices_a_wrong_pin():
     # The check must be able to fail: a doc with one pin changed does not match.
     text = (DOCS / "README.md").read_text().replace("| `button` | 14 |", "| `button` | 13 |")
-    assert wiring_table(text)["pico"]["button"] == 13 != boards.profile("pico", "clock")["button"]
+    assert wiring_table(text)["pico"]["button"] == 13 != boardprofiles.profile("pico", "clock")["button"]

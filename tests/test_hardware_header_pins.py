@@ -2,7 +2,7 @@
 1-40, DevKitC J1/J3 pin), in the wiring table and (Pico) in the picture, where the board
 profile puts the GPIO."""
 import pytest
-from hardware_docs import HARDWARE, boards, check_header_pins, check_picture_header_pins
+from hardware_docs import HARDWARE, boardprofiles, check_header_pins, check_picture_header_pins
 
 PROPS = ["clock", "fusebox", "football"]
 
@@ -19,8 +19,8 @@ def test_physical_pin_column_is_where_each_gpio_sits_on_the_header(prop):
 @pytest.mark.parametrize("prop", PROPS)
 def test_physical_pin_check_can_fail(prop):
     text = readme(prop)
-    gpio = boards.profile("pico", prop)["piezo"]
-    wrong = text.replace("| `piezo` | %d | %s |" % (gpio, boards.header_pin("pico", gpio)),
+    gpio = boardprofiles.profile("pico", prop)["piezo"]
+    wrong = text.replace("| `piezo` | %d | %s |" % (gpio, boardprofiles.header_pin("pico", gpio)),
                          "| `piezo` | %d | 99 |" % gpio)
     assert wrong != text
     with pytest.raises(AssertionError):
@@ -30,8 +30,8 @@ def test_physical_pin_check_can_fail(prop):
 @pytest.mark.parametrize("prop", PROPS)
 def test_esp32s3_physical_pin_check_can_fail(prop):
     text = readme(prop)
-    gpio = boards.profile("esp32s3", prop)["piezo"]
-    cell = "| %d | %s | " % (gpio, boards.header_pin("esp32s3", gpio))
+    gpio = boardprofiles.profile("esp32s3", prop)["piezo"]
+    cell = "| %d | %s | " % (gpio, boardprofiles.header_pin("esp32s3", gpio))
     row = next(line for line in text.splitlines() if line.startswith("| `piezo` |"))
     assert row.count(cell) == 1
     wrong = text.replace(row, row.replace(cell, "| %d | J3-21 | " % gpio))
@@ -43,7 +43,7 @@ def test_esp32s3_physical_pin_check_can_fail(prop):
 def test_picture_labels_name_the_physical_pins(prop):
     svg = (HARDWARE / prop / "wiring.svg").read_text(encoding="utf-8")
     check_picture_header_pins(svg, prop)
-    piezo = " (pin %s)" % boards.header_pin("pico", boards.profile("pico", prop)["piezo"])
+    piezo = " (pin %s)" % boardprofiles.header_pin("pico", boardprofiles.profile("pico", prop)["piezo"])
     assert piezo in svg
     with pytest.raises(AssertionError):
         check_picture_header_pins(svg.replace(piezo, " (pin 21)"), prop)  # the piezo's pin, wrong

@@ -2,15 +2,18 @@
 
 rules and drivers depend on nothing of ours; cardpack on rules at most; a prop is a package
 (props.clock, props.fusebox, props.football) and depends on rules, drivers, cardpack, the
-configuration (boards, settings) and its own modules (props.clock.game is the clock's), never on
+configuration (boardprofiles, settings) and its own modules (props.clock.commands is the clock's), never on
 another prop; link and runtime reach props only through the contract (the package's NAMES, then
 build() by name; props.contract, the stub mypy checks every app against, names its types and is
 imported only under TYPE_CHECKING), never a prop module itself. The selftest package (the
-wiring self-test link.board wraps around every app): selftest imports only its
-selftest.session, that only selftest.steps, which builds drivers from boards like a prop and
-reads the clock's motion limits from rules; none of them imports a prop. net (venue mode)
-uses link's protocol and rules' PRNG and nothing of a prop; only link.board imports it, and
-only when net.broker is set.
+wiring self-test link.startup wraps around every app): selftest imports only its
+selftest.session, that only the registry (props: the prop's own steps, props.PROP.selftest_steps,
+by name); selftest.steps holds the step helpers those use and imports only boardprofiles. A
+prop's own folder holds its settings section, pins, self-test steps, discovery entity and
+freeze list beside its code; settings, boardprofiles, selftest.session and net.discovery reach
+them only by name through the registry, so only the prop that runs is imported. net (venue
+mode) uses link's protocol and rules' PRNG and nothing of a prop; only link.startup imports
+it, and only when net.broker is set.
 """
 import ast
 from pathlib import Path
@@ -65,10 +68,12 @@ def layer(name: str) -> str:
 PROPS = ("clock", "fusebox", "football")
 # Each prop's wiring module: pins to drivers, for its build() and for the self-test.
 WIRING = {prop: "props.%s.wiring" % prop for prop in PROPS}
+# Each prop's self-test steps, in its folder.
+STEPS = {prop: "props.%s.selftest_steps" % prop for prop in PROPS}
 # The prop contract's types (props/contract.pyi: a stub, nothing of it runs on a board).
 CONTRACT = "props.contract"
 # The self-test package, in the order it loads: each module imports only the next.
-SELFTEST_CHAIN = {"selftest": "selftest.session", "selftest.session": "selftest.steps"}
+SELFTEST_CHAIN = {"selftest": "selftest.session", "selftest.session": "props"}
 
 
 def prop_of(name: str) -> str:
@@ -87,29 +92,33 @@ def allowed(module: str, dep: str) -> bool:
     if own == "props":
         if other == "props":
             # the package (NAMES), the pins every prop's wiring is built on (props.pins), or a
-            # module of the same prop: props.clock -> props.clock.game
+            # module of the same prop: props.clock -> props.clock.commands
             if dep in ("props", "props.pins", CONTRACT):
                 return True
             return prop_of(dep) in PROPS and prop_of(dep) == prop_of(module)
-        return other in ("rules", "drivers", "cardpack", "boards", "settings")
+        if module in STEPS.values() and dep == "selftest.steps":
+            return True  # a prop's self-test steps use the shared step helpers
+        return other in ("rules", "drivers", "cardpack", "boardprofiles", "settings")
     if own in ("link", "runtime"):
         if other == "props":
             return dep in ("props", CONTRACT)  # the contract: NAMES, then build() by name
-        return (other in ("link", "runtime", "safemode", "store", "boards", "version", "net")
+        return (other in ("link", "runtime", "safemode", "store", "boardprofiles", "version", "net")
                 or dep == "selftest")
     if own == "net":
         return other in ("net", "link", "rules")
-    if own in ("boards", "store", "version"):
+    if own == "boardprofiles":
+        return dep == "props"  # the registry; each prop's pins by name (props.PROP.pinout)
+    if own in ("store", "version"):
         return False
     if own == "settings":
-        return dep in ("boards", "props")
+        return dep in ("boardprofiles", "props")
     if own == "safemode":
         return dep == "store"
     if module in SELFTEST_CHAIN:
         return dep in (SELFTEST_CHAIN[module], CONTRACT)
     if module == "selftest.steps":
-        # each prop's drivers from the prop's own wiring module, as its build() gets them
-        return other in ("rules", "drivers", "boards") or dep in WIRING.values()
+        # the step helpers: where a pin is on the board's header
+        return dep == "boardprofiles"
     raise AssertionError("no rule for %s: add one to this test" % module)
 
 
@@ -131,7 +140,16 @@ def test_a_prop_and_its_self_test_are_wired_by_one_module():
     edges = graph()
     for prop, wiring in WIRING.items():
         assert wiring in edges["props." + prop], prop
-        assert wiring in edges["selftest.steps"], prop
+        assert wiring in edges[STEPS[prop]], prop
+
+
+def test_nothing_outside_a_prop_imports_a_prop_module_by_its_name():
+    """settings, boardprofiles, selftest and net find a prop's parts only by name through the
+    registry: no module outside props/PROP/ imports one of them (a fourth prop needs no line
+    in any of them)."""
+    wrong = sorted("%s imports %s" % (module, dep) for module, deps in graph().items()
+                   for dep in deps if prop_of(dep) in PROPS and prop_of(dep) != prop_of(module))
+    assert wrong == []
 
 
 def test_every_firmware_import_goes_one_way():
@@ -163,17 +181,24 @@ def test_the_firmware_has_no_import_cycle():
     ("rules.geisteruhr", "drivers.motor", False),   # the core stays pure
     ("drivers.motor", "props.clock", False),
     ("props.football", "props.clock", False),       # one prop never leans on another
-    ("props.clock", "props.clock.game", True),
-    ("props.clock.app", "props.clock.game", True),
-    ("props.fusebox.app", "props.clock.game", False),
-    ("props.clockwork", "props.clock.game", False),  # a name that merely starts like the prop
+    ("props.clock", "props.clock.commands", True),
+    ("props.clock.app", "props.clock.commands", True),
+    ("props.fusebox.app", "props.clock.commands", False),
+    ("props.clockwork", "props.clock.commands", False),  # a name that merely starts like the prop
     ("selftest", "selftest.steps", False),           # the chain, one link at a time
+    ("selftest.session", "props", True),
+    ("selftest.session", "selftest.steps", False),
     ("selftest.steps", "props.clock", False),
-    ("selftest.steps", "props.clock.wiring", True),
-    ("selftest.steps", "props.clock.app", False),
+    ("selftest.steps", "props.clock.wiring", False),  # a prop's steps are in its own folder
+    ("props.clock.selftest_steps", "props.clock.wiring", True),
+    ("props.clock.selftest_steps", "selftest.steps", True),
+    ("props.clock.selftest_steps", "props.fusebox.wiring", False),
+    ("props.clock.app", "selftest.steps", False),
+    ("boardprofiles", "props", True),
+    ("boardprofiles", "props.clock.pinout", False),   # by name only
     ("props.clock.wiring", "props.pins", True),
-    ("link.board", "props.clock", False),           # only through the contract
-    ("link.board", "props", True),
+    ("link.startup", "props.clock", False),           # only through the contract
+    ("link.startup", "props", True),
     ("runtime", "props.fusebox", False),
 ])
 def test_the_rules_themselves_catch_what_they_are_for(module, dep, ok):

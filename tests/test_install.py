@@ -220,7 +220,7 @@ import propctl
 for info in pkgutil.walk_packages(propctl.__path__, "propctl."):
     # not propctl.reference's __main__ (it writes the docs), nor the board-only boot module
     # (it imports the board's props and runtime: tests/board_names.py BOARD_ONLY)
-    if not info.name.endswith(".__main__") and info.name != "propctl.shared.link.board":
+    if not info.name.endswith(".__main__") and info.name != "propctl.shared.link.startup":
         importlib.import_module(info.name)   # every desktop module, beside the other `rules`
 from propctl.shared.cardpack.question import FRAMES
 from propctl.shared.rules.fingerfootball import FingerFootball

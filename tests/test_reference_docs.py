@@ -1,6 +1,6 @@
 """docs/reference/ says what the code says: each page is regenerated from the code and compared.
 
-settings.md from settings.SCHEMA, link.md from the command tables the firmware
+settings.md from settings.specs(), link.md from the command tables the firmware
 builds (on the virtual board under MicroPython), pins.md from the boards module's profiles.
 The sentences (propctl/reference/texts.py) must cover every setting and
 command, and name none that does not exist.
@@ -12,16 +12,16 @@ import pytest
 
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
 from propctl.reference import generate
-from propctl.reference.texts import COMMANDS, SETTINGS
+from propctl.reference.texts import COMMANDS
 
 sys.path.insert(0, str(FIRMWARE_DIR / "lib"))
-import boards  # noqa: E402  (the firmware's own modules, as on a board)
+import boardprofiles  # noqa: E402  (the firmware's own modules, as on a board)
 import settings  # noqa: E402
 
 
 def schema_keys() -> set:
     keys = set()
-    for name, spec in settings.SCHEMA.items():
+    for name, spec in settings.specs().items():
         if isinstance(spec, dict):
             keys.update("%s.%s" % (name, sub) for sub in spec)
         else:
@@ -44,8 +44,19 @@ def test_every_reference_page_is_what_the_code_gives_now(tables):
 
 
 def test_every_setting_has_a_sentence_and_no_sentence_names_a_setting_that_does_not_exist():
-    assert sorted(schema_keys() - set(SETTINGS)) == [], "settings without a sentence in texts.py"
-    assert sorted(set(SETTINGS) - schema_keys()) == [], "sentences for settings that do not exist"
+    sentences = generate.setting_descriptions()
+    assert sorted(schema_keys() - set(sentences)) == [], "settings without a `#:` comment"
+    assert sorted(set(sentences) - schema_keys()) == [], "sentences for settings that do not exist"
+
+
+def test_a_sentence_is_the_comment_right_above_its_key_in_its_section(tmp_path):
+    source = tmp_path / "specs.py"
+    source.write_text('def f():\n    return {\n        #: one\n        #: two\n        "a": (1,),\n'
+                      '        # not a sentence\n        "b": (2,),\n        "s": {\n'
+                      '            #: inner\n            "c": (3,),\n        },\n'
+                      '        #: after the section\n        "d": (4,),\n    }\n')
+    assert generate.comment_descriptions(source, "p.") == {
+        "p.a": "one two", "p.s.c": "inner", "p.d": "after the section"}
 
 
 def test_every_link_command_has_a_sentence_and_none_names_a_missing_command(tables):
@@ -81,7 +92,7 @@ def test_the_build_guides_pico_tables_say_what_boards_py_says():
     for prop in ("clock", "fusebox", "football"):
         text = (REPO_ROOT / "docs" / ("build-%s.md" % prop)).read_text(encoding="utf-8")
         for signal, cell in re.findall(r"^\| `(\w+)` \| (GP\d+(?: \(pin \d+\))?) \|", text, re.M):
-            gpio = boards.board_profile("pico")[prop][signal]
-            assert cell == generate.pin_cell(boards, "pico", gpio), (prop, signal)
+            gpio = boardprofiles.board_profile("pico")[prop][signal]
+            assert cell == generate.pin_cell(boardprofiles, "pico", gpio), (prop, signal)
             seen += 1
     assert seen >= 25

@@ -101,7 +101,7 @@ def test_correctly_wired_clock_passes_every_signal_within_the_motor_limits(compi
     # clockwise, then back: the hand went both ways, never two bridge sides at once,
     # never reversed without the dwell, and stood released after each turn
     assert seen["motor_cw"]["hand_mdeg"] > 0 > seen["motor_ccw"]["hand_mdeg"] - seen["motor_cw"]["hand_mdeg"]
-    # slowly and only for the step: selftest.steps.MOTOR_PERMILLE (450 per mille: it starts the
+    # slowly and only for the step: props.clock.selftest_steps.MOTOR_PERMILLE (450 per mille: it starts the
     # model's N20 with a margin) of the model's 120 degrees a second for 2.15 s (the step) is about
     # 116 degrees each way; a loaded host may add a little
     assert 100000 < seen["motor_cw"]["hand_mdeg"] < 135000

@@ -1,4 +1,4 @@
-"""Every setting has a type and a range in settings.SCHEMA; no accepted value crashes a prop.
+"""Every setting has a type and a range in settings.specs(); no accepted value crashes a prop.
 
 The property: hypothesis draws a value for every key of a prop's section
 (valid ones, and wrong types, huge, negative, zero, nested, text). settings
@@ -36,27 +36,30 @@ WILD = st.one_of(
 
 
 def _valid(spec):
-    kind = spec[0]
+    s = settings  # the spec's fields by name (settings.KIND, LO, ...)
+    kind = spec[s.KIND]
     if kind == "int":
-        values = st.integers(spec[2], spec[3])
-        return values if spec[4] is None else st.one_of(values, st.just(spec[4]))
+        values = st.integers(spec[s.LO], spec[s.HI])
+        return values if spec[s.OFF] is None else st.one_of(values, st.just(spec[s.OFF]))
     if kind == "choice":
-        return st.sampled_from(spec[2])
+        return st.sampled_from(spec[s.CHOICES])
     if kind == "bool":
         return st.booleans()
     if kind == "seed":
-        return st.one_of(st.none(), st.integers(spec[2], spec[3]))
-    printable = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), min_size=1, max_size=spec[-1])
-    if kind == "path":
-        return st.one_of(st.none(), st.just(""), printable)
-    if kind == "names":
-        return st.lists(printable, min_size=spec[2], max_size=spec[2], unique=True)
+        return st.one_of(st.none(), st.integers(spec[s.LO], spec[s.HI]))
+    if kind in ("path", "names"):
+        longest = spec[s.NAME_LEN] if kind == "names" else spec[s.MAX_LEN]
+        printable = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), min_size=1,
+                            max_size=longest)
+        if kind == "path":
+            return st.one_of(st.none(), st.just(""), printable)
+        return st.lists(printable, min_size=spec[s.COUNT], max_size=spec[s.COUNT], unique=True)
     # clock.limits: the rules core checks it; draw its own keys with any ints
     return st.dictionaries(st.sampled_from(sorted(DEFAULT_LIMITS)), st.integers(-10, 200000), max_size=4)
 
 
 def section(name):
-    schema = settings.SCHEMA[name]
+    schema = settings.specs()[name]
     return st.fixed_dictionaries({}, optional={key: st.one_of(_valid(spec), WILD)
                                                for key, spec in schema.items()})
 
@@ -67,7 +70,7 @@ def check_merge(name, given_values):
     for key, value in given_values.items():
         full = name + "." + key
         named = [e for e in errors if e.startswith(full + ":")]
-        default = settings.DEFAULTS[name][key]
+        default = settings.defaults()[name][key]
         got = result[name][key]
         if named:
             assert len(named) == 1 and got == default, (full, value, named)
@@ -139,11 +142,11 @@ def test_the_values_from_issue_12_are_refused_by_key(key, value):
     result, errors = settings.merge({name: {sub: value}})
     assert len(errors) == 1 and errors[0].startswith(key + ": "), errors
     assert "using the default" in errors[0]
-    assert result == settings.DEFAULTS
+    assert result == settings.defaults()
 
 
 def test_every_setting_is_in_the_one_schema_with_a_valid_default():
-    for name, spec in settings.SCHEMA.items():
+    for name, spec in settings.specs().items():
         specs = spec.items() if isinstance(spec, dict) else [(None, spec)]
         for key, item in specs:
             full = name if key is None else name + "." + key
@@ -153,7 +156,7 @@ def test_every_setting_is_in_the_one_schema_with_a_valid_default():
 
 
 def test_the_stepper_coils_are_released_within_the_longest_dwell_after_the_stop(vboard_process):
-    longest = settings.SCHEMA["clock"]["dwell_ms"][3]
+    longest = settings.specs()["clock"]["dwell_ms"][settings.HI]
     trace = vboard_process.call("scenarios.clock_vboard:round_trace",
                                 {"clock": {"motor": "stepper", "dwell_ms": longest, "seed": 4}},
                                 {"run_ms": 60000})

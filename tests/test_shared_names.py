@@ -71,7 +71,7 @@ import importlib, pkgutil, sys
 for package in ("rules", "cardpack", "link"):
     shared = importlib.import_module("propctl.shared." + package)
     for info in pkgutil.iter_modules(shared.__path__):
-        if shared.__name__ + "." + info.name != "propctl.shared.link.board":
+        if shared.__name__ + "." + info.name != "propctl.shared.link.startup":
             importlib.import_module(shared.__name__ + "." + info.name)
 print(sorted(m for m in sys.modules if m.split(".")[0] in ("rules", "cardpack", "link")))
 print(len([m for m in sys.modules if m.startswith("propctl.shared.")]))

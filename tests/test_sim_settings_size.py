@@ -16,7 +16,7 @@ PROPCTL = [sys.executable, "-m", "propctl.cli", "sim"]
 
 @pytest.fixture(scope="module")
 def defaults():
-    return firmware_settings(FIRMWARE_DIR / "lib").DEFAULTS
+    return firmware_settings(FIRMWARE_DIR / "lib").defaults()
 
 
 def every_setting_of(defaults: dict, prop: str) -> dict:

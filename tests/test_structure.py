@@ -47,7 +47,7 @@ def long_files() -> dict:
 
 def is_table(node) -> bool:
     """A function whose whole body (after a docstring) returns one literal of constants: data
-    written as code (boards.py's profiles, so a board makes only its own), not logic to split."""
+    written as code (boardprofiles.py's profiles, so a board makes only its own), not logic to split."""
     body = node.body[1:] if ast.get_docstring(node) is not None else node.body
     if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
         return False

@@ -1,7 +1,7 @@
 """hardware/<prop>/wokwi/<board>/diagram.json: generated from the board profiles, wired as they say.
 
 The check here does not trust the generator's pin naming: it finds each board pin
-by its place on the header (Pico pin 1-40, DevKitC or S3 DevKitC-1 J1/J3 pin, from boards.py's
+by its place on the header (Pico pin 1-40, DevKitC or S3 DevKitC-1 J1/J3 pin, from boardprofiles.py's
 header maps) and names it as Wokwi's board definition does at that place.
 """
 import copy
@@ -9,7 +9,7 @@ import json
 import shutil
 
 import pytest
-from hardware_docs import HARDWARE, boards
+from hardware_docs import HARDWARE, boardprofiles
 
 from propctl import cli, wokwi
 
@@ -36,7 +36,7 @@ POWER = {"pico": {"3V3"}, "esp32": {"3V3"}, "esp32s3": {"3V3.1"}}
 
 
 def header_name(board: str, gpio: int) -> str:
-    where = boards.header_pin(board, gpio)
+    where = boardprofiles.header_pin(board, gpio)
     if board == "pico":
         return PICO_PINS[int(where) - 1]
     column, number = where.split("-")
@@ -93,10 +93,10 @@ def check_diagram(data: dict, board: str, prop: str) -> None:
     wokwi.check_pin_names(data)
     types = {p["id"]: p["type"] for p in data["parts"]}
     board_id = BOARD_ID[board]
-    pins = boards.profile(board, prop)
+    pins = boardprofiles.profile(board, prop)
     used = {}
     for signal, gpio in pins.items():
-        if gpio is None or boards.header_pin(board, gpio) == "-":
+        if gpio is None or boardprofiles.header_pin(board, gpio) == "-":
             continue  # not wired, or on the board itself (the Pico's LED)
         if signal in wokwi.NOT_DRAWN.get(prop, {}):
             continue
@@ -142,14 +142,14 @@ def test_every_profile_signal_is_drawn_or_left_out_with_a_reason():
         drawn = set(wokwi._signals(wokwi.PROP_PARTS[prop]))
         left_out = set(wokwi.NOT_DRAWN.get(prop, {}))
         for board in wokwi.WOKWI_BOARDS:
-            assert set(boards.profile(board, prop)) == drawn | left_out, (board, prop)
+            assert set(boardprofiles.profile(board, prop)) == drawn | left_out, (board, prop)
     assert set(wokwi.NOT_DRAWN) == {"fusebox"} and set(wokwi.NOT_DRAWN["fusebox"]) == {"i2c_sda", "i2c_scl"}
 
 
 def test_esp32_buttons_without_internal_pull_up_get_a_10k_to_3v3():
     data = json.loads(wokwi.diagram_path(HARDWARE, "fusebox", "esp32").read_text(encoding="utf-8"))
     for signal in ("btn_next", "btn_prev", "btn_bolt"):
-        start = "esp:" + header_name("esp32", boards.profile("esp32", "fusebox")[signal])
+        start = "esp:" + header_name("esp32", boardprofiles.profile("esp32", "fusebox")[signal])
         assert "esp:3V3" in reached(data, start), signal
 
 
@@ -176,10 +176,13 @@ def test_check_notices_a_miswired_diagram():
 def test_a_changed_profile_makes_the_check_fail(tmp_path, capsys):
     firmware = tmp_path / "lib"
     firmware.mkdir()
-    text = (wokwi.FIRMWARE_LIB / "boards.py").read_text(encoding="utf-8")
+    shutil.copy(wokwi.FIRMWARE_LIB / "boardprofiles.py", firmware)
+    shutil.copytree(wokwi.FIRMWARE_LIB / "props", firmware / "props")
+    pinout = firmware / "props" / "fusebox" / "pinout.py"  # the fuse box's pins, in its folder
+    text = pinout.read_text(encoding="utf-8")
     moved = text.replace('"window3": 6,', '"window3": 28,')
     assert moved != text
-    (firmware / "boards.py").write_text(moved, encoding="utf-8")
+    pinout.write_text(moved, encoding="utf-8")
     assert cli.main(["wokwi", "--check", "--firmware", str(firmware)]) == 1
     out = capsys.readouterr().out
     assert "fusebox/wokwi/pico/diagram.json" in out and "clock" not in out

@@ -30,7 +30,7 @@ makes the outputs safe at once (`app.shutdown()`: motor released, sound and
 lights off, relay open), then lets the app say so (`app.fault(exc)`: its state
 and the "fault" event; a failure there is swallowed, the
 outputs are already safe) and re-raises. A prop's tick has no try block of
-its own; link.board reports the exception and resets the board.
+its own; link.startup reports the exception and resets the board.
 
 A pass allocates nothing (tested with micropython.heap_lock over whole passes,
 link idle and link busy): what is measured by bench/mp_timing.py is what runs
@@ -58,10 +58,10 @@ def watchdog(settings, name: str, machine_module=None):
     watchdog_ms = settings.get(name, {}).get("watchdog_ms", 0)
     if not watchdog_ms:
         return None
-    import boards
+    import boardprofiles
     if machine_module is None:
         import machine as machine_module
-    longest = boards.limits(settings["board"])["wdt_max_ms"]
+    longest = boardprofiles.limits(settings["board"])["wdt_max_ms"]
     timeout = watchdog_ms if watchdog_ms < longest else longest
     return machine_module.WDT(timeout=timeout if timeout > WDT_MIN_MS else WDT_MIN_MS)
 

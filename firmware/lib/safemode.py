@@ -109,7 +109,7 @@ def last_fault(fs=None) -> str:
         return ""
 
 
-# A prop the image does not hold: the reason a safe mode names (link.board.missing_prop)
+# A prop the image does not hold: the reason a safe mode names (link.startup.missing_prop)
 NOT_IN_IMAGE = "prop_not_in_image"
 
 

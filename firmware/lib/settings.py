@@ -4,151 +4,157 @@
     cfg, errors = settings.load()          # reads "config.json"; never raises
     cfg["prop"], cfg["board"], cfg["clock"]["motor"]
 
-Top-level keys: "prop" (which app runs), "board" (which pin profile in
-boards.NAMES), and one section per prop ("clock", "fusebox" and
-"football") whose keys override that prop's defaults one by one.
+Top-level keys: "prop" (which app runs), "board" (which board profile in
+boardprofiles.NAMES), "net" (venue mode), and one section per prop (props.ALL,
+the one registry of props) whose keys override that prop's defaults one by one.
 
-SCHEMA is the one place that defines every setting: its default, its type
-and its range or choices. Any value outside it (wrong type, out of range,
-unknown choice, unknown key) gives a message naming the key in `errors`
-and keeps the default, so no accepted value can crash a driver. Any
-content of the file (not JSON, not UTF-8, too large, nested too deep)
-gives all defaults and one message: a bad config never stops the board
-booting. A new prop adds its section to SCHEMA.
+Each setting has ONE spec: its kind, default and range or choices. The board-wide
+and net specs are here (_common); a prop's section is in its own folder,
+props/NAME/settings_schema.py (section()), and schema() collects them through the
+registry. Any value outside its spec (wrong type, out of range, unknown choice,
+unknown key) gives a message naming the key in `errors` and keeps the default, so
+no accepted value can crash a driver. Any content of the file (not JSON, not UTF-8,
+too large, nested too deep) gives all defaults and one message: a bad config never
+stops the board booting.
+On a board, load() checks only the section of the prop config.json names (the other
+props' modules are not imported); merge() and parse() check every prop's, as the desktop.
 """
 import json
 
-import boards
-from props import ALL
+import boardprofiles
+from props import ALL, NAMES
+
+try:
+    from micropython import const
+except ImportError:  # CPython (the desktop reads this file too)
+    def const(value):  # type: ignore[no-redef,misc]
+        return value
 
 DEFAULT_PATH = "config.json"
 # A real config is a few hundred bytes; a larger file is refused unread
 # (a board has ~200 KB of heap, and json would need several times the text).
 MAX_FILE_BYTES = 8192
 # the longest watchdog any board profile accepts (each board then caps it to its own)
-_WATCHDOG_MAX_MS = max(boards.limits(name)["wdt_max_ms"] for name in boards.NAMES)
+_WATCHDOG_MAX_MS = max(boardprofiles.limits(name)["wdt_max_ms"] for name in boardprofiles.NAMES)
 
-
-# Each setting is a tuple (kind, default, ...), written out as a literal: a tuple of constants
-# is itself a constant, so in a frozen image SCHEMA's tuples stay in flash (no heap).
-#   ("int", default, lo, hi, off)    an int in lo..hi; `off` (e.g. 0: "no watchdog") or None;
-#   ("int", default, lo, hi, off, what)  the same, `off` saying `what` instead of "off"
-#   ("choice", default, choices)     one of a fixed set of values
+# A spec is a literal tuple (KIND, DEFAULT, then its kind's fields), read by the names below:
+# a tuple of constants is itself a constant, so in a frozen image a spec stays in flash (no
+# heap), and a name that is a const() costs nothing at run time (docs/heap.md).
+#   ("int", default, LO, HI, OFF)     an int in LO..HI; OFF (e.g. 0: "no watchdog") or None
+#   ("int", default, LO, HI, OFF, OFF_WORD)  the same, OFF saying OFF_WORD instead of "off"
+#   ("choice", default, CHOICES)      one of a fixed set of values
 #   ("bool", default)
-#   ("seed", None, 0, 0xFFFFFFFF)    null (fresh entropy) or an int 0..2^32-1
-#   ("path", None, max_len)          null (the prop's standard place) or a file name of
-#                                    printable ASCII, at most max_len characters
-#   ("names", default, count, max_len)  `count` different non-empty printable names
-#   ("object", default)              a JSON object the prop checks itself (clock.limits:
-#                                    the rules core validates it)
-#   ("text", default, max_len, word) printable ASCII, at most max_len ("" allowed); word:
-#                                    only A-Z a-z 0-9 - _ (an MQTT topic level or client id)
-#   ("secret", "", max_len)          a password: printable ASCII; a message about it never
-#                                    shows the value (errors go to the console, hello, logs)
-SCHEMA: dict = {
-    "prop": ("choice", "clock", ALL),  # props.ALL: the one prop list (props.NAMES: this image's)
-    "board": ("choice", "pico", boards.NAMES),
-    "clock": {
-        # "dc" (gear motor on an H-bridge) or "stepper" (28BYJ-48 + ULN2003)
-        "motor": ("choice", "dc", ("dc", "stepper")),
-        "bridge": ("choice", "drv8833", ("drv8833", "tb6612")),  # dc only
-        "chime": ("choice", "piezo", ("piezo", "solenoid")),
-        "seed": ("seed", None, 0, 0xFFFFFFFF),  # null: fresh entropy every round
-        # lowers (never raises) the firmware's 120 s hard cap; 0 is no cap, so refused
-        "max_run_ms": ("int", 60000, 1000, 120000, None),
-        # the DC motor's rated voltage: speed 1000 (the planner's full speed) puts this on the
-        # motor, on a fresh or a flat pack; 3000 for the recommended 3 V N20 (props.clock)
-        "motor_rated_mv": ("int", 3000, 1000, 12000, None),
-        # the motor supply where the pack is not read (battery_min_mv 0: no divider): a fresh
-        # 3 x AA's 4.8 V, the highest it gets, so the motor is never over-driven (a flat pack
-        # then turns it slower); with the divider the firmware measures the pack instead
-        "supply_mv": ("int", 4800, 1000, 12000, None),
-        # a further cap on the duty (share of the supply), below what motor_rated_mv allows
-        "motor_max_permille": ("int", 1000, 100, 1000, None),
-        "ramp_ms": ("int", 120, 1, 5000, None),  # time for a full-scale speed change
-        # braked pause before any reversal; also how long the motor (the stepper's
-        # coils) stays energised after a stop: bounded so nothing stands powered long
-        "dwell_ms": ("int", 150, 50, 2000, None),
-        # half-steps/s at full speed (stepper only)
-        "stepper_steps_per_s": ("int", 300, 1, 1000, None),
-        # refuse a round below this pack voltage; 0: no divider wired (no check, supply_mv used)
-        "battery_min_mv": ("int", 0, 1000, 12000, 0),
-        # battery V per ADC-pin V x 1000; 0: the divider the board's wiring table wires
-        # (boards LIMITS: 2000 for 100k/100k, 3128 for the ESP32's 100k over 47k)
-        "battery_divider_permille": ("int", 0, 1000, 20000, 0, "the board's divider"),
-        # a button bounces for ~10 ms; a debounce near a press's length would swallow presses
-        "debounce_ms": ("int", 20, 1, 50, None),
-        # held this long while running: emergency stop
-        "long_press_ms": ("int", 1500, 300, 10000, None),
-        "watchdog_ms": ("int", 2000, 500, _WATCHDOG_MAX_MS, 0),  # 0: no watchdog
-        "limits": ("object", {}),  # overrides for rules.geisteruhr.DEFAULT_LIMITS
-    },
-    "fusebox": {
-        # window sensors on 8 GPIOs ("gpio") or on an MCP23017 ("mcp23017")
-        "inputs": ("choice", "gpio", ("gpio", "mcp23017")),
-        "mcp_address": ("int", 0x20, 0x20, 0x27, None),  # I2C address set by A0-A2
-        # False: the sensor is closed while its window is shut (reed + magnet)
-        "open_when_active": ("bool", False),
-        "scan_ms": ("int", 5, 1, 50, None),  # sensor scan period
-        "debounce_ms": ("int", 20, 1, 200, None),  # a sensor state counts once stable this long
-        # never stable this long: sensor_fault "flicker"
-        "flicker_ms": ("int", 1000, 500, 60000, None),
-        # open at every scan this long: sensor_fault "stuck_open" (0: off; at most a day)
-        "stuck_open_ms": ("int", 1800000, 1000, 86400000, 0),
-        # the task-card pack; null: where `propctl deploy --cards` puts it
-        # (cardpack.taskcard.PACK_PATH); "" or a missing/corrupt file: manual mode
-        "pack": ("path", None, 255),
-        "relay": ("bool", False),  # also pulse the relay output when the fuse blows
-        "relay_ms": ("int", 2000, 10, 10000, None),
-        "watchdog_ms": ("int", 2000, 500, _WATCHDOG_MAX_MS, 0),  # 0: no watchdog
-    },
-    "football": {
-        "display": ("choice", "oled", ("oled", "leds")),  # SSD1306 on I2C, or LEDs
-        "oled_height": ("choice", 32, (32, 64)),  # rows
-        "oled_address": ("choice", 0x3C, (0x3C, 0x3D)),
-        "debounce_ms": ("int", 20, 1, 50, None),  # as the clock's button
-        # holding ROLL after the final whistle: new game
-        "long_press_ms": ("int", 1500, 300, 10000, None),
-        "seed": ("seed", None, 0, 0xFFFFFFFF),  # null: fresh entropy for each new game
-        "plays_per_quarter": ("int", 20, 1, 99, None),
-        "quarters": ("choice", 4, (2, 4, 6, 8)),  # halves need an even number
-        "names": ("names", ["Home", "Away"], 2, 12),
-        "watchdog_ms": ("int", 2000, 500, _WATCHDOG_MAX_MS, 0),  # 0: no watchdog
-    },
-    # Venue mode (docs/venue.md): the prop on an MQTT broker. broker "" (the default):
-    # no network at all, and the net layer is not even imported (it costs heap).
-    "net": {
-        "ssid": ("text", "", 32, False),  # Wi-Fi to join; "": the network is already up (unix port)
-        "password": ("secret", "", 63),  # Wi-Fi password (WPA2: at most 63 characters)
-        "broker": ("text", "", 64, False),  # broker host name or IP address; "": no venue mode
-        "port": ("int", 1883, 1, 65535, None),
-        "user": ("text", "", 32, False),  # broker user; "": connect without one
-        "broker_password": ("secret", "", 64),
-        # TLS to the broker (port 8883 as a rule): its certificate checked against the CA in
-        # the file `ca` on the board's flash, its name against `broker`
-        "tls": ("bool", False),
-        "ca": ("text", "ca.pem", 32, False),
-        "prefix": ("text", "props", 32, True),  # topics PREFIX/ID/event|state|status|cmd|reply
-        "id": ("text", "", 32, True),  # this prop's id; "": the prop's name (clock, ...)
-        # MQTT keep-alive: a dead link shows within 1.5 x this
-        "keepalive_s": ("int", 30, 5, 600, None),
-        # announce to Home Assistant (DISCOVERY_PREFIX/...); false: remove what was announced
-        "discovery": ("bool", False),
-        "discovery_prefix": ("text", "homeassistant", 32, True),  # Home Assistant's discovery prefix
-    },
-}
+#   ("seed", None, LO, HI)            null (fresh entropy) or an int LO..HI (0..2^32-1)
+#   ("path", None, MAX_LEN)           null (the prop's standard place) or a printable file name
+#   ("names", default, COUNT, NAME_LEN)  COUNT different non-empty printable names
+#   ("object", default)               a JSON object the prop checks itself (clock.limits)
+#   ("text", default, MAX_LEN, WORD)  printable ASCII, at most MAX_LEN ("" allowed); WORD:
+#                                     only A-Z a-z 0-9 - _ (an MQTT topic level or client id)
+#   ("secret", "", MAX_LEN)           a password (printable); no message ever shows the value
+KIND = const(0)
+DEFAULT = const(1)
+LO = const(2)         # int, seed
+HI = const(3)         # int, seed
+OFF = const(4)        # int
+OFF_WORD = const(5)   # int (optional)
+CHOICES = const(2)    # choice
+MAX_LEN = const(2)    # path, text, secret
+WORD = const(3)       # text
+COUNT = const(2)      # names
+NAME_LEN = const(3)   # names
+
+# The watchdog every prop's section has (props/NAME/settings_schema.py: section(WATCHDOG)).
+WATCHDOG = ("int", 2000, 500, _WATCHDOG_MAX_MS, 0)
 
 
-def _defaults(schema) -> dict:
-    out = {}
-    for key in schema:
-        spec = schema[key]
-        out[key] = _defaults(spec) if type(spec) is dict else spec[1]
+def _common() -> dict:
+    """The board-wide specs and the net section; the `#:` comment above a key is its one
+    description (docs/reference/settings.md is made from them; comments never reach a board)."""
+    return {
+        # props.ALL: every prop of this firmware (a one-prop image runs only props.NAMES)
+        #: which prop this board is
+        "prop": ("choice", ALL[0], ALL),
+        #: the board profile: its pins and limits ([pins.md](pins.md)); the Pico W, Pico 2
+        #: and Pico 2 W are wired like the Pico
+        "board": ("choice", "pico", boardprofiles.NAMES),
+        # Venue mode (docs/venue.md): the prop on an MQTT broker. broker "" (the default):
+        # no network at all, and the net layer is not even imported (it costs heap).
+        "net": {
+            #: the Wi-Fi to join; `""`: the network is already up (the unix port, a wired board)
+            "ssid": ("text", "", 32, False),
+            #: the Wi-Fi password (WPA2: at most 63 characters); never shown, also not in an
+            #: error message
+            "password": ("secret", "", 63),
+            #: the MQTT broker's IP address or host name ([venue.md](../venue.md)); `""`: no
+            #: venue mode (the network code is not even loaded)
+            "broker": ("text", "", 64, False),
+            #: the broker's port
+            "port": ("int", 1883, 1, 65535, None),
+            #: the broker user (the prop's id in the broker's ACL); `""`: connect without one
+            "user": ("text", "", 32, False),
+            #: that user's password; never shown
+            "broker_password": ("secret", "", 64),
+            #: TLS to the broker (`mqtts`, port 8883 as a rule): the broker's certificate is
+            #: checked against the CA in `net.ca` and its name against `net.broker`; never
+            #: falls back to clear text
+            "tls": ("bool", False),
+            #: the file on the board's flash with the CA certificate (PEM) that signed the broker's
+            "ca": ("text", "ca.pem", 32, False),
+            #: the first topic level: topics are PREFIX/ID/event, state, status, cmd, reply
+            "prefix": ("text", "props", 32, True),
+            #: the prop's id in the venue; `""`: the prop's name (`clock`, ...)
+            "id": ("text", "", 32, True),
+            #: MQTT keep-alive: a dead connection is noticed within 1.5 times this
+            "keepalive_s": ("int", 30, 5, 600, None),
+            #: announce the prop to Home Assistant (MQTT discovery); `false`: remove what it
+            #: announced before (an empty retained config at each connect)
+            "discovery": ("bool", False),
+            #: Home Assistant's discovery prefix (its MQTT setting of that name)
+            "discovery_prefix": ("text", "homeassistant", 32, True),
+        },
+    }
+
+
+_SECTIONS: dict = {}  # prop -> its section, once read (this module is boot-only on a board)
+
+
+def section(prop: str) -> dict:
+    """The specs of `prop`'s section, from its folder (props/PROP/settings_schema.py)."""
+    if prop not in _SECTIONS:
+        module = __import__("props.%s.settings_schema" % prop, None, None, ["section"])
+        _SECTIONS[prop] = module.section(WATCHDOG)
+    return _SECTIONS[prop]
+
+
+def specs(prop=None) -> dict:
+    """Every spec: the board-wide keys, net, and the section of `prop` or, None, of every prop
+    in props.ALL (the desktop's view: deploy --set, the reference). A prop this image does not
+    hold (props.NAMES, a one-prop frozen image) has no section here: it cannot run."""
+    out = _common()
+    net = out.pop("net")  # after the props, as config.json and the reference list them
+    for name in ALL if prop is None else ((prop,) if prop in NAMES else ()):
+        out[name] = section(name)
+    out["net"] = net
     return out
 
 
-# Every setting's default, derived from SCHEMA.
-DEFAULTS = _defaults(SCHEMA)
+def named_prop(data) -> str:
+    """The prop a parsed config names, if it is one of props.ALL; else the default (ALL[0])."""
+    name = data.get("prop") if type(data) is dict else None
+    return name if type(name) is str and name in ALL else ALL[0]
+
+
+def _defaults(table) -> dict:
+    out = {}
+    for key in table:
+        spec = table[key]
+        out[key] = _defaults(spec) if type(spec) is dict else spec[DEFAULT]
+    return out
+
+
+def defaults(prop=None) -> dict:
+    """Every setting's default (of `prop`'s section, or of every prop's: None), from specs()."""
+    return _defaults(specs(prop))
 
 
 def _printable(text: str) -> str:
@@ -184,28 +190,29 @@ def _show(value, nested: bool = False) -> str:
 
 def _expected(spec) -> str:
     """What a setting accepts, for a person."""
-    kind = spec[0]
+    kind = spec[KIND]
     if kind == "int":
-        text = "a whole number %d..%d" % (spec[2], spec[3])
-        if spec[4] is None:
+        text = "a whole number %d..%d" % (spec[LO], spec[HI])
+        if spec[OFF] is None:
             return text
-        return text + " or %d (%s)" % (spec[4], spec[5] if len(spec) > 5 else "off")
+        return text + " or %d (%s)" % (spec[OFF], spec[OFF_WORD] if len(spec) > OFF_WORD else "off")
     if kind == "choice":
-        return "one of " + ", ".join(_show(c) for c in spec[2])
+        return "one of " + ", ".join(_show(c) for c in spec[CHOICES])
     if kind == "bool":
         return "true or false"
     if kind == "seed":
-        return "null or a whole number 0..%d" % spec[3]
+        return "null or a whole number %d..%d" % (spec[LO], spec[HI])
     if kind == "path":
-        return "null or a file name of printable ASCII, at most %d characters" % spec[2]
+        return "null or a file name of printable ASCII, at most %d characters" % spec[MAX_LEN]
     if kind == "names":
-        return "a list of %d different names, 1..%d printable characters each" % (spec[2], spec[3])
+        return ("a list of %d different names, 1..%d printable characters each"
+                % (spec[COUNT], spec[NAME_LEN]))
     if kind == "text":
-        if spec[3]:
-            return "text of at most %d letters, digits, - or _" % spec[2]
-        return "text of at most %d printable ASCII characters" % spec[2]
+        if spec[WORD]:
+            return "text of at most %d letters, digits, - or _" % spec[MAX_LEN]
+        return "text of at most %d printable ASCII characters" % spec[MAX_LEN]
     if kind == "secret":
-        return "a password of at most %d printable ASCII characters" % spec[2]
+        return "a password of at most %d printable ASCII characters" % spec[MAX_LEN]
     return "an object {...}"
 
 
@@ -230,29 +237,29 @@ def _is_word(value: str) -> bool:
 
 
 def _valid(spec, value) -> bool:
-    kind = spec[0]
+    kind = spec[KIND]
     if kind == "text":
-        return _is_text(value, spec[2]) and (not spec[3] or _is_word(value))
+        return _is_text(value, spec[MAX_LEN]) and (not spec[WORD] or _is_word(value))
     if kind == "secret":
-        return _is_text(value, spec[2])
+        return _is_text(value, spec[MAX_LEN])
     if kind == "int":
-        return _is_int(value) and (spec[2] <= value <= spec[3] or value == spec[4])
+        return _is_int(value) and (spec[LO] <= value <= spec[HI] or value == spec[OFF])
     if kind == "choice":
-        for choice in spec[2]:
+        for choice in spec[CHOICES]:
             if type(value) is type(choice) and value == choice:
                 return True
         return False
     if kind == "bool":
         return type(value) is bool
     if kind == "seed":
-        return value is None or (_is_int(value) and spec[2] <= value <= spec[3])
+        return value is None or (_is_int(value) and spec[LO] <= value <= spec[HI])
     if kind == "path":
-        return value is None or _is_text(value, spec[2])
+        return value is None or _is_text(value, spec[MAX_LEN])
     if kind == "names":
-        if type(value) is not list or len(value) != spec[2]:
+        if type(value) is not list or len(value) != spec[COUNT]:
             return False
         for i in range(len(value)):
-            if not _is_text(value[i], spec[3], 1) or value[i] in value[:i]:
+            if not _is_text(value[i], spec[NAME_LEN], 1) or value[i] in value[:i]:
                 return False
         return True
     return type(value) is dict
@@ -261,11 +268,11 @@ def _valid(spec, value) -> bool:
 def _check_value(name: str, spec, value, errors: list) -> bool:
     if _valid(spec, value):
         return True
-    if spec[0] == "secret":  # never the value: a near-miss password is still a password
+    if spec[KIND] == "secret":  # never the value: a near-miss password is still a password
         errors.append("%s: the value given is not %s; using none" % (name, _expected(spec)))
         return False
     errors.append("%s: %s is not %s; using the default %s"
-                  % (name, _show(value), _expected(spec), _show(spec[1])))
+                  % (name, _show(value), _expected(spec), _show(spec[DEFAULT])))
     return False
 
 
@@ -277,18 +284,18 @@ def _fresh(schema) -> dict:
     out = {}
     for key in schema:
         spec = schema[key]
-        out[key] = _fresh(spec) if type(spec) is dict else _copy(spec[1])
+        out[key] = _fresh(spec) if type(spec) is dict else _copy(spec[DEFAULT])
     return out
 
 
 def merge(overrides, schema=None) -> tuple:
-    """(settings, errors): `overrides` (parsed JSON) checked against SCHEMA, laid over the defaults.
+    """(settings, errors): `overrides` (parsed JSON) checked against the specs, laid over the defaults.
 
     Pure: never raises for bad input, never changes its arguments. Each
     error names its key ("clock.ramp_ms: ...").
     """
     if schema is None:
-        schema = SCHEMA
+        schema = specs()
     result = _fresh(schema)
     errors: list = []
     if type(overrides) is not dict:
@@ -298,6 +305,8 @@ def merge(overrides, schema=None) -> tuple:
     for key in sorted(overrides, key=str):
         value = overrides[key]
         if key not in schema:
+            if key in ALL:  # another prop's section (load() checks only the prop that runs)
+                continue
             errors.append("%s: unknown key, ignored (known: %s)" % (_printable(str(key)[:30]),
                                                                     ", ".join(sorted(schema))))
             continue
@@ -322,24 +331,34 @@ def merge(overrides, schema=None) -> tuple:
     return result, errors
 
 
-def _all_defaults(message: str, schema) -> tuple:
-    return _fresh(schema if schema is not None else SCHEMA), [message + "; using all defaults"]
+def _all_defaults(message: str, schema, named: bool = False) -> tuple:
+    """All defaults and one message. named (a board's load()): the file names no prop it could
+    read, so the default prop runs and only its section is made."""
+    if schema is None:
+        schema = specs(ALL[0] if named else None)
+    return _fresh(schema), [message + "; using all defaults"]
 
 
-def parse(text, schema=None) -> tuple:
-    """(settings, errors) from the text (str or bytes) of a config file; never raises."""
+def parse(text, schema=None, named=False) -> tuple:
+    """(settings, errors) from the text (str or bytes) of a config file; never raises.
+
+    named: with no schema, check only the section of the prop the config names (load() on a
+    board: the other props' modules are not even imported)."""
     if len(text) > MAX_FILE_BYTES:
         return _all_defaults("config is %d bytes, more than the %d a config may have"
-                             % (len(text), MAX_FILE_BYTES), schema)
+                             % (len(text), MAX_FILE_BYTES), schema, named)
     if type(text) is not str:
         try:
             text = bytes(text).decode()
         except Exception:  # UnicodeError: not UTF-8
-            return _all_defaults("config is not UTF-8 text", schema)
+            return _all_defaults("config is not UTF-8 text", schema, named)
     try:
         data = json.loads(text)
     except Exception as exc:  # ValueError; deep nesting: RecursionError/RuntimeError/MemoryError
-        return _all_defaults("config is not valid JSON (%s)" % _printable(str(exc)[:60]), schema)
+        return _all_defaults("config is not valid JSON (%s)" % _printable(str(exc)[:60]), schema,
+                             named)
+    if schema is None and named:
+        schema = specs(named_prop(data))
     return merge(data, schema)
 
 
@@ -354,23 +373,27 @@ def load(path: str = DEFAULT_PATH, schema=None, echo=print) -> tuple:
 
     Whatever the file holds, this returns settings (the defaults where the
     file is no use) and never raises. Every error is also passed to `echo`
-    (print by default) so it shows on the serial console at boot.
+    (print by default) so it shows on the serial console at boot. With no schema only the
+    section of the prop the file names is checked (parse's `named`): a board imports the
+    settings of the prop it runs, not every prop's.
     """
+    named = schema is None
     try:
         size = _file_size(path)
     except OSError:  # no config file: the defaults are the config
-        return _fresh(schema if schema is not None else SCHEMA), []
+        return _fresh(schema if schema is not None else specs(ALL[0])), []
     try:
         if size > MAX_FILE_BYTES:
             settings, errors = _all_defaults("config is %d bytes, more than the %d a config may have"
-                                             % (size, MAX_FILE_BYTES), schema)
+                                             % (size, MAX_FILE_BYTES), schema, named)
         else:
             with open(path, "rb") as f:
                 data = f.read(MAX_FILE_BYTES + 1)
-            settings, errors = parse(data, schema)
+            settings, errors = parse(data, schema, named)
     except Exception as exc:  # unreadable (a directory, a flash error), MemoryError, ...
         settings, errors = _all_defaults("config cannot be read (%s: %s)"
-                                         % (type(exc).__name__, _printable(str(exc)[:60])), schema)
+                                         % (type(exc).__name__, _printable(str(exc)[:60])),
+                                         schema, named)
     if echo is not None:
         for message in errors:
             echo("config %s: %s" % (path, message))

@@ -16,7 +16,7 @@ FIRMWARE_PACKAGE = "propctl_firmware"
 
 def is_firmware_tree(root: Path) -> bool:
     """A tree a board can boot: main.py and the link runtime that starts the props."""
-    return (root / "main.py").is_file() and (root / "lib" / "link" / "board.py").is_file()
+    return (root / "main.py").is_file() and (root / "lib" / "link" / "startup.py").is_file()
 
 
 def firmware_root() -> Path:

@@ -99,7 +99,7 @@ def incomplete_firmware(local: dict, prop: str):
     """
     if not local:
         return "it compiled nothing"
-    missing = [path for path in ("main.py", "lib/link/board.mpy", "lib/props/%s/__init__.mpy" % prop)
+    missing = [path for path in ("main.py", "lib/link/startup.mpy", "lib/props/%s/__init__.mpy" % prop)
                if path not in local]
     if missing:
         return "it lacks %s" % ", ".join(missing)
@@ -181,7 +181,7 @@ def firmware_set(prop, board, firmware, settings: dict, say) -> dict:
         raise BoardError("need --prop (%s) and --board (%s)" % ("|".join(PROPS), "|".join(BOARD_ARCH)))
     root = Path(firmware) if firmware is not None else FIRMWARE_DIR
     if not is_firmware_tree(root):
-        raise BoardError("%s is not a firmware tree (no main.py or lib/link/board.py): nothing was "
+        raise BoardError("%s is not a firmware tree (no main.py or lib/link/startup.py): nothing was "
                          "copied or removed. Pass --firmware DIR (the firmware/ folder of a clone) "
                          "or reinstall propctl" % root)
     check_settings(settings, root)

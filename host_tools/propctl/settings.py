@@ -3,7 +3,7 @@
     problems = check_sets(parse_sets(["clokc.seed=7"]), FIRMWARE_DIR / "lib")
     -> ["'clokc' is not a setting (the settings are: board, clock, football, fusebox, net, prop)"]
 
-The firmware's settings.py (SCHEMA, DEFAULTS, merge) is plain Python that CPython
+The firmware's settings.py (specs(), defaults(), merge) is plain Python that CPython
 runs as well: it is loaded from the firmware that is about to run (a clone's
 firmware/lib, --firmware DIR, or the package data of an installed propctl), so
 the names and ranges are the ones the board checks at boot. `unknown_keys` words
@@ -17,8 +17,13 @@ import importlib
 import sys
 from pathlib import Path
 
-# settings.py imports boards and props (props/__init__.py: NAMES) as top-level modules
-_FIRMWARE_MODULES = ("settings", "boards", "props")
+# settings.py imports boardprofiles and props (props/__init__.py: the registry) as top-level
+# modules, and each prop's section from props/NAME/settings_schema.py (props.NAME...)
+_FIRMWARE_MODULES = ("settings", "boardprofiles", "props")
+
+
+def _firmware_names() -> list:
+    return [name for name in sys.modules if name in _FIRMWARE_MODULES or name.startswith("props.")]
 _BOARD_GOES_ON = "; using the default"
 
 
@@ -29,19 +34,23 @@ class SettingsUnreadable(Exception):
 def firmware_settings(lib: Path):
     """The settings module of the firmware folder `lib` (lib/settings.py), loaded by CPython.
 
-    The firmware's top-level names (settings, boards, props) are in sys.modules only while it
-    loads: whatever held those names before is put back."""
+    The firmware's top-level names (settings, boardprofiles, props and its prop packages) are
+    in sys.modules only while it loads: whatever held those names before is put back. Every
+    prop's section (settings.specs(), through the registry props.ALL) is read while the tree is
+    on the path; the module keeps them (settings._SECTIONS), so later calls import nothing."""
     folder = str(lib)
-    saved = {name: sys.modules.pop(name) for name in _FIRMWARE_MODULES if name in sys.modules}
+    saved = {name: sys.modules.pop(name) for name in _firmware_names()}
     sys.path.insert(0, folder)
     try:
-        return importlib.import_module("settings")
+        module = importlib.import_module("settings")
+        module.specs()
+        return module
     except Exception as exc:  # SyntaxError, ImportError, ... of a tree that is not ours
         raise SettingsUnreadable("cannot read the firmware's settings in %s (%s: %s)"
                                  % (folder, type(exc).__name__, exc)) from None
     finally:
         sys.path.remove(folder)
-        for name in _FIRMWARE_MODULES:
+        for name in _firmware_names():
             sys.modules.pop(name, None)
         sys.modules.update(saved)
 
@@ -71,14 +80,15 @@ def check_sets(sets: dict, lib: Path) -> list:
     """Why the nested --set overrides `sets` would not be taken by the firmware in `lib`:
     one sentence per bad key (unknown keys first), [] when the board would take them all."""
     settings = firmware_settings(lib)
-    problems = unknown_keys(sets, settings.DEFAULTS)
+    defaults = settings.defaults()
+    problems = unknown_keys(sets, defaults)
     known: dict = {}
     for key, value in sets.items():
-        if key not in settings.DEFAULTS:
+        if key not in defaults:
             continue
-        if isinstance(settings.DEFAULTS[key], dict):
+        if isinstance(defaults[key], dict):
             if isinstance(value, dict):  # not an object: unknown_keys said so
-                known[key] = {sub: value[sub] for sub in value if sub in settings.DEFAULTS[key]}
+                known[key] = {sub: value[sub] for sub in value if sub in defaults[key]}
         else:
             known[key] = value
     _, errors = settings.merge(known)

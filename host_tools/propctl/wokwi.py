@@ -4,7 +4,7 @@ Wokwi (wokwi.com, a browser simulator for the Pico and ESP32 boards) describes a
 circuit in a `diagram.json`: parts (`{"id", "type", "left", "top", "attrs"}`)
 and connections (`["part:PIN", "part:PIN", colour, []]`). This module writes
 one per prop and board, hardware/<prop>/wokwi/<board>/diagram.json, from
-`boards.board_profile`, so a diagram cannot drift from the firmware's pins: the
+`boardprofiles.board_profile`, so a diagram cannot drift from the firmware's pins: the
 tests regenerate them and compare, and check every wire against the profile.
 
 Part types and pin names are Wokwi's documented ones (docs.wokwi.com/parts and
@@ -22,10 +22,12 @@ MOSFET or MCP23017 part, so:
   - the fuse box's MCP23017 option is not drawn (no such part): the diagram
     shows the default, one GPIO per window.
 """
+import importlib
 import importlib.util
 import json
 import os
 import sys
+import types
 from pathlib import Path
 
 from propctl import props
@@ -81,13 +83,27 @@ NOT_DRAWN = {name: props.part(name, "wokwi").NOT_DRAWN for name in PROPS
 
 
 def load_boards(firmware_lib: Path = FIRMWARE_LIB):
-    """The firmware's boards.py as a module (the profiles, read from the firmware tree)."""
-    spec = importlib.util.spec_from_file_location("firmware_boards", firmware_lib / "boards.py")
-    if spec is None or spec.loader is None:
-        raise FileNotFoundError("no boards.py in %s" % firmware_lib)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The firmware's board profiles, read from the firmware tree: every board's profile with
+    every prop's pins (boardprofiles.py and props/PROP/pinout.py through the registry), made
+    once while that tree is importable; the names it loads (boardprofiles, props...) are in
+    sys.modules only meanwhile. Gives .profile(board, prop) and .board_profile(board)."""
+    if not (firmware_lib / "boardprofiles.py").is_file():
+        raise FileNotFoundError("no boardprofiles.py in %s" % firmware_lib)
+
+    def loaded() -> list:
+        return [name for name in sys.modules
+                if name in ("boardprofiles", "props") or name.startswith("props.")]
+    saved = {name: sys.modules.pop(name) for name in loaded()}
+    sys.path.insert(0, str(firmware_lib))
+    try:
+        profiles = importlib.import_module("boardprofiles").all_profiles()
+    finally:
+        sys.path.remove(str(firmware_lib))
+        for name in loaded():
+            sys.modules.pop(name, None)
+        sys.modules.update(saved)
+    return types.SimpleNamespace(profile=lambda board, prop: profiles[board][prop],
+                                 board_profile=lambda board: profiles[board])
 
 
 def board_pin(board: str, gpio, header: dict):
@@ -168,7 +184,7 @@ def diagram(boards_module, board: str, prop: str) -> dict:
     if notes:
         parts.append({"type": "wokwi-text", "id": "notes", "top": -140, "left": 0,
                       "attrs": {"text": "\n".join("%s: %s" % (k, notes[k]) for k in sorted(notes))}})
-    result = {"version": 1, "author": "propctl wokwi (generated from firmware/lib/boards.py)",
+    result = {"version": 1, "author": "propctl wokwi (generated from firmware/lib/boardprofiles.py)",
               "editor": "wokwi", "parts": parts, "connections": connections, "dependencies": {}}
     check_pin_names(result)
     return result
@@ -220,18 +236,18 @@ def register(subparsers) -> None:
         description="Write hardware/<prop>/wokwi/<board>/diagram.json for every prop (%s) on the "
                     "Pico, the ESP32 DevKitC and the ESP32-S3-DevKitC-1, from the "
                     "firmware's board profiles "
-                    "(firmware/lib/boards.py). Paste one into a Wokwi MicroPython project's diagram.json "
+                    "(firmware/lib/boardprofiles.py). Paste one into a Wokwi MicroPython project's diagram.json "
                     "to see the wiring. Wokwi has no H-bridge or motor part: the motor is two LEDs "
                     "between AIN1 and AIN2, one per direction." % ", ".join(PROPS),
         epilog="Examples:\n"
-               "  propctl wokwi            # after a change to firmware/lib/boards.py\n"
+               "  propctl wokwi            # after a change to firmware/lib/boardprofiles.py\n"
                "  propctl wokwi --check    # are the committed diagrams up to date?\n"
                "Exit codes: 0 written (or, with --check, up to date), 1 --check found a diagram that "
                "differs from the profiles, 2 bad command line.")
     parser.add_argument("--out", type=Path, default=REPO_HARDWARE,
                         help="the hardware folder to write into (default: the clone's hardware/)")
     parser.add_argument("--firmware", type=Path, default=FIRMWARE_LIB,
-                        help="firmware/lib holding boards.py (default: the clone's)")
+                        help="firmware/lib holding boardprofiles.py (default: the clone's)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 naming every diagram that differs from the profiles")
     parser.set_defaults(func=run)
@@ -239,8 +255,8 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     # os.path: a name too long (ENAMETOOLONG) is "not there", where Path.exists() raises
-    if not os.path.isfile(args.firmware / "boards.py"):
-        print("propctl wokwi: no boards.py in %s (use --firmware)" % args.firmware, file=sys.stderr)
+    if not os.path.isfile(args.firmware / "boardprofiles.py"):
+        print("propctl wokwi: no boardprofiles.py in %s (use --firmware)" % args.firmware, file=sys.stderr)
         return 2
     if not os.path.isdir(args.out):
         if args.out != REPO_HARDWARE:  # the folder named with --out

@@ -2,7 +2,7 @@
 import json
 
 from checks import raises
-from props.clock.game import ClockCommands
+from props.clock.commands import ClockCommands
 
 from link.router import Link
 

@@ -2,10 +2,11 @@
 
     MICROPYPATH=host_tools/propctl/vboard:firmware/lib micropython tests/mp/boot_heap.py PROP [keep]
 
-Run in an empty folder (the flash: no config.json, so the defaults with prop PROP).
-main.py's steps: the boot guard, settings.load, then link.board.build_prop (the
-prop built, wrapped and linked; nothing runs). `keep`: link.board forgets no
-module (BOOT_ONLY emptied), to compare. Prints one JSON line: the bytes in use
+Run in an empty folder (the flash): it writes a config.json naming PROP, nothing else, so
+the boot reads the defaults of PROP's settings, as a board's first boot does.
+main.py's steps: the boot guard, settings.load, then link.startup.build_prop (the
+prop built, wrapped and linked; nothing runs). `keep`: link.startup forgets no
+module (BOOT_ONLY and PROP_BOOT_ONLY emptied), to compare. Prints one JSON line: the bytes in use
 after a collection, and whether the boot-only modules are still in sys.modules.
 """
 import gc
@@ -14,7 +15,7 @@ import sys
 
 import safemode
 
-from link import board
+from link import startup
 from link.router import Link
 
 
@@ -27,17 +28,20 @@ def load():
 def main():
     prop = sys.argv[1]
     if len(sys.argv) > 2 and sys.argv[2] == "keep":
-        board.BOOT_ONLY = ()
+        startup.BOOT_ONLY = ()
+        startup.PROP_BOOT_ONLY = ()
+    with open("config.json", "w") as f:
+        f.write(json.dumps({"prop": prop}))
     guard = safemode.BootGuard()
     mode = safemode.boot_mode(guard)
     config, errors = load()
-    config["prop"] = prop
     lines = []
-    link = Link(lines.append, board.identity(config, mode, errors))
-    board.build_prop(link, config, errors, guard)
+    link = Link(lines.append, startup.identity(config, mode, errors))
+    startup.build_prop(link, config, errors, guard)
     gc.collect()
+    boot_only = ("settings", "boardprofiles", "props.%s.settings_schema" % prop, "props.%s.pinout" % prop)
     print(json.dumps({"mode": mode, "used": gc.mem_alloc(), "lines": len(lines),
-                      "loaded": [name for name in ("settings", "boards") if name in sys.modules]}))
+                      "loaded": [name for name in boot_only if name in sys.modules]}))
 
 
 main()

@@ -64,7 +64,7 @@ def main():
     port = CountingPort(StdioPort(link))
     port.port.hold_repl()
     bench.board.clock.run_real(1)
-    # as link.board runs it: with the prop's store, whose (here empty) queue each pass checks
+    # as link.startup runs it: with the prop's store, whose (here empty) queue each pass checks
     store = Store("runtime_passes_state.json", later=True)
     rt = Runtime(app, clock=bench.board.clock.now, port=port, stable_ms=0, stores=(store,))
     for _ in range(5):

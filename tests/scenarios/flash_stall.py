@@ -1,6 +1,6 @@
 """Flash writes that stall the virtual board (vflash.FlashFs), placed by the runtime (MicroPython).
 
-Every prop runs as link.board runs it: the app saves to a store with
+Every prop runs as link.startup runs it: the app saves to a store with
 later=True, the runtime writes that store and the boot guard's counter. Each
 scenario takes `folder` (a path prefix for the flash's files), `stall_ms`
 (what one flash write costs) and the prop's `watchdog_ms`, and returns what the tests judge: events, output

@@ -388,7 +388,8 @@ def oled_protocol(height):
 
 
 def link_session(state_prefix, requests):
-    """The box behind the real link, wired as link.board wires it: requests in, reply and event lines out."""
+    """The box behind the real link, wired as link.startup wires it: requests in, reply and event
+    lines out."""
     import json
 
     from props import football
@@ -399,7 +400,7 @@ def link_session(state_prefix, requests):
     bench = FootballBench({"football": {"seed": 11}})
     link = Link(lines.append, {"firmware": "test", "prop": "football", "board": "pico"})
     bench.app.on_event = link.event
-    # as link.board wires every prop: the store on the module's STATE_FILE, the app's own table
+    # as link.startup wires every prop: the store on the module's STATE_FILE, the app's own table
     bench.app.attach_store(Store(state_prefix + football.STATE_FILE))  # in the test's folder
     link.add_commands(bench.app.commands())
     for request in requests:

@@ -3,7 +3,7 @@
 
 def pulls(prop, overrides):
     """{gpio: [signal, pull]} of every input Pin the prop's build made (None: no pull asked for)."""
-    import boards
+    import boardprofiles
     from machine import Pin
     if prop == "clock":
         from vprops.clock.bench import ClockBench
@@ -16,7 +16,7 @@ def pulls(prop, overrides):
         bench = FootballBench(overrides)
     board = overrides.get("board", "pico")
     signal = {}
-    for name, gpio in boards.profile(board, prop).items():
+    for name, gpio in boardprofiles.profile(board, prop).items():
         signal[gpio] = name
     out = {}
     for part in bench.board.outputs:

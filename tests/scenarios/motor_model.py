@@ -57,7 +57,7 @@ def hand_drive(decay, duty, pack_mv, run_ms, freq_hz=20000, reverse=False):
 
 
 def selftest_speeds(limits_list):
-    """selftest.steps.MOTOR_PERMILLE and the motor step's speed for each clock.limits given."""
-    from selftest import steps
+    """The clock's self-test MOTOR_PERMILLE and the motor step's speed for each clock.limits given."""
+    from props.clock import selftest_steps as steps
     return {"motor_permille": steps.MOTOR_PERMILLE,
             "speeds": [steps.motor_permille({"limits": limits}) for limits in limits_list]}

@@ -64,7 +64,7 @@ class Battery:
 
 
 def on_pin(machine, pin, divider_permille: int, limits: dict) -> Battery:
-    """A Battery on ADC pin `pin` (a profile's battery_adc) with a board's limits (boards.limits).
+    """A Battery on ADC pin `pin` (a profile's battery_adc) with a board's limits (boardprofiles.limits).
 
     machine: the machine module (injected). The ADC gets the 11 dB attenuation where the
     port has one (ESP32: the range up to ~3.1 V); read_uv is used where limits say it is

@@ -16,7 +16,7 @@ class Indicator:
     def __init__(self, pin) -> None:
         self._pin = pin
         self._pattern = self.FAULT
-        self._i = 0
+        self._step = 0
         self._at = 0
         self.busy = False
         pin.value(0)
@@ -34,7 +34,7 @@ class Indicator:
     def start(self, now: int, pattern) -> None:
         """Play a pattern once."""
         self._pattern = pattern
-        self._i = 0
+        self._step = 0
         self._at = now
         self.busy = True
         self._pin.value(1)
@@ -43,10 +43,10 @@ class Indicator:
         """Advance the pattern."""
         if not self.busy:
             return
-        while ticks_diff(now, self._at) >= self._pattern[self._i]:
-            self._at = ticks_add(self._at, self._pattern[self._i])  # type: ignore[type-var]
-            self._i += 1
-            if self._i >= len(self._pattern):
+        while ticks_diff(now, self._at) >= self._pattern[self._step]:
+            self._at = ticks_add(self._at, self._pattern[self._step])  # type: ignore[type-var]
+            self._step += 1
+            if self._step >= len(self._pattern):
                 self.off()
                 return
-            self._pin.value(1 - (self._i & 1))
+            self._pin.value(1 - (self._step & 1))

@@ -12,5 +12,5 @@ on_event, store) returns an app with `tick(now_ms)`, `tick_ms`, `shutdown()`
 and `commands()` (name -> (handler, schema)); handlers raise ValueError with
 a player's message to refuse, and the app reports with `on_event(name,
 fields)`. Add its name to props.NAMES. The desktop side is
-host_tools/propctl/board/linkclient.py.
+host_tools/propctl/serial_link/linkclient.py.
 """

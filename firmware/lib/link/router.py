@@ -1,6 +1,6 @@
 """The board's end of the link: routes requests to a prop's commands, numbers every line.
 
-How a prop plugs in (clock, fuse box, football box alike):
+How a prop plugs in (every prop alike):
   * it offers a command table: name -> (handler, schema), where handler(**args)
     returns a JSON-able value (or None) and raises ValueError, with a message
     a player understands, to refuse; schema is described in link.schema;

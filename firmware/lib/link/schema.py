@@ -5,7 +5,7 @@ A schema maps each argument name to a type spec:
     "str"   a string of at most MAX_STR characters
     "bool"  true or false
     "ints"  a list of at most MAX_ITEMS integers
-    "seed"  an integer 0..MAX_SEED, as the settings' seeds (clock.seed, football.seed) allow
+    "seed"  an integer 0..MAX_SEED, as the settings' seed kind allows
 A trailing "?" makes the argument optional (the handler's default applies).
 Arguments not in the schema are refused, so a typo never passes silently.
 """
@@ -13,7 +13,7 @@ Arguments not in the schema are refused, so a typo never passes silently.
 MAX_INT = 0x7FFFFFFF
 MAX_STR = 64
 MAX_ITEMS = 16
-MAX_SEED = 0xFFFFFFFF  # a seed setting's top (settings.SCHEMA's "seed" kind), as a start event reports it
+MAX_SEED = 0xFFFFFFFF  # a seed setting's top (the settings' "seed" kind), as a start event reports it
 KINDS = ("int", "str", "bool", "ints", "seed")
 
 

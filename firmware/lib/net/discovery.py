@@ -5,15 +5,18 @@ As Home Assistant's MQTT discovery documents it (home-assistant.io/integrations/
 "MQTT Discovery": topic <discovery_prefix>/<component>/[<node_id>/]<object_id>/config,
 a retained JSON config; an empty retained config removes the entity), after each connect:
 
-    DP/sensor/NODE/state/config   the prop's state in one word (clock: idle, running,
-                                  chiming, fault; fuse box: idle, round, blown; football box:
-                                  its game's phase, or counting), "error" for the state's
-                                  error form; the whole state as attributes
-    DP/button/NODE/main/config    its main action (start a round, next card, roll), available
+    DP/sensor/NODE/state/config   the prop's state in one word (its state document's
+                                  "state", or what the prop's own template makes of the
+                                  document), "error" for the state's error form; the
+                                  whole state as attributes
+    DP/button/NODE/main/config    its main action (the prop's MAIN_ACTION), available
                                   only while the prop can do it (sensor.mqtt/button.mqtt:
                                   `availability` with `availability_mode: all`: the prop's
                                   status and a template over its state), so Home Assistant
                                   offers no button the prop would refuse
+
+What is the prop's own (its main action and its templates) is in its folder:
+props/PROP/discovery.py, imported by name (main_action).
 
 DP is net.discovery_prefix (Home Assistant's default: homeassistant). NODE is
 PREFIX_ID (net.prefix and net.id): two venues on one broker never share a config
@@ -27,21 +30,22 @@ after each connect: entities it announced before are removed, not left stale.
 """
 from link import protocol
 
-# prop -> (command, button name, sensor value template, "can do it now" test): the templates
-# are Jinja2 as Home Assistant renders them, over the prop's PREFIX/ID/state document; they
-# read keys with .get() so the state's error form ({"error": ...}) renders too
-_CLOCK_VALUE = "{{ value_json.state.get('state', 'error') }}"
-MAIN_ACTIONS = {
-    "clock": ("start_round", "Start round", _CLOCK_VALUE,
-              "value_json.state.get('state') == 'idle'"),
-    "fusebox": ("next_card", "Next card", _CLOCK_VALUE,
-                "value_json.state.get('mode') == 'pack'"),
-    "football": ("roll", "Roll the dice",
-                 "{% set s = value_json.state %}{{ 'error' if 'error' in s else ('counting'"
-                 " if s.get('box') == 'counting' else s.get('phase', 'error')) }}",
-                 "value_json.state.get('box', 'counting') != 'counting' and ('roll' in"
-                 " value_json.state.get('actions', []) or 'toss' in value_json.state.get('actions', []))"),
-}
+# The sensor's value template when the prop gives none: the state document's "state" word.
+# Templates are Jinja2 as Home Assistant renders them, over the prop's PREFIX/ID/state
+# document; they read keys with .get() so the state's error form ({"error": ...}) renders too.
+STATE_VALUE = "{{ value_json.state.get('state', 'error') }}"
+
+
+def main_action(prop: str):
+    """The prop's MAIN_ACTION (props/PROP/discovery.py: command, button name, sensor value
+    template or None for STATE_VALUE, "can do it now" test), imported by name through the
+    registry; None for a prop without one (no button, the state sensor only)."""
+    try:
+        return __import__("props.%s.discovery" % prop, None, None, ["MAIN_ACTION"]).MAIN_ACTION
+    except ImportError:
+        return None
+
+
 ORIGIN = "game props"
 COMPONENTS = (("sensor", "state"), ("button", "main"))
 
@@ -65,10 +69,10 @@ def documents(venue) -> list:
     origin = {"name": ORIGIN, "sw_version": ident["firmware"]}
     status = venue.t_status.decode()
     state = venue.t_state.decode()
-    action = MAIN_ACTIONS.get(ident["prop"])
+    action = main_action(ident["prop"])
     where = topics(venue)
     sensor = {"name": "State", "unique_id": uid + "_state", "state_topic": state,
-              "value_template": action[2] if action is not None else _CLOCK_VALUE,
+              "value_template": action[2] if action is not None and action[2] else STATE_VALUE,
               "json_attributes_topic": state,
               "json_attributes_template": "{{ value_json.state | tojson }}",
               "availability_topic": status, "device": device, "origin": origin}

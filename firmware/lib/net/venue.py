@@ -1,6 +1,6 @@
 """Venue mode: the prop on an MQTT broker, mirroring its serial link (docs/venue.md).
 
-    port = venue.start(stdio_port, link, app, settings, identity)   # link.board, when net.broker is set
+    port = venue.start(stdio_port, link, app, settings, identity)   # link.startup, when net.broker is set
     Runtime(app, port=port, ...).run()
 
 Topics (PREFIX = net.prefix, ID = net.id or the prop's name):
@@ -357,7 +357,7 @@ def board_uid() -> str:
 
 
 def start(port, link, app, settings, identity) -> NetPort:
-    """The serial port wrapped with the venue (link.board's call when net.broker is set)."""
+    """The serial port wrapped with the venue (link.startup's call when net.broker is set)."""
     from rules.rng import Rng
     uid = board_uid()
     seed: int = ticks_ms()  # type: ignore[attr-defined,assignment]

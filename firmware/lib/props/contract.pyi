@@ -1,4 +1,4 @@
-# The prop contract, in code: what runtime.Runtime, selftest and link.board use of a prop's app.
+# The prop contract, in code: what runtime.Runtime, selftest and link.startup use of a prop's app.
 #
 # A stub only (no .py: nothing of it goes onto a board, MicroPython has no `typing`). mypy
 # (`make typecheck`, the firmware pass) checks each prop's build() against PropApp, and the
@@ -18,7 +18,7 @@ class Runnable(Protocol):
     def fault(self, exc: BaseException) -> None: ...  # after shutdown, when tick raised: say so
 
 class Linked(Runnable, Protocol):
-    """What link.board links and the venue serves: the link's commands and the boot's notes."""
+    """What link.startup links and the venue serves: the link's commands and the boot's notes."""
     config_errors: list  # settings refused at boot, each one line for the boot's config_error events
 
     def commands(self) -> dict: ...  # name -> (function, argument schema)

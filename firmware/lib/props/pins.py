@@ -17,24 +17,24 @@ class Pins:
     """The pins of one prop's profile on one board, built on demand (see the module docstring)."""
 
     def __init__(self, machine, board: str, prop: str) -> None:
-        import boards
-        self.m = machine
+        import boardprofiles
+        self.machine = machine
         self.board = board
-        self.names = boards.profile(board, prop)
-        self.limits = boards.limits(board)
+        self.names = boardprofiles.profile(board, prop)
+        self.limits = boardprofiles.limits(board)
 
     def has(self, name: str) -> bool:
         return self.names.get(name) is not None
 
     def out(self, name: str):
-        m = self.m
+        m = self.machine
         return m.Pin(self.names[name], m.Pin.OUT, value=0)
 
     def pwm(self, name: str, freq: int):
-        return self.m.PWM(self.out(name), freq=freq, duty_u16=0)
+        return self.machine.PWM(self.out(name), freq=freq, duty_u16=0)
 
     def button(self, name: str):
-        m = self.m
+        m = self.machine
         gpio = self.names[name]
         if gpio in self.limits.get("no_pull", ()):
             return m.Pin(gpio, m.Pin.IN)  # input-only: no internal pull; a 10k to 3V3 is wired

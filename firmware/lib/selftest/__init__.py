@@ -1,6 +1,6 @@
 """The wiring self-test: each output in turn, each input live, driven by `propctl selftest`.
 
-    app = selftest.wrap(app, settings, on_event)   # link.board wraps every prop's app
+    app = selftest.wrap(app, settings, on_event)   # link.startup wraps every prop's app
 
 The wrapper runs the prop as before and adds four link commands:
     selftest_begin()        stop the prop (app.shutdown(), no more prop ticks) and build the
@@ -11,11 +11,12 @@ The wrapper runs the prop as before and adds four link commands:
                             last call]}: inputs are sampled every tick, so a short press is not missed
     selftest_end()          everything off, then the board resets and the prop starts afresh
 
-The running test is selftest/session.py and the steps of each prop are in
-selftest/steps.py, both imported only when the self-test begins. Outputs go
+The running test is selftest/session.py and the steps of each prop are in its
+folder (props/PROP/selftest_steps.py, with the helpers of selftest/steps.py), all imported
+only when the self-test begins, and of the props only the one that runs. Outputs go
 through the same drivers the props use, with the same settings: the motor
 keeps its ramp, its brake-then-dwell before a reversal and its release after
-a stop (drivers.motor), at selftest.steps.MOTOR_PERMILLE or the round's
+a stop (drivers.motor), at props.clock.selftest_steps.MOTOR_PERMILLE or the round's
 slowest speed (`speed_min`), whichever is faster (slower may only hum a
 geared motor) and never longer than the step (2 s); the piezo plays each of
 the prop's sounds (its SOUNDS table), one step each; the solenoid's pulse is

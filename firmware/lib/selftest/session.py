@@ -35,11 +35,12 @@ class Session:
         self._now = now
         self._done = {"name": ""}
         self.battery = None       # a drivers.battery.Battery where the prop's divider is wired
-        from selftest.steps import BUILDERS
-        build = BUILDERS.get(settings["prop"])
-        if build is None:
-            raise ValueError("no self-test for the %s prop" % settings["prop"])
-        build(self, settings)
+        import props
+        prop = settings["prop"]
+        if prop not in props.NAMES:
+            raise ValueError("no self-test for the %s prop" % prop)
+        # the prop's own steps (props/PROP/selftest_steps.py), by name: no other prop's load
+        __import__("props.%s.selftest_steps" % prop, None, None, ["build"]).build(self, settings)
         self._changes = [0] * len(self._inputs)
         self._active_bits = self._read()
 

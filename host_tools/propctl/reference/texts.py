@@ -1,87 +1,11 @@
-"""What each setting and link command does, in words: the one place the reference pages read them from.
+"""What each link command does, in words: the one place the reference pages read them from.
 
-The keys, types, ranges and defaults come from the code (settings.SCHEMA, the
-command tables); only the sentence for a person lives here.
-tests/test_reference_docs.py fails when a setting or command has no sentence
-here, or a sentence names one that does not exist.
+The commands and their arguments come from the code (the command tables); only the sentence
+for a person lives here. A setting's sentence is not here: it is the `#:` comment beside its
+spec (firmware/lib/settings.py, firmware/lib/props/NAME/settings_schema.py), read by
+generate.setting_descriptions. tests/test_reference_docs.py fails when a setting or command
+has no sentence, or a sentence names one that does not exist.
 """
-
-# config.json key (dotted for a prop's section) -> what it does
-SETTINGS = {
-    "prop": "which prop this board is",
-    "board": "the board profile: its pins and limits ([pins.md](pins.md)); the Pico W, "
-             "Pico 2 and Pico 2 W are wired like the Pico",
-    # the ghost clock
-    "clock.motor": "`dc`: a gear motor on an H-bridge; `stepper`: a 28BYJ-48 on a ULN2003",
-    "clock.bridge": "the H-bridge of the DC motor",
-    "clock.chime": "`piezo`: the bell melody on one PWM; `solenoid`: a solenoid striking a real bell",
-    "clock.seed": "a number: the same round every time; `null`: a fresh round every time",
-    "clock.max_run_ms": "lowers the firmware's 120 s hard cap on a round (0 would mean no cap: refused)",
-    "clock.motor_rated_mv": "the DC motor's rated voltage: full speed puts this on the motor on "
-                            "average, on a fresh or a flat pack (the duty follows the pack)",
-    "clock.supply_mv": "the pack's voltage where it is not measured (`battery_min_mv` 0): a fresh "
-                       "3 x AA's, so the motor is never over-driven",
-    "clock.motor_max_permille": "a further cap on the duty, as a share of the pack's voltage",
-    "clock.ramp_ms": "the time for a full-scale speed change",
-    "clock.dwell_ms": "the braked pause before any reversal; also the longest the motor (the "
-                      "stepper's coils) stays energised after a stop",
-    "clock.stepper_steps_per_s": "stepper only: half-steps per second at full speed (a 28BYJ-48 on "
-                                 "3 x AA misses steps near 500)",
-    "clock.battery_min_mv": "refuse to start a round below this pack voltage (3 x NiMH: about 3300); "
-                            "set, the pack is also read every 2 s while the hand turns, for the "
-                            "motor's voltage; 0: no divider wired",
-    "clock.battery_divider_permille": "battery volts per ADC-pin volt x 1000 (2000 for 100k/100k; "
-                                      "100k over 47k is 3128); 0: the divider the board's wiring "
-                                      "table wires (3128 on an ESP32 DevKitC, else 2000)",
-    "clock.debounce_ms": "button debounce (a press is longer, a bounce shorter)",
-    "clock.long_press_ms": "holding the button this long while the hand turns is the emergency stop",
-    "clock.watchdog_ms": "watchdog timeout (the board profile may lower it); 0: no watchdog",
-    "clock.limits": "overrides for `rules.geisteruhr.DEFAULT_LIMITS` (round length, speeds, "
-                    "pauses), checked by the rules core",
-    # the fuse box
-    "fusebox.inputs": "window sensors on 8 GPIOs (`gpio`) or on an MCP23017 (`mcp23017`)",
-    "fusebox.mcp_address": "I2C address of the MCP23017 (32..39 = 0x20..0x27, set by A0-A2)",
-    "fusebox.open_when_active": "false: the sensor is closed while its window is shut (reed and "
-                                "magnet); true for a microswitch pressed by the open slider",
-    "fusebox.scan_ms": "sensor scan period",
-    "fusebox.debounce_ms": "a sensor state counts once it has been stable this long",
-    "fusebox.flicker_ms": "a sensor never stable this long gives a `sensor_fault` (flicker)",
-    "fusebox.stuck_open_ms": "a window read open at every scan this long gives a `sensor_fault` "
-                             "(stuck_open: a broken wire or a lost magnet); 0: off",
-    "fusebox.pack": "the task-card pack; `null`: `cards/taskcards.bin`, where `propctl deploy "
-                    "--cards` puts it; `\"\"` or a missing or damaged file: manual mode",
-    "fusebox.relay": "also pulse the relay output when the fuse blows",
-    "fusebox.relay_ms": "how long the relay pulse lasts",
-    "fusebox.watchdog_ms": "watchdog timeout (the board profile may lower it); 0: no watchdog",
-    # the football box
-    "football.display": "`oled` (SSD1306 on I2C) or `leds` (the LED fallback)",
-    "football.oled_height": "the OLED's rows",
-    "football.oled_address": "the OLED's I2C address: 60 = 0x3C (some modules are 61 = 0x3D)",
-    "football.debounce_ms": "button debounce",
-    "football.long_press_ms": "holding ROLL this long after the final whistle starts a new game",
-    "football.seed": "a number: the same coin and dice every game; `null`: fresh every game",
-    "football.plays_per_quarter": "plays per quarter (fewer: a shorter game)",
-    "football.quarters": "quarters per game (halves need an even number)",
-    "football.names": "the two team names on the display",
-    "football.watchdog_ms": "watchdog timeout (the board profile may lower it); 0: no watchdog",
-    # venue mode (docs/venue.md)
-    "net.ssid": "the Wi-Fi to join; `\"\"`: the network is already up (the unix port, a wired board)",
-    "net.password": "the Wi-Fi password; never shown, also not in an error message",
-    "net.broker": "the MQTT broker's IP address or host name ([venue.md](../venue.md)); `\"\"`: "
-                  "no venue mode (the network code is not even loaded)",
-    "net.port": "the broker's port",
-    "net.user": "the broker user (the prop's id in the broker's ACL); `\"\"`: connect without one",
-    "net.broker_password": "that user's password; never shown",
-    "net.tls": "TLS to the broker (`mqtts`, port 8883 as a rule): the broker's certificate is checked "
-               "against the CA in `net.ca` and its name against `net.broker`; never falls back to clear text",
-    "net.ca": "the file on the board's flash with the CA certificate (PEM) that signed the broker's",
-    "net.prefix": "the first topic level: topics are PREFIX/ID/event, state, status, cmd, reply",
-    "net.id": "the prop's id in the venue; `\"\"`: the prop's name (`clock`, ...)",
-    "net.keepalive_s": "MQTT keep-alive: a dead connection is noticed within 1.5 times this",
-    "net.discovery": "announce the prop to Home Assistant (MQTT discovery); `false`: remove what "
-                     "it announced before (an empty retained config at each connect)",
-    "net.discovery_prefix": "Home Assistant's discovery prefix (its MQTT setting of that name)",
-}
 
 # group -> command -> what it does. Groups: "builtin" (the link's own), "run" (every running
 # prop), "idle" (safe and maintenance mode), "selftest" (every prop, `propctl selftest`),

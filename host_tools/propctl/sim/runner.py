@@ -146,7 +146,7 @@ def check_settings(sets: dict, config: dict, firmware_lib: Path, config_path: Op
     the firmware refuses is left to the board, which reports it and goes on with the default."""
     from propctl.settings import SettingsUnreadable, firmware_settings, unknown_keys  # a leaf as well
     try:
-        defaults = firmware_settings(firmware_lib).DEFAULTS
+        defaults = firmware_settings(firmware_lib).defaults()
     except SettingsUnreadable as exc:
         raise SimError(str(exc)) from None
     problems = unknown_keys(sets, defaults)

@@ -14,7 +14,7 @@ import props
 import selftest
 import settings
 
-from link import board
+from link import startup
 from link.router import BUILTIN, Link
 
 
@@ -28,8 +28,8 @@ def _quiet(name, fields=None) -> None:
 
 def tables() -> dict:
     link = Link(lambda line: None, {})
-    out = {"builtin": BUILTIN, "run": _schemas(board.run_commands(link)),
-           "idle": _schemas(board.idle_commands(link, "safe", 0))}
+    out = {"builtin": BUILTIN, "run": _schemas(startup.run_commands(link)),
+           "idle": _schemas(startup.idle_commands(link, "safe", 0))}
     for name in props.NAMES:
         config, _ = settings.merge({"prop": name})
         module = __import__("props." + name, None, None, ["build"])

@@ -115,7 +115,7 @@ class Board:
         self.outputs = []      # machine objects that drive something (for resets)
         self.inputs = {}       # pin id -> level forced from outside
         # Inputs with an external pull-up as the wiring tables wire them: the ESP32's input-only
-        # GPIO 34-39 have no internal pull (boards.py "no_pull"), so a 10k to 3V3 holds each high.
+        # GPIO 34-39 have no internal pull (boardprofiles.py "no_pull"), so a 10k to 3V3 holds each high.
         self.pulled_up = (34, 35, 36, 37, 38, 39)
         self.adc_mv = {}       # pin id -> millivolts at the pin
         self.adc_full_mv = 3300  # millivolts that read as 65535

@@ -55,7 +55,7 @@ def attach(board):
 
 class World:
     def __init__(self, board, config: dict) -> None:
-        import boards
+        import boardprofiles
         import settings as settings_module
         try:
             with open("config.json") as f:
@@ -65,7 +65,7 @@ class World:
         cfg, _ = settings_module.merge(overrides)
         self.board = board
         self.prop = cfg["prop"]
-        pins = boards.profile(cfg["board"], self.prop)
+        pins = boardprofiles.profile(cfg["board"], self.prop)
         wires = config.get("wires", {})
         # where each part's wire ends: the pin of the signal it is wired to (None: nowhere)
         self.pin_of = {}

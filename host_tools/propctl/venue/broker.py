@@ -110,10 +110,10 @@ def check_board_password(password: str) -> None:
     settings = firmware_settings(FIRMWARE_DIR / "lib")
     _, errors = settings.merge({"net": {"broker_password": password}})
     if errors:
-        spec = settings.SCHEMA["net"]["broker_password"]
+        spec = settings.specs()["net"]["broker_password"]
         why = []
-        if len(password) > spec[2]:
-            why.append("%d characters, a board holds at most %d" % (len(password), spec[2]))
+        if len(password) > spec[settings.MAX_LEN]:
+            why.append("%d characters, a board holds at most %d" % (len(password), spec[settings.MAX_LEN]))
         if any(ch in "\r\n" for ch in password):
             why.append("it has a line break")
         if not password.isascii():

@@ -10,7 +10,7 @@ virtual time (vboard.Board.run):
     Runtime(app, wdt=...).run()           # motor released on any exit
 
 Methods the link's commands use: `start_round(seed=None)`, `emergency_stop()`,
-`snapshot()`; `commands()` is the link's table (props.clock.game: these plus
+`snapshot()`; `commands()` is the link's table (props.clock.commands: these plus
 the saved game). Events go to `on_event(name, fields)`: button, start, reverse,
 stop, chime, estop, fault, battery_low, idle. The fields dict of each event
 name is allocated once and reused (a tick must not allocate): copy it to keep it.
@@ -23,9 +23,9 @@ are pulled low on reset, so the motor coasts). A long press while the hand
 turns is an emergency stop; short presses while it turns are ignored.
 """
 # The prop contract is this module: STATE_FILE and build(). It imports nothing at the top,
-# so a module of the package (props.clock.game, .wiring) can be imported on its own; the
+# so a module of the package (props.clock.commands, .wiring) can be imported on its own; the
 # clock's logic is props.clock.app, its wiring props.clock.wiring.
-STATE_FILE = "clock_state.json"  # the game (props.clock.game), saved on the board's flash
+STATE_FILE = "clock_state.json"  # the game (props.clock.commands), saved on the board's flash
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # mypy only: build() is checked against the prop contract (props/contract.pyi)
     from props.contract import PropApp

@@ -11,7 +11,7 @@ from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, RELEASED, event_index, event_kind
 from micropython import const
 
-from props.clock.game import ClockCommands
+from props.clock.commands import ClockCommands
 from rules.geisteruhr import DEFAULT_LIMITS, plan_length_ms, plan_motion, validate_limits
 
 HARD_MAX_RUN_MS = const(120000)  # no plan, setting or board limit can run the motor longer
@@ -48,7 +48,7 @@ class ClockApp:
                  max_run_ms: int = HARD_MAX_RUN_MS, store=None) -> None:
         if settings is None:
             import settings as settings_module
-            settings = settings_module.DEFAULTS
+            settings = settings_module.defaults("clock")
         cfg = settings["clock"]
         self._motor = motor
         self._switches = switches
@@ -59,7 +59,7 @@ class ClockApp:
         self._entropy = entropy if entropy is not None else urandom_seed
         self.on_event = on_event if on_event is not None else print_event  # replaceable sink
         self._button = button
-        self.store = store  # the game's store.Store (props.clock.game saves to it), or None
+        self.store = store  # the game's store.Store (props.clock.commands saves to it), or None
         self._table: ClockCommands | None = None  # made by commands()
         self.config_errors: list = []
         self.limits = self._limits(cfg)
@@ -84,9 +84,9 @@ class ClockApp:
         self.direction = 0      # hand direction of the current segment: 1, -1, 0
         self._now = 0
         self._ticked = False    # start_round needs the time of at least one tick
-        self._t0 = 0
-        self._seg = 0
-        self._seg_end = 0
+        self._round_start = 0
+        self._segment = 0
+        self._segment_end = 0
         self._stop_at = 0
         self._chime_at = 0
         self._chimed = False
@@ -160,11 +160,11 @@ class ClockApp:
         self.planned_ms = plan_length_ms(plan)
         self.round += 1
         self.state = RUNNING
-        self._t0 = now
+        self._round_start = now
         run_ms = self.planned_ms if self.planned_ms < self.max_run_ms else self.max_run_ms
         self._stop_at = ticks_add(now, run_ms)  # type: ignore[type-var]
-        self._seg = 0
-        self._seg_end = ticks_add(now, plan[0][0])  # type: ignore[type-var]
+        self._segment = 0
+        self._segment_end = ticks_add(now, plan[0][0])  # type: ignore[type-var]
         self._last_dir = 0
         self._hold_while_running = False
         f = self._f_start
@@ -188,14 +188,14 @@ class ClockApp:
             return
         f = self._f_estop
         f["round"] = self.round
-        f["at_ms"] = ticks_diff(self._now, self._t0) if was == RUNNING else 0
+        f["at_ms"] = ticks_diff(self._now, self._round_start) if was == RUNNING else 0
         self._emit("estop", f)
         self._to_idle()
 
     def snapshot(self) -> dict:
         """State for the host link: state, round numbers, hand, times (allocates; not for ticks)."""
         running = self.state == RUNNING
-        elapsed = ticks_diff(self._now, self._t0) if running else 0
+        elapsed = ticks_diff(self._now, self._round_start) if running else 0
         left = ticks_diff(self._stop_at, self._now) if running else 0
         return {
             "state": self.state,
@@ -204,7 +204,7 @@ class ClockApp:
             "seed": self.seed,
             "direction": self.direction if running else 0,
             "speed": self._motor.speed,
-            "segment": self._seg if running else -1,
+            "segment": self._segment if running else -1,
             "segments": len(self.plan),
             "elapsed_ms": elapsed,
             "time_left_ms": left if left > 0 else 0,
@@ -214,7 +214,7 @@ class ClockApp:
         }
 
     def commands(self) -> dict:
-        """The link's command table: the hand and the saved game (props.clock.game)."""
+        """The link's command table: the hand and the saved game (props.clock.commands)."""
         if self._table is None:
             self._table = ClockCommands(self, self.store, self._emit)
         return self._table.commands()
@@ -275,8 +275,8 @@ class ClockApp:
             left = ticks_diff(self._stop_at, now)
             if left < wait:
                 wait = left
-            if self._seg < len(self.plan) - 1:
-                left = ticks_diff(self._seg_end, now)
+            if self._segment < len(self.plan) - 1:
+                left = ticks_diff(self._segment_end, now)
                 if left < wait:
                     wait = left
         elif state == CHIMING and not self._chimed:
@@ -297,10 +297,10 @@ class ClockApp:
             return
         plan = self.plan
         last = len(plan) - 1
-        while self._seg < last and ticks_diff(now, self._seg_end) >= 0:
-            self._seg += 1
-            self._seg_end = ticks_add(self._seg_end, plan[self._seg][0])  # type: ignore[type-var]
-            self._apply(plan[self._seg][1], now)
+        while self._segment < last and ticks_diff(now, self._segment_end) >= 0:
+            self._segment += 1
+            self._segment_end = ticks_add(self._segment_end, plan[self._segment][0])  # type: ignore[type-var]
+            self._apply(plan[self._segment][1], now)
             self._deadline_tick = True
 
     def _apply(self, speed: int, now: int) -> None:
@@ -312,7 +312,7 @@ class ClockApp:
                 f = self._f_reverse
                 f["round"] = self.round
                 f["direction"] = direction
-                f["at_ms"] = ticks_diff(now, self._t0)
+                f["at_ms"] = ticks_diff(now, self._round_start)
                 self._emit("reverse", f)
             self._last_dir = direction
 
@@ -330,7 +330,7 @@ class ClockApp:
         self._chime_at = ticks_add(now, _CHIME_AFTER_MS)  # type: ignore[type-var]
         f = self._f_stop
         f["round"] = self.round
-        f["at_ms"] = ticks_diff(now, self._t0)
+        f["at_ms"] = ticks_diff(now, self._round_start)
         f["planned_ms"] = self.planned_ms
         f["capped"] = self.planned_ms > self.max_run_ms
         self._emit("stop", f)

@@ -1,6 +1,6 @@
 """The clock's wiring: which driver each of its signals gets, on which pins, with which limits.
 
-One place for both users, props.clock.build (the prop) and selftest.steps (the
+One place for both users, props.clock.build (the prop) and props.clock.selftest_steps (the
 wiring self-test): a self-test turns the motor, strikes the chime and reads the
 battery exactly as a round does, with the same guards against a value a driver
 would refuse (the settings' schema refuses those already; a guard keeps the
@@ -21,7 +21,7 @@ STEPPER_RATE = 300
 
 def divider_permille(cfg: dict, limits: dict) -> int:
     """The battery divider in use: clock.battery_divider_permille, or (0, the default) the one
-    the board's wiring table wires (boards LIMITS: 100k/100k, on an ESP32 100k over 47k)."""
+    the board's wiring table wires (boardprofiles LIMITS: 100k/100k, on an ESP32 100k over 47k)."""
     return cfg["battery_divider_permille"] or limits["battery_divider_permille"]
 
 
@@ -76,4 +76,4 @@ class ClockWiring:
             self.notes.append("clock.battery_divider_permille: %d is below 1000; using the board's %d"
                               % (divider, pins.limits["battery_divider_permille"]))
             divider = pins.limits["battery_divider_permille"]
-        return on_pin(pins.m, pins.names["battery_adc"], divider, pins.limits)
+        return on_pin(pins.machine, pins.names["battery_adc"], divider, pins.limits)

@@ -28,9 +28,9 @@ allocated once and reused (the count runs with no allocation); copy it to
 keep it.
 """
 # The prop contract is this module: STATE_FILE and build(). Nothing heavy is imported at the
-# top, so a module of the package (props.football.parts, .wiring) can be imported on its own;
-# the box's logic is props.football.app, its parts .parts, its wiring .wiring.
-from props.football.parts import STATE_FILE  # noqa: F401
+# top, so a module of the package (props.football.constants, .wiring) can be imported on its own;
+# the box's logic is props.football.app, its constants .constants, its wiring .wiring.
+STATE_FILE = "football_state.json"  # the game, saved on the board's flash
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # mypy only: build() is checked against the prop contract (props/contract.pyi)
@@ -47,7 +47,7 @@ def build(settings, on_event=None, store=None, **app_options) -> "PropApp":
     from drivers.switches import Switches
 
     from props.football.app import FootballApp
-    from props.football.parts import BUTTON_NAMES
+    from props.football.constants import BUTTON_NAMES
     from props.football.wiring import FootballWiring
     wiring = FootballWiring(machine, settings)
     cfg = wiring.cfg

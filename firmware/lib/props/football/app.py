@@ -9,7 +9,7 @@ from time import ticks_diff
 from drivers.entropy import urandom_seed
 from drivers.switches import KIND_NAMES, LONG, PRESSED, event_index, event_kind
 
-from props.football.parts import (
+from props.football.constants import (
     BEAT_MS,
     BEAT_TONE,
     BUTTON_NAMES,

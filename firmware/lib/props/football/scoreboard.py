@@ -10,7 +10,7 @@ A view (`game_view(game, counting)`) holds what the Finger Football box shows: "
 KICKOFF, KICK!, FINAL ...), "message" (the referee's last sentence).
 
 OledDisplay lays the view out as text lines (`scoreboard_lines`) on a
-drivers.display.SSD1306. LedDisplay shows what LEDs can: possession (one LED
+drivers.ssd1306.SSD1306. LedDisplay shows what LEDs can: possession (one LED
 per team), the downs as a bar of four, and the field-goal count. The score
 then lives on the host.
 """

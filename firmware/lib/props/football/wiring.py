@@ -1,6 +1,6 @@
 """The football box's wiring: four buttons, the piezo, the scoreboard (OLED or LEDs), the board's LED.
 
-One place for props.football.build (the prop) and selftest.steps (the wiring
+One place for props.football.build (the prop) and props.football.selftest_steps (the wiring
 self-test), so both find the same pins and the same scoreboard.
 
     wiring = FootballWiring(machine, settings)
@@ -9,7 +9,7 @@ self-test), so both find the same pins and the same scoreboard.
     for name, what in SCOREBOARD_LEDS: ...    # the LED scoreboard's outputs, named for a person
 """
 # SOUNDS: the piezo's sounds, which the self-test plays one by one
-from props.football.parts import BUTTON_NAMES, SOUNDS, box_settings  # noqa: F401
+from props.football.constants import BUTTON_NAMES, SOUNDS, box_settings  # noqa: F401
 from props.pins import Pins
 
 SCOREBOARD_LEDS = (("led_home", "home"), ("led_away", "away"), ("led_kick", "kick"),
@@ -35,8 +35,8 @@ class FootballWiring:
         from props.football.scoreboard import LedDisplay, OledDisplay
         cfg, pins = self.cfg, self.pins
         if cfg["display"] == "oled":
-            from drivers.display import SSD1306
-            m = pins.m
+            from drivers.ssd1306 import SSD1306
+            m = pins.machine
             try:
                 i2c = m.I2C(0, scl=m.Pin(pins.names["oled_scl"]), sda=m.Pin(pins.names["oled_sda"]),
                             freq=400000)

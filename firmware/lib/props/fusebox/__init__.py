@@ -25,7 +25,7 @@ new_game(players), report_choices(away), state(). Events to
 sensor_fault (window -1, fault "i2c": the MCP23017 stopped answering), mode,
 pack_error, scored. On the link (commands, replies, events) windows are
 1..8 (top first, as printed on the box) and players 1..n; rules.fingerweg
-counts both from 0 inside, and this module and props.fusebox.game convert at
+counts both from 0 inside, and this module and props.fusebox.commands convert at
 the edge. The fields dicts of the tick's events are allocated once and
 reused: copy them to keep them.
 
@@ -38,7 +38,7 @@ is dropped; its points already reported stay).
 # The prop contract is this module: STATE_FILE and build(). Nothing heavy is imported at the
 # top, so a module of the package (props.fusebox.cards, .wiring) can be imported on its own;
 # the box's logic is props.fusebox.app, its card slot .cards, its wiring .wiring.
-from props.fusebox.parts import STATE_FILE  # noqa: F401
+STATE_FILE = "fusebox_state.json"  # the game, saved on the board's flash
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # mypy only: build() is checked against the prop contract (props/contract.pyi)
@@ -58,7 +58,7 @@ def build(settings, on_event=None, store=None, pack_stream=None) -> "PropApp":
 
     from props.fusebox.app import FuseBoxApp
     from props.fusebox.cards import open_pack
-    from props.fusebox.parts import ALL_WINDOWS, BLOWN_SOUND
+    from props.fusebox.constants import ALL_WINDOWS, BLOWN_SOUND
     from props.fusebox.wiring import FuseBoxWiring
     from rules.fingerweg import WINDOWS
     cfg = settings["fusebox"]

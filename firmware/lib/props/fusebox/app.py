@@ -11,8 +11,8 @@ from drivers.sensorwatch import fault_index, fault_kind
 from drivers.switches import PRESSED, event_index, event_kind
 
 from props.fusebox.cards import CardSlot
-from props.fusebox.game import GameTable, as_numbers
-from props.fusebox.parts import (
+from props.fusebox.commands import GameTable, as_numbers
+from props.fusebox.constants import (
     ACCEPT_BLINK,
     ALL_WINDOWS,
     BLOWN,
@@ -49,7 +49,7 @@ class FuseBoxApp:
                  store=None) -> None:
         if settings is None:
             import settings as settings_module
-            settings = settings_module.DEFAULTS
+            settings = settings_module.defaults("fusebox")
         cfg = settings["fusebox"]
         self._windows = windows
         self._watch = watch

@@ -11,7 +11,7 @@ The slot knows nothing of windows, sounds or events: FuseBoxApp
 (props.fusebox.app) asks it which card is in the box and where its bolt is,
 tells it what happened, and does the reacting itself.
 """
-from props.fusebox.parts import MANUAL, PACK
+from props.fusebox.constants import MANUAL, PACK
 
 NO_PACK = "no card pack loaded: the box runs in manual mode (use the bolt button)"
 

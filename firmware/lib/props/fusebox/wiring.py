@@ -1,6 +1,6 @@
 """The fuse box's wiring: the window sensors (on GPIOs or an MCP23017), buttons, buzzer, lights, relay.
 
-One place for props.fusebox.build (the prop) and selftest.steps (the wiring
+One place for props.fusebox.build (the prop) and props.fusebox.selftest_steps (the wiring
 self-test), so the self-test reads the windows through the same source the box
 scans and drives the same outputs.
 
@@ -10,7 +10,7 @@ scans and drives the same outputs.
     buttons = wiring.buttons()    # NEXT, PREV, BOLT
     relay = wiring.relay()        # an Indicator, None when fusebox.relay is off
 """
-from props.fusebox.parts import SOUNDS  # noqa: F401  (the buzzer's sounds: the self-test plays each)
+from props.fusebox.constants import SOUNDS  # noqa: F401  (the buzzer's sounds: the self-test plays each)
 from props.pins import Pins
 from rules.fingerweg import WINDOWS
 
@@ -30,7 +30,7 @@ class FuseBoxWiring:
     def windows(self):
         """The eight window sensors: GPIOs with pull-ups, or the MCP23017's (OSError: no chip)."""
         pins = self.pins
-        m = pins.m
+        m = pins.machine
         if not self.on_expander():
             return pins.buttons(["window%d" % (i + 1) for i in range(WINDOWS)])
         from drivers.switches import Mcp23017Source

@@ -34,7 +34,7 @@ class GenericRun:
     """One prop built by its package's build(), on a fresh virtual board."""
 
     def __init__(self, prop: str, overrides) -> None:
-        import boards
+        import boardprofiles
         import settings as settings_module
         from runtime import watchdog
         self.board = new_board(0, 2000)
@@ -47,7 +47,7 @@ class GenericRun:
         self.app = package.build(cfg, self._event, None)
         self.runtime = self.board.runtime(self.app, watchdog(cfg, prop))
         try:
-            self.pins = boards.profile(cfg["board"], prop)
+            self.pins = boardprofiles.profile(cfg["board"], prop)
         except ValueError:  # a new prop with no pins in the profile yet: commands only
             self.pins = {}
         commands = sorted(self.app.commands())

@@ -27,7 +27,7 @@ class ClockBench:
 
     def __init__(self, overrides=None, start_ms: int = 0, capacity: int = 100000, echo=None,
                  **app_options) -> None:
-        import boards
+        import boardprofiles
         import settings as settings_module
         from props import clock as clock_prop
         from runtime import watchdog
@@ -39,9 +39,9 @@ class ClockBench:
         self.events: list = []
         self.idles = 0
         board_name = cfg["board"]
-        pins = boards.profile(board_name, "clock")
+        pins = boardprofiles.profile(board_name, "clock")
         self.pins = pins
-        self.board.adc_full_mv = boards.limits(board_name)["adc_full_mv"]
+        self.board.adc_full_mv = boardprofiles.limits(board_name)["adc_full_mv"]
         self.set_battery_mv(self.board.battery_mv)  # through the configured divider
         c = cfg["clock"]
         if c["motor"] == "stepper":
@@ -57,7 +57,7 @@ class ClockBench:
         self.runtime = self.board.runtime(self.app, watchdog(cfg, "clock"))
 
     def write_flash(self, store=None, guard=None) -> None:
-        """Run as link.board runs a prop: the runtime writes the app's `store` (made with
+        """Run as link.startup runs a prop: the runtime writes the app's `store` (made with
         later=True and given to the build, store=...) and the boot guard's counter, each write
         where the app allows it (runtime.Runtime). Use a vflash.FlashFs for the stall."""
         from runtime import watchdog
@@ -88,10 +88,10 @@ class ClockBench:
         """Put `mv` on the battery pack: the motor's supply, and the ADC pin sees it through the
         divider the settings name, or the board's wiring table where they name none (the
         builder wired what the config says)."""
-        import boards
+        import boardprofiles
         from props.clock.wiring import divider_permille
         self.board.battery_divider_permille = divider_permille(
-            self.settings["clock"], boards.limits(self.settings["board"]))
+            self.settings["clock"], boardprofiles.limits(self.settings["board"]))
         self.board.set_battery_mv(mv)
 
     def run(self, ms: int, until=None, each=None) -> int:

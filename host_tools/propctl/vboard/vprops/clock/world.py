@@ -7,9 +7,9 @@ HAND_DEG_PER_S = 120  # the hand at full speed, as on the bench (vprops/clock/be
 
 def wire(board, cfg) -> None:
     """Before the pack's voltage is set: the divider as the config (or the board's table) says."""
-    import boards
+    import boardprofiles
     from props.clock.wiring import divider_permille
-    board.battery_divider_permille = divider_permille(cfg["clock"], boards.limits(cfg["board"]))
+    board.battery_divider_permille = divider_permille(cfg["clock"], boardprofiles.limits(cfg["board"]))
 
 
 def hand(board, cfg, pin_of: dict):

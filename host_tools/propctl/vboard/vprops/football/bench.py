@@ -20,7 +20,7 @@ class FootballBench:
 
     def __init__(self, settings=None, start_ms: int = 0, capacity: int = 100000, echo=None,
                  oled_height: int = 32, attach_oled: bool = True, **app_options) -> None:
-        import boards
+        import boardprofiles
         import settings as settings_module
         from props import football as football_prop
         from runtime import watchdog
@@ -32,7 +32,7 @@ class FootballBench:
         football.setdefault("oled_height", oled_height)
         cfg["football"] = football
         self.settings = cfg
-        self.pins = boards.profile(cfg["board"], "football")
+        self.pins = boardprofiles.profile(cfg["board"], "football")
         self.oled = None
         if attach_oled:
             # where the firmware will look: the merged settings (a refused value means the default)
@@ -47,7 +47,7 @@ class FootballBench:
         self.runtime = self.board.runtime(self.app, watchdog(merged, "football"))
 
     def write_flash(self, store=None, guard=None) -> None:
-        """Run as link.board runs a prop: the app saves to `store` (made with later=True) and the
+        """Run as link.startup runs a prop: the app saves to `store` (made with later=True) and the
         runtime writes it and the boot guard's counter, each write where the app allows it
         (runtime.Runtime). Use a vflash.FlashFs for the stall."""
         import settings as settings_module

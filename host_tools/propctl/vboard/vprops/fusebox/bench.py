@@ -26,7 +26,7 @@ class FuseBoxBench:
 
     def __init__(self, overrides=None, start_ms: int = 0, capacity: int = 20000, echo=None,
                  open_at_start=(), state_path=None, pack_stream=None) -> None:
-        import boards
+        import boardprofiles
         import settings as settings_module
         from drivers.switches import mcp23017_pin
         from props import fusebox as fusebox_prop
@@ -43,7 +43,7 @@ class FuseBoxBench:
         self.echo = echo
         self.events: list = []
         c = cfg["fusebox"]
-        self.pins = boards.profile(cfg["board"], "fusebox")
+        self.pins = boardprofiles.profile(cfg["board"], "fusebox")
         self.open_when_active = c["open_when_active"]
         self.chip = None
         if c["inputs"] == "mcp23017":
@@ -116,7 +116,7 @@ class FuseBoxBench:
 
     # --- running ---------------------------------------------------------------
     def write_flash(self, store=None, guard=None) -> None:
-        """Run as link.board runs a prop: the app saves to `store` (made with later=True) and the
+        """Run as link.startup runs a prop: the app saves to `store` (made with later=True) and the
         runtime writes it and the boot guard's counter, each write where the app allows it
         (runtime.Runtime). Use a vflash.FlashFs for the stall."""
         from runtime import watchdog

@@ -6,7 +6,6 @@ Shared by the box's control logic (props.football.app) and its build
 from micropython import const
 
 BEAT_MS = const(1000)        # one "one thousand ..."
-STATE_FILE = "football_state.json"
 SAVE_VERSION = 1
 
 ROLL = const(0)
@@ -30,17 +29,17 @@ FAULT = "fault"
 
 
 def box_settings(settings) -> tuple:
-    """(football section, errors): the config's "football" keys over the defaults (settings.DEFAULTS).
+    """(football section, errors): the config's "football" keys over the defaults.
 
     Unknown keys and values of the wrong type are named in errors and the
     default kept (settings.merge does the checking), so a bad config never
     stops the box.
     """
-    # the settings module's SCHEMA checks every prop's section; imported here, not at the
-    # top, so nothing holds it once the box is built (link.board forgets it: docs/heap.md)
+    # the settings module checks the section against the box's specs (settings_schema.py);
+    # imported here, not at the top, so nothing holds it once the box is built (link.startup
+    # forgets it: docs/heap.md)
     import settings as _settings
     given = settings.get("football") if settings is not None else None
-    if given is None:
-        return dict(_settings.DEFAULTS["football"]), []
-    merged, errors = _settings.merge({"football": given})
+    merged, errors = _settings.merge({"football": {} if given is None else given},
+                                     {"football": _settings.section("football")})
     return merged["football"], errors

@@ -1,7 +1,7 @@
 """Run the configured prop on the board with the link on its USB serial.
 
-    from link import board
-    board.start(mode, settings, config_errors, guard)   # from main.py
+    from link import startup
+    startup.start(mode, settings, config_errors, guard)   # from main.py
 
 Every prop in props.NAMES plugs in the same way (the prop contract):
 `props.<name>.build(settings, on_event, store)` returns an app that keeps the
@@ -33,18 +33,31 @@ from link import stdio
 from link.router import Link
 
 STATE_DIR = ""
-# Read only while booting: settings (config.json's checks and defaults) and boards (every
-# board's pin tables). Once the prop is built and its runtime made, nothing refers to them;
+# Read only while booting: settings (config.json's checks and defaults) and boardprofiles
+# (the boards' headers and limits), and of the prop that runs its settings section and its
+# pins (PROP_BOOT_ONLY: props/PROP/settings_schema.py and pinout.py, each imported only for
+# the prop that runs). Once the prop is built and its runtime made, nothing refers to them;
 # forgotten, their tables (and, run from .mpy files, their code) go back to the heap for the
 # game (docs/heap.md). A later import (the self-test's) loads them afresh.
-BOOT_ONLY = ("settings", "boards")
+BOOT_ONLY = ("settings", "boardprofiles")
+PROP_BOOT_ONLY = ("settings_schema", "pinout")
 
 
 def forget_boot_modules() -> None:
-    """Drop the BOOT_ONLY modules from sys.modules (main.py holds no name of theirs)."""
+    """Drop the BOOT_ONLY modules from sys.modules (main.py holds no name of theirs), and each
+    prop's PROP_BOOT_ONLY modules from sys.modules and from the prop's package, which names
+    every submodule imported from it."""
     for name in BOOT_ONLY:
         if name in sys.modules:
             del sys.modules[name]
+    for prop in props.NAMES:
+        package = sys.modules.get("props." + prop)
+        for part in PROP_BOOT_ONLY:
+            name = "props.%s.%s" % (prop, part)
+            if name in sys.modules:
+                del sys.modules[name]
+            if package is not None and hasattr(package, part):
+                delattr(package, part)
 
 
 def identity(settings, mode: str, errors=None) -> dict:

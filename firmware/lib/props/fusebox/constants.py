@@ -11,7 +11,6 @@ IDLE = "idle"
 ROUND = "round"
 BLOWN = "blown"
 
-STATE_FILE = "fusebox_state.json"
 BUTTON_NEXT = const(0)
 BUTTON_PREV = const(1)
 BUTTON_BOLT = const(2)

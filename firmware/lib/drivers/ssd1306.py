@@ -7,7 +7,7 @@ A minimal driver of our own: init sequence, contrast, power, frame upload.
 Commands and data go with writeto_mem, whose "memory address" byte is
 exactly the SSD1306's I2C control byte (0x00 command stream, 0x40 data
 stream), so no buffer is concatenated. What a prop shows on it is the
-prop's business (the football box: props/football/scoreboard.py).
+prop's business (its own scoreboard module).
 """
 from micropython import const
 
