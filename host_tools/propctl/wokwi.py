@@ -235,8 +235,8 @@ def register(subparsers) -> None:
         "wokwi", help="write the Wokwi simulator diagrams from the board profiles",
         description="Write hardware/<prop>/wokwi/<board>/diagram.json for every prop (%s) on the "
                     "Pico, the ESP32 DevKitC and the ESP32-S3-DevKitC-1, from the "
-                    "firmware's board profiles "
-                    "(firmware/lib/boardprofiles.py). Paste one into a Wokwi MicroPython project's diagram.json "
+                    "firmware's board profiles (firmware/lib/boardprofiles.py). Paste one into a "
+                    "Wokwi MicroPython project's diagram.json "
                     "to see the wiring. Wokwi has no H-bridge or motor part: the motor is two LEDs "
                     "between AIN1 and AIN2, one per direction." % ", ".join(PROPS),
         epilog="Examples:\n"
