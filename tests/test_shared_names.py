@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIB = ROOT / "firmware" / "lib"
 SHARED = ("rules", "cardpack", "link")
 # Board-only: it boots the board (props, runtime); the desktop never imports it.
-BOARD_ONLY = {LIB / "link" / "board.py"}
+BOARD_ONLY = {LIB / "link" / "startup.py"}
 
 
 def board_name_imports(path: Path) -> list:

@@ -16,59 +16,9 @@ from propctl import cli, props
 from propctl.launcher import REPO_FIRMWARE_LIB
 from propctl.sim import command, generic
 
-# The smallest prop that keeps the contract (props/contract.pyi): a beacon that says each beat
-# and counts them; its link has two commands, one that refuses a bad value.
-BEACON = '''"""A beacon: an event every beat, a count of them (a test's fourth prop)."""
-from time import ticks_add, ticks_diff
-
-
-class BeaconApp:
-    tick_ms = 100
-
-    def __init__(self, on_event, store) -> None:
-        self.on_event = on_event
-        self.store = store
-        self.config_errors = []
-        self.beat_ms = 500
-        self.beats = 0
-        self._next = None
-
-    def tick(self, now) -> None:
-        if self._next is None:
-            self._next = ticks_add(now, self.beat_ms)
-        elif ticks_diff(now, self._next) >= 0:
-            self.beats += 1
-            self._next = ticks_add(self._next, self.beat_ms)
-            self.on_event("beat", {"n": self.beats})
-
-    def wait_ms(self, now) -> int:
-        return self.tick_ms
-
-    def flash_ok(self, now) -> bool:
-        return True
-
-    def shutdown(self) -> None:
-        pass
-
-    def fault(self, exc) -> None:
-        self.on_event("fault", {"error": str(exc)})
-
-    def set_beat(self, ms):
-        if type(ms) is not int or not 100 <= ms <= 5000:
-            raise ValueError("a beat is 100 to 5000 ms, not %r" % (ms,))
-        self.beat_ms = ms
-        return {"beat_ms": ms}
-
-    def commands(self) -> dict:
-        return {"set_beat": (self.set_beat, {"ms": "int"}), "state": (self.snapshot, {})}
-
-    def snapshot(self) -> dict:
-        return {"beats": self.beats, "beat_ms": self.beat_ms}
-
-
-def build(settings, on_event=None, store=None):
-    return BeaconApp(on_event, store)
-'''
+# The fourth prop is docs/development.md's "Adding a prop" fixture, the same folder
+# tests/test_fourth_prop.py adds to the firmware side: a button that toggles a lamp.
+LAMP = Path(__file__).resolve().parent / "fixtures" / "props" / "lamp"
 
 
 def _run(capsys, argv) -> tuple:
@@ -116,43 +66,43 @@ def test_a_piped_line_that_is_not_utf8_is_refused_not_a_traceback():
 
 
 def fourth_prop(root: Path) -> Path:
-    """A copy of firmware/lib with the beacon added: its package, and its name in props.NAMES."""
+    """A copy of firmware/lib with the lamp added: its folder, and its name in props.NAMES."""
     lib = root / "lib"
     shutil.copytree(REPO_FIRMWARE_LIB, lib, ignore=shutil.ignore_patterns("__pycache__"))
     names = lib / "props" / "__init__.py"
-    text, count = re.subn(r'^NAMES = \(([^)]*)\)', r'NAMES = (\1, "beacon")', names.read_text(),
+    text, count = re.subn(r'^NAMES = \(([^)]*)\)', r'NAMES = (\1, "lamp")', names.read_text(),
                           count=1, flags=re.M)
     assert count == 1, "props.NAMES is not where this fixture adds a prop"
     names.write_text(text)
-    (lib / "props" / "beacon").mkdir()
-    (lib / "props" / "beacon" / "__init__.py").write_text(BEACON)
+    shutil.copytree(LAMP, lib / "props" / "lamp")
     return lib
 
 
 def test_a_fourth_prop_is_seen_in_the_sim(tmp_path, capsys, monkeypatch):
     lib = fourth_prop(tmp_path)
     # the one line added to props.NAMES, as the clone's firmware would read it
-    monkeypatch.setattr("propctl.build.PROPS", props.names() + ("beacon",))
-    assert props.part("beacon", props.SIM) is None and props.runner("beacon") == props.generic_runner()
+    monkeypatch.setattr("propctl.build.PROPS", props.names() + ("lamp",))
+    assert props.part("lamp", props.SIM) is None and props.runner("lamp") == props.generic_runner()
     script = tmp_path / "lines.txt"
-    script.write_text('wait 1600\nset_beat {"ms": 1000}\nwait 2000\nset_beat {"ms": 7}\nstate\n')
-    code, out, err = _run(capsys, ["sim", "beacon", "--firmware", str(lib), "--script", str(script)])
+    script.write_text("state\ntoggle\nwait 500\npress button 100\nwait 200\nstate\nsparkle\n")
+    code, out, err = _run(capsys, ["sim", "lamp", "--firmware", str(lib), "--script", str(script)])
     assert code == 0, err
-    assert out.startswith("beacon on pico; commands: set_beat, state")
-    beats = [line for line in out.splitlines() if "beat n=" in line]   # no describer: its fields
-    assert len(beats) == 5 and [line.split()[0] for line in beats] == ["0.50", "1.00", "1.50", "2.00", "3.00"]
-    assert 'set_beat -> {"beat_ms": 1000}' in out
-    assert "set_beat refused: a beat is 100 to 5000 ms, not 7" in out
-    assert re.search(r'state -> \{"(beats": 5, "beat_ms": 1000|beat_ms": 1000, "beats": 5)\}', out)
+    assert out.startswith("lamp on pico; commands: state, toggle; pins: button, lamp")
+    assert 'state -> {"lit": false}' in out and 'toggle -> {"lit": true}' in out
+    # no describer: its events as fields; the button (its pin on the virtual board) toggles it back
+    lit = [line.split()[-1] for line in out.splitlines() if " lamp lit=" in line]
+    assert lit == ["lit=true", "lit=false"]
+    assert out.rstrip().count('state -> {"lit": false}') == 2
+    assert "refused: unknown command sparkle" in out
 
 
 def test_every_prop_of_the_firmware_has_a_sim_command(monkeypatch):
     import argparse
-    monkeypatch.setattr("propctl.build.PROPS", props.names() + ("beacon",))
+    monkeypatch.setattr("propctl.build.PROPS", props.names() + ("lamp",))
     parser = argparse.ArgumentParser()
     command.register(parser.add_subparsers())
-    args = parser.parse_args(["sim", "beacon", "--script", "-"])
+    args = parser.parse_args(["sim", "lamp", "--script", "-"])
     assert args.func.__closure__  # a prop's runner, not the "name a prop" help
     text = parser._subparsers._group_actions[0].choices["sim"].format_help()  # type: ignore[union-attr]
-    assert "beacon" in text and "clock" in text
-    assert isinstance(generic.screen_for("beacon"), generic.GenericScreen)
+    assert "lamp" in text and "clock" in text
+    assert isinstance(generic.screen_for("lamp"), generic.GenericScreen)
