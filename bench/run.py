@@ -27,7 +27,9 @@ def bench_venue(quick, folder):
     """Venue mode: 20 props on one broker, hostile payloads, the net layer's heap (bench/venue.py)."""
     import venue  # bench/venue.py (beside this file, so on the path)
     import venue_bench  # round two: 50 props, a broker restart, TLS heap
-    return venue.bench_venue(quick, folder) + venue_bench.bench_section(quick, folder)
+    import venue_phases  # where the time goes when 50 props are listed
+    phases = venue_phases.report(venue_phases.measure(folder / "phases", 10 if quick else 50))
+    return venue.bench_venue(quick, folder) + [venue_bench.bench_section(quick, folder)[0] + "\n" + phases]
 
 
 def bench_cli(quick, folder):
