@@ -130,7 +130,8 @@ SCHEMA: dict = {
         "ca": ("text", "ca.pem", 32, False),
         "prefix": ("text", "props", 32, True),  # topics PREFIX/ID/event|state|status|cmd|reply
         "id": ("text", "", 32, True),  # this prop's id; "": the prop's name (clock, ...)
-        # MQTT keep-alive: a dead link shows within 1.5 x this
+        # MQTT keep-alive: the broker marks a silent prop offline within 1.5 x this; the prop
+        # pings after 7 s idle (net.mqtt.PING_IDLE_MS) or half of this if shorter
         "keepalive_s": ("int", 30, 5, 600, None),
         # announce to Home Assistant (DISCOVERY_PREFIX/...); false: remove what was announced
         "discovery": ("bool", False),

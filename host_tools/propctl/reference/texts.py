@@ -77,7 +77,8 @@ SETTINGS = {
     "net.ca": "the file on the board's flash with the CA certificate (PEM) that signed the broker's",
     "net.prefix": "the first topic level: topics are PREFIX/ID/event, state, status, cmd, reply",
     "net.id": "the prop's id in the venue; `\"\"`: the prop's name (`clock`, ...)",
-    "net.keepalive_s": "MQTT keep-alive: a dead connection is noticed within 1.5 times this",
+    "net.keepalive_s": ("MQTT keep-alive: the broker marks a prop that went silent offline within 1.5 "
+                        "times this; the prop pings after 7 s idle (or half of this, if shorter)"),
     "net.discovery": "announce the prop to Home Assistant (MQTT discovery); `false`: remove what "
                      "it announced before (an empty retained config at each connect)",
     "net.discovery_prefix": "Home Assistant's discovery prefix (its MQTT setting of that name)",
