@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import report_merge
 from cards import bench_cards
 from common import REPORT
 from heap import bench_firmware
@@ -73,6 +74,9 @@ def main(argv=None):
             % (platform.machine(), platform.system(), platform.python_version(), os.cpu_count(),
                " --quick" if args.quick else ""))
     body = head + "\n" + "\n\n".join(sorted(parts, key=lambda p: p[:5])) + "\n"
+    if args.only and REPORT.exists():  # the other sections stay as last measured (report_merge.py)
+        head += "This run measured only: %s; the other sections are from earlier runs.\n" % ", ".join(names)
+        body = report_merge.merged(REPORT.read_text(), head, parts)
     REPORT.write_text(body)
     print(body)
     return 0
