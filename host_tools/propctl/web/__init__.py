@@ -70,15 +70,20 @@ def files_manifest(pack_path, pack: bytes = b"") -> dict:
 IDLE_TIMEOUT_S = 30
 
 
-def make_handler(manifest: Callable[[], bytes], deal=None):
+def make_handler(manifest: Callable[[], bytes], deal=None, box=None):
     """A request handler class serving the page, the wasm port and the manifest (made at each
-    page load); with a `deal` (played.PageDeal), POST /played records the page's cards."""
+    page load); with a `deal` (played.PageDeal), POST /played records the page's cards; with a
+    `box` (box.BoxBridge), /box/view and /box/report referee the football box on a serial port."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         timeout = IDLE_TIMEOUT_S
 
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-            path = self.path.split("?", 1)[0]
+            path, _, query = self.path.partition("?")
+            if box is not None and path == "/box/view":
+                from propctl.web.box import handle_get
+                handle_get(self, box, query)
+                return
             if path == "/":
                 path = "/index.html"
             body = manifest() if path == "/files.json" else None
@@ -99,6 +104,10 @@ def make_handler(manifest: Callable[[], bytes], deal=None):
 
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             from propctl.web.played import MAX_BODY, PATH, BadReport
+            if box is not None and self.path == "/box/report":
+                from propctl.web.box import handle_post
+                handle_post(self, box)
+                return
             if deal is None or self.path != PATH:
                 self.send_error(404)
                 return
@@ -145,7 +154,7 @@ class Server(http.server.ThreadingHTTPServer):
               file=sys.stderr, flush=True)
 
 
-def make_server(port: int = 0, pack_path=None, deal=None) -> http.server.ThreadingHTTPServer:
+def make_server(port: int = 0, pack_path=None, deal=None, box=None) -> http.server.ThreadingHTTPServer:
     """The server on 127.0.0.1:port (0: a free port); serve_forever() runs it.
 
     The fuse box's cards: the pack file `pack_path`, or a `deal` (played.PageDeal) that orders
@@ -157,7 +166,7 @@ def make_server(port: int = 0, pack_path=None, deal=None) -> http.server.Threadi
     # the cards' solution notes, said after a round as the terminal sim does (not in the pack)
     files["notes"] = {card.id: card.note for card in deal.cards if getattr(card, "note", "")}
     return Server(("127.0.0.1", port), make_handler(
-        lambda: json.dumps(dict(files, **_pack_entry(deal.pack()))).encode("utf-8"), deal))
+        lambda: json.dumps(dict(files, **_pack_entry(deal.pack()))).encode("utf-8"), deal, box))
 
 
 def _pack_entry(pack: bytes) -> dict:
@@ -176,13 +185,26 @@ def run(args) -> int:
     except (SimError, ValueError, OSError) as exc:
         print("error: %s" % exc, file=sys.stderr)
         return getattr(exc, "code", 1)
+    box = None
+    if getattr(args, "box", None):
+        from propctl.web.box import open_box
+        box, problem = open_box(args.box)
+        if box is None:
+            print("error: %s" % problem, file=sys.stderr)
+            return 1
     try:
-        server = make_server(args.port, deal=deal)
+        server = make_server(args.port, deal=deal, box=box)
     except OSError as exc:
         print("error: cannot listen on 127.0.0.1:%d: %s" % (args.port, exc), file=sys.stderr)
+        if box is not None:
+            box.close()
         return 1
     url = "http://127.0.0.1:%d/" % server.server_address[1]
-    print("the props in your browser: %s   (Ctrl-C stops the server)" % url, flush=True)
+    if box is not None:
+        print("the referee of the football box on %s: %s?prop=football   (Ctrl-C stops the server)"
+              % (box.port, url), flush=True)
+    else:
+        print("the props in your browser: %s   (Ctrl-C stops the server)" % url, flush=True)
     print(deal.line(), flush=True)
     try:
         server.serve_forever()
@@ -190,6 +212,8 @@ def run(args) -> int:
         print("stopped", flush=True)
     finally:
         server.server_close()
+        if box is not None:
+            box.close()
     return 0
 
 
@@ -205,6 +229,7 @@ def register(subparsers) -> None:
                "  propctl web                      # prints http://127.0.0.1:PORT/ to open\n"
                "  propctl web --port 8000 --lang de\n"
                "  propctl web --family             # the fuse box deals family cards only\n"
+               "  propctl web --box auto           # referee the football box on USB (or sim serve)\n"
                "Page options, added to the URL: ?prop=clock|fusebox|football  &speed=N\n"
                "  &seed=N (the prop's seed: the clock plays `propctl plan --seed N`'s round)\n"
                "  &show_plan=1 (the event log shows the round's planned length)",
@@ -214,6 +239,10 @@ def register(subparsers) -> None:
     langs.add_argument(parser, "the fuse box's shipped task cards")
     parser.add_argument("--family", action="store_true",
                         help="the fuse box deals only the family cards (age 10+)")
+    parser.add_argument("--box", metavar="SERIALPORT",
+                        help="the page referees the football box on this serial port (a real box, "
+                             "or `auto`: also a running `propctl sim serve`): the box's buttons and "
+                             "count drive the game, the page asks only what they cannot say")
     parser.add_argument("--fresh", action="store_true",
                         help="forget which cards this household has played (the fuse box deals "
                              "cards not played before first, at the page as at the terminal)")

@@ -1,0 +1,140 @@
+"""`propctl web --box PORT|auto`: the web page as the referee of a football box on a serial port.
+
+A whole Finger Football game against the served virtual box (`propctl sim serve`), through the web
+server's HTTP interface as the page uses it: GET /box/view (a long poll for the box's events and
+its state) and POST /box/report; the box's buttons are pressed by its virtual person, and only
+what the buttons cannot say is reported through the server. Before: `propctl web` only ran the
+firmware in the browser; nothing could referee a real or served box from the page.
+"""
+import json
+import subprocess
+import urllib.error
+import urllib.request
+
+import pytest
+from sim_serve import PROPCTL
+from test_football_referee_box import Hands, served_football_box  # noqa: F401 (a fixture)
+
+
+@pytest.fixture
+def web_box(served_football_box):  # noqa: F811 (the fixture imported above)
+    flash, port = served_football_box
+    proc = subprocess.Popen(PROPCTL + ["web", "--box", "auto", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "the referee of the football box on %s: http://127.0.0.1:" % port in line, \
+            line + proc.stderr.read() if proc.poll() is not None else line
+        url = line.split(": ", 1)[1].split("?")[0]
+        yield flash, port, url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def get(url, path, timeout=30):
+    with urllib.request.urlopen(url.rstrip("/") + path, timeout=timeout) as answer:
+        return json.loads(answer.read())
+
+
+def post(url, body, kind="application/json"):
+    request = urllib.request.Request(url.rstrip("/") + "/box/report", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": kind}, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def look(url, prefix=None):
+    query = "/box/view?since=-1"
+    if prefix:
+        query += "&prefix=" + urllib.request.quote(json.dumps(prefix))
+    view = get(url, query)
+    assert not view["lost"], view
+    return view
+
+
+def test_a_whole_game_refereed_from_the_web_page_against_the_served_box(web_box):
+    flash, port, url = web_box
+    hands = Hands(flash)
+    view = look(url)
+    assert view["port"] == port and view["board"][0].startswith("==== Q1  play 0/2 ====  Red 0 : 0 Blue")
+    pressed = yards = picks = reports_sent = 0
+    refused = None
+    events = []
+    for _turn in range(400):
+        view = look(url)
+        if view["phase"] == "over":
+            break
+        roles = view["roles"]
+        before = view["seq"]
+        if view["counting"]:
+            hands.press("GOOD")
+            pressed += 1
+        elif roles["roll"] in ("toss the coin", "roll the dice"):
+            hands.press("ROLL")
+            pressed += 1
+        elif roles["good"]:
+            hands.press("GOOD")
+            pressed += 1
+        elif roles["kick"]:
+            hands.press("KICK")
+            pressed += 1
+        elif view["reports"]:
+            entry = view["reports"][0]
+            if entry["needs"] and entry["needs"][0] == "pick":
+                # an announced play: its zone first, then the page asks for the rest
+                sub = look(url, entry["needs"][2])
+                assert sub["prefix"] == entry["needs"][2] and sub["reports"], sub
+                entry = sub["reports"][0]
+                picks += 1
+            if entry["needs"] and entry["needs"][0] == "yards":
+                _, action, lo, hi = entry["needs"]
+                if refused is None:  # a yard line off the field: refused in words, nothing changes
+                    refused = post(url, {"action": action, "yards": hi + 1})
+                    assert look(url)["board"] == view["board"]
+                answer = post(url, {"action": action, "yards": min(hi, max(lo, 35))})
+                yards += 1
+            else:
+                answer = post(url, entry["report"])
+            assert "ok" in answer, (entry, answer)
+            reports_sent += 1
+        else:
+            raise AssertionError("nothing to do: %r" % view)
+        # the box's next event (a long poll: back as soon as the box has said something)
+        moved = get(url, "/box/view?since=%d" % before)
+        events += moved["events"]
+    else:
+        raise AssertionError("no final whistle in 400 turns")
+    assert pressed >= 5 and yards >= 1 and reports_sent >= 3, (pressed, yards, reports_sent)
+    assert refused is not None and "error" in refused and refused["text"], refused
+    names = {e["event"] for e in events}
+    assert {"toss", "roll", "play"} <= names and all(e["text"] for e in events), names
+    final = look(url)
+    assert final["phase"] == "over" and final["board"][-1].startswith("Game over: ")
+    assert final["roles"]["roll"] == "hold it down: a new game" and final["reports"] == []
+    assert "Red" in final["board"][0] and "Blue" in final["board"][0]
+
+
+def test_bad_requests_are_refused_with_a_reason(web_box):
+    _, _, url = web_box
+    with pytest.raises(urllib.error.HTTPError) as refused:  # JSON only: no form from another site
+        post(url, {"action": "receive"}, kind="text/plain")
+    assert refused.value.code == 400
+    for body in ({"action": 3}, {"action": "in_field", "yards": "35"}, {"action": "x", "extra": 1},
+                 ["receive"], {"action": "target", "pick": 7}):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            post(url, body)
+        assert refused.value.code == 400
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        get(url, "/box/view?since=x")
+    assert refused.value.code == 400
+    # a report the box refuses (no kickoff before the toss) comes back in the box's words
+    answer = post(url, {"action": "receive"})
+    assert "error" in answer and answer["text"], answer
+
+
+def test_web_box_says_why_when_the_port_has_no_football_box(tmp_path):
+    done = subprocess.run(PROPCTL + ["web", "--box", str(tmp_path / "nothing")], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 1
+    assert "error: " in done.stderr and "nothing" in done.stderr and "Traceback" not in done.stderr
