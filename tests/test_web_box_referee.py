@@ -14,6 +14,7 @@ import urllib.request
 import pytest
 from sim_serve import PROPCTL
 from test_football_referee_box import Hands, served_football_box  # noqa: F401 (a fixture)
+from test_web import PHONE, assert_fits, browser, touch  # noqa: F401 (a fixture)
 
 
 @pytest.fixture
@@ -138,3 +139,53 @@ def test_web_box_says_why_when_the_port_has_no_football_box(tmp_path):
                           text=True, timeout=60)
     assert done.returncode == 1
     assert "error: " in done.stderr and "nothing" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("web")
+def test_the_page_referees_the_served_box_on_a_phone(web_box, browser):  # noqa: F811
+    """Headless Chromium at 390x844: the page runs no firmware, shows the box's buttons' roles
+    (greyed: they are on the box), and a tap on a report or a yard line reaches the box."""
+    flash, port, url = web_box
+    hands = Hands(flash)
+    page = browser.open(url.rstrip("/") + "/?prop=football", size=PHONE, mobile=True)
+    try:
+        page.wait_for("window.propReady || window.propError", timeout=60)
+        assert page.evaluate("window.propError || ''") == ""
+        assert "referee of the football box on %s" % port in page.evaluate(
+            "document.getElementById('status').textContent")
+        buttons = page.evaluate("[...document.querySelectorAll('#football [data-input]')].map(b => "
+                                "[b.dataset.input, b.disabled, b.querySelector('small').textContent])")
+        assert buttons[0] == ["roll", True, "toss the coin"] and all(b[1] for b in buttons), buttons
+        assert_fits(page, PHONE)  # one column, nothing sideways, every target 44 px or more
+        hands.press("ROLL")  # the toss, on the box
+        page.wait_for("!!document.querySelector('#actions button[data-report=receive]')", timeout=30)
+        touch(page, "#actions button[data-report=receive]")
+        page.wait_for("!document.querySelector('#actions button[data-report=receive]')", timeout=30)
+        yards = None
+        for _ in range(12):  # the goal to defend, the kickoff's dice: then where it stopped
+            view = look(url)
+            page.wait_for("(window.propFrame || {}).seq >= %d" % view["seq"], timeout=30)
+            entry = view["reports"][0] if view["reports"] else None
+            if entry and entry["needs"] and entry["needs"][0] == "yards":
+                yards = entry
+                break
+            if view["roles"]["roll"] in ("toss the coin", "roll the dice"):
+                hands.press("ROLL")
+            elif entry and entry["report"]:
+                touch(page, "#actions button[data-index='0']")
+            else:
+                raise AssertionError(view)
+            page.wait_for("(window.propFrame || {}).seq > %d" % view["seq"], timeout=30)
+        assert yards is not None, look(url)
+        action = yards["needs"][1]
+        page.evaluate("document.getElementById('yards-%s').value = '35'" % action)
+        page.screenshot(flash.parent / "box-page.png")
+        touch(page, "#actions button[data-report=%s]" % action)
+        page.wait_for("!document.getElementById('yards-%s')" % action, timeout=30)
+        after = look(url)
+        assert not any(e["needs"] and e["needs"][1:2] == [action] for e in after["reports"]), after
+        log = page.evaluate("[...document.querySelectorAll('#log li')].map(li => li.textContent)")
+        assert len(log) >= 3 and not [line for line in log if "=" in line], log
+    finally:
+        page.close()

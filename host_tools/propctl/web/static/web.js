@@ -508,7 +508,9 @@ async function boxMain(first) {
   BOX.on = true;
   $("nav-football").classList.add("current");
   $("football").hidden = false;
-  $("speed").closest("label").hidden = true;
+  $("speed").closest("label").style.display = "none";  // the box runs in its own time
+  document.querySelector("h1").textContent = "Game props: the referee of your football box";
+  $("oled").classList.add("scoreboard");  // the scoreboard's lines, not the box's 16-column OLED
   document.title = "the football box on " + first.port;
   $("status").textContent = "the referee of the football box on " + first.port + ": its buttons roll, " +
     "kick and count; here you report what they cannot say";
