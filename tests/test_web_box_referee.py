@@ -17,20 +17,37 @@ from test_football_referee_box import Hands, served_football_box  # noqa: F401 (
 from test_web import PHONE, assert_fits, browser, touch  # noqa: F401 (a fixture)
 
 
-@pytest.fixture
-def web_box(served_football_box):  # noqa: F811 (the fixture imported above)
-    flash, port = served_football_box
-    proc = subprocess.Popen(PROPCTL + ["web", "--box", "auto", "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+def web_server(served, *options):
+    """`propctl web --box auto` on the served box: (flash, serial port, base URL, ?query printed)."""
+    flash, port = served
+    proc = subprocess.Popen(PROPCTL + ["web", "--box", "auto", "--port", "0", *options],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
-        assert "the referee of the football box on %s: http://127.0.0.1:" % port in line, \
+        assert "the referee of the football box on %s: http://" % port in line, \
             line + proc.stderr.read() if proc.poll() is not None else line
-        url = line.split(": ", 1)[1].split("?")[0]
-        yield flash, port, url
+        address = line.split(": ", 1)[1].split()[0]
+        base, _, query = address.partition("?")
+        yield flash, port, base, query
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture
+def web_box(served_football_box):  # noqa: F811 (the fixture imported above)
+    for flash, port, base, query in web_server(served_football_box):
+        assert base.startswith("http://127.0.0.1:") and query == "prop=football"
+        yield flash, port, base
+
+
+@pytest.fixture
+def web_box_lan(served_football_box):  # noqa: F811 (the fixture imported above)
+    """--lan: every interface, and a key in the address printed (the page passes it on)."""
+    for flash, port, base, query in web_server(served_football_box, "--lan"):
+        assert query.startswith("prop=football&key=") and len(query.split("key=")[1]) == 10, query
+        # the server answers on localhost too; the address printed is the network's
+        yield flash, port, "http://127.0.0.1:" + base.rsplit(":", 1)[1], query
 
 
 def get(url, path, timeout=30):
@@ -45,8 +62,8 @@ def post(url, body, kind="application/json"):
         return json.loads(answer.read())
 
 
-def look(url, prefix=None):
-    query = "/box/view?since=-1"
+def look(url, prefix=None, key=""):
+    query = "/box/view?since=-1" + key
     if prefix:
         query += "&prefix=" + urllib.request.quote(json.dumps(prefix))
     view = get(url, query)
@@ -143,12 +160,21 @@ def test_web_box_says_why_when_the_port_has_no_football_box(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.xdist_group("web")
-def test_the_page_referees_the_served_box_on_a_phone(web_box, browser):  # noqa: F811
-    """Headless Chromium at 390x844: the page runs no firmware, shows the box's buttons' roles
-    (greyed: they are on the box), and a tap on a report or a yard line reaches the box."""
-    flash, port, url = web_box
+def test_the_page_referees_the_served_box_on_a_phone(web_box_lan, browser):  # noqa: F811
+    """Headless Chromium at 390x844, at the --lan address with its key: the page runs no
+    firmware, shows the box's buttons' roles (greyed: they are on the box), and a tap on a
+    report or a yard line reaches the box. Without the key the server takes nothing."""
+    flash, port, url, query = web_box_lan
+    for path in ("/box/view?since=-1", "/box/view?since=-1&key=wrongkey12"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            get(url, path)
+        assert refused.value.code == 403
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        post(url, {"action": "receive"})
+    assert refused.value.code == 403
+    key = "&" + query.split("&", 1)[1]
     hands = Hands(flash)
-    page = browser.open(url.rstrip("/") + "/?prop=football", size=PHONE, mobile=True)
+    page = browser.open(url.rstrip("/") + "/?" + query, size=PHONE, mobile=True)
     try:
         page.wait_for("window.propReady || window.propError", timeout=60)
         assert page.evaluate("window.propError || ''") == ""
@@ -164,7 +190,7 @@ def test_the_page_referees_the_served_box_on_a_phone(web_box, browser):  # noqa:
         page.wait_for("!document.querySelector('#actions button[data-report=receive]')", timeout=30)
         yards = None
         for _ in range(12):  # the goal to defend, the kickoff's dice: then where it stopped
-            view = look(url)
+            view = look(url, key=key)
             page.wait_for("(window.propFrame || {}).seq >= %d" % view["seq"], timeout=30)
             entry = view["reports"][0] if view["reports"] else None
             if entry and entry["needs"] and entry["needs"][0] == "yards":
@@ -177,15 +203,45 @@ def test_the_page_referees_the_served_box_on_a_phone(web_box, browser):  # noqa:
             else:
                 raise AssertionError(view)
             page.wait_for("(window.propFrame || {}).seq > %d" % view["seq"], timeout=30)
-        assert yards is not None, look(url)
+        assert yards is not None, look(url, key=key)
         action = yards["needs"][1]
         page.evaluate("document.getElementById('yards-%s').value = '35'" % action)
         page.screenshot(flash.parent / "box-page.png")
         touch(page, "#actions button[data-report=%s]" % action)
         page.wait_for("!document.getElementById('yards-%s')" % action, timeout=30)
-        after = look(url)
+        after = look(url, key=key)
         assert not any(e["needs"] and e["needs"][1:2] == [action] for e in after["reports"]), after
         log = page.evaluate("[...document.querySelectorAll('#log li')].map(li => li.textContent)")
         assert len(log) >= 3 and not [line for line in log if "=" in line], log
     finally:
         page.close()
+
+
+def test_with_a_key_the_server_takes_a_played_card_only_with_it(tmp_path, monkeypatch):
+    """--lan's key guards every request that changes something (here the fuse box's /played)."""
+    import threading
+
+    from propctl import web
+    from propctl.web.played import PageDeal
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    srv = web.make_server(0, deal=PageDeal("en"), key="k3v9q2mxha")
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    base = "http://127.0.0.1:%d" % srv.server_address[1]
+    try:
+        for path in ("/played", "/played?key=wrong"):
+            request = urllib.request.Request(base + path, data=b'{"new_game": 3}',
+                                             headers={"Content-Type": "application/json"})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=10)
+            assert refused.value.code == 403
+        request = urllib.request.Request(base + "/played?key=k3v9q2mxha", data=b'{"new_game": 3}',
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert "unplayed" in json.loads(answer.read())
+        with urllib.request.urlopen(base + "/", timeout=10) as page:  # the page itself needs none
+            assert b"<title>" in page.read()
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join(5)

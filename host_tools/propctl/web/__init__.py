@@ -1,6 +1,7 @@
 """`propctl web`: the props in a web browser, the real firmware on MicroPython WebAssembly.
 
-A small local server (127.0.0.1 only, standard library http.server) hands the
+A small local server (127.0.0.1 only; with --lan every interface, and a key in the
+address for what changes anything: standard library http.server) hands the
 browser three things: the page (static/), the pinned MicroPython WebAssembly
 port from tools/wasm/node_modules (so it works offline), and /files.json: every
 file of firmware/lib and of the virtual board (host_tools/propctl/vboard), the
@@ -8,7 +9,8 @@ event describer (propctl/describe.py), the football box's words for its buttons
 and reports (propctl/football_reports.py) and the fuse box's card pack, which the
 page writes into the port's filesystem before it imports vboard/web_bridge.py.
 Everything else runs in the browser, except the fuse box's memory of played
-cards: the page reports them to POST /played (propctl.web.played).
+cards: the page reports them to POST /played (propctl.web.played). With --box the
+football page referees a box on a serial port instead (propctl.web.box).
 """
 import argparse
 import base64
@@ -70,16 +72,19 @@ def files_manifest(pack_path, pack: bytes = b"") -> dict:
 IDLE_TIMEOUT_S = 30
 
 
-def make_handler(manifest: Callable[[], bytes], deal=None, box=None):
+def make_handler(manifest: Callable[[], bytes], deal=None, box=None, key=None):
     """A request handler class serving the page, the wasm port and the manifest (made at each
     page load); with a `deal` (played.PageDeal), POST /played records the page's cards; with a
-    `box` (box.BoxBridge), /box/view and /box/report referee the football box on a serial port."""
+    `box` (box.BoxBridge), /box/view and /box/report referee the football box on a serial port;
+    with a `key` (--lan), those and POST /played answer only requests that carry ?key=KEY."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         timeout = IDLE_TIMEOUT_S
 
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             path, _, query = self.path.partition("?")
+            if path.startswith("/box/") and not self._keyed(query):
+                return
             if box is not None and path == "/box/view":
                 from propctl.web.box import handle_get
                 handle_get(self, box, query)
@@ -104,11 +109,14 @@ def make_handler(manifest: Callable[[], bytes], deal=None, box=None):
 
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             from propctl.web.played import MAX_BODY, PATH, BadReport
-            if box is not None and self.path == "/box/report":
+            path, _, query = self.path.partition("?")
+            if not self._keyed(query):
+                return
+            if box is not None and path == "/box/report":
                 from propctl.web.box import handle_post
                 handle_post(self, box)
                 return
-            if deal is None or self.path != PATH:
+            if deal is None or path != PATH:
                 self.send_error(404)
                 return
             # JSON only: a form on another web site cannot send that without asking first (CORS)
@@ -125,6 +133,18 @@ def make_handler(manifest: Callable[[], bytes], deal=None, box=None):
                 self.send_error(400, str(exc))
                 return
             self._send(json.dumps(answer).encode("utf-8"), "application/json")
+
+        def _keyed(self, query: str) -> bool:
+            """True when no key is needed or the query carries it; else answered 403."""
+            if key is None:
+                return True
+            import hmac
+            from urllib.parse import parse_qs
+            given = parse_qs(query).get("key", [""])[0]
+            if hmac.compare_digest(given.encode("utf-8"), key.encode("utf-8")):
+                return True
+            self.send_error(403, "the address propctl web printed carries a key: open that one")
+            return False
 
         def _send(self, body: bytes, kind: str) -> None:
             self.send_response(200)
@@ -154,19 +174,20 @@ class Server(http.server.ThreadingHTTPServer):
               file=sys.stderr, flush=True)
 
 
-def make_server(port: int = 0, pack_path=None, deal=None, box=None) -> http.server.ThreadingHTTPServer:
+def make_server(port: int = 0, pack_path=None, deal=None, box=None, host: str = "127.0.0.1",
+                key=None) -> http.server.ThreadingHTTPServer:
     """The server on 127.0.0.1:port (0: a free port); serve_forever() runs it.
 
     The fuse box's cards: the pack file `pack_path`, or a `deal` (played.PageDeal) that orders
     them anew at each page load and records the cards the page plays."""
     if deal is None:
         fixed = json.dumps(files_manifest(pack_path)).encode("utf-8")
-        return Server(("127.0.0.1", port), make_handler(lambda: fixed))
+        return Server((host, port), make_handler(lambda: fixed, key=key))
     files = files_manifest(None)
     # the cards' solution notes, said after a round as the terminal sim does (not in the pack)
     files["notes"] = {card.id: card.note for card in deal.cards if getattr(card, "note", "")}
-    return Server(("127.0.0.1", port), make_handler(
-        lambda: json.dumps(dict(files, **_pack_entry(deal.pack()))).encode("utf-8"), deal, box))
+    return Server((host, port), make_handler(
+        lambda: json.dumps(dict(files, **_pack_entry(deal.pack()))).encode("utf-8"), deal, box, key))
 
 
 def _pack_entry(pack: bytes) -> dict:
@@ -192,19 +213,25 @@ def run(args) -> int:
         if box is None:
             print("error: %s" % problem, file=sys.stderr)
             return 1
+    lan = getattr(args, "lan", False)
+    host = "0.0.0.0" if lan else "127.0.0.1"
+    key = lan_key() if lan else None
     try:
-        server = make_server(args.port, deal=deal, box=box)
+        server = make_server(args.port, deal=deal, box=box, host=host, key=key)
     except OSError as exc:
-        print("error: cannot listen on 127.0.0.1:%d: %s" % (args.port, exc), file=sys.stderr)
+        print("error: cannot listen on %s:%d: %s" % (host, args.port, exc), file=sys.stderr)
         if box is not None:
             box.close()
         return 1
-    url = "http://127.0.0.1:%d/" % server.server_address[1]
+    url = "http://%s:%d/" % (lan_address() if lan else "127.0.0.1", server.server_address[1])
+    query = "?prop=football" if box is not None else ""
+    if key is not None:
+        query += ("&" if query else "?") + "key=" + key
     if box is not None:
-        print("the referee of the football box on %s: %s?prop=football   (Ctrl-C stops the server)"
-              % (box.port, url), flush=True)
+        print("the referee of the football box on %s: %s%s   (Ctrl-C stops the server)"
+              % (box.port, url, query), flush=True)
     else:
-        print("the props in your browser: %s   (Ctrl-C stops the server)" % url, flush=True)
+        print("the props in your browser: %s%s   (Ctrl-C stops the server)" % (url, query), flush=True)
     print(deal.line(), flush=True)
     try:
         server.serve_forever()
@@ -217,19 +244,39 @@ def run(args) -> int:
     return 0
 
 
+def lan_key() -> str:
+    """The key a --lan address carries: 10 letters and digits (about 50 bits), easy to type."""
+    import secrets
+    return "".join(secrets.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(10))
+
+
+def lan_address() -> str:
+    """This computer's address on its network (the one a route to the outside would use; a UDP
+    socket's connect sends nothing), else 127.0.0.1."""
+    import socket
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737): never reached
+            return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
 def register(subparsers) -> None:
     """Add `propctl web`."""
     from propctl.cards import lang as langs
     parser = subparsers.add_parser(
         "web", help="the props in a web browser: the real firmware on MicroPython WebAssembly",
-        description="Serve a local page (127.0.0.1 only) where the real firmware of the clock, the "
-                    "fuse box and the football box runs on MicroPython WebAssembly in the browser, "
+        description="Serve a local page (127.0.0.1 only, unless --lan) where the real firmware of the "
+                    "clock, the fuse box and the football box runs on MicroPython WebAssembly in the "
+                    "browser, "
                     "on the virtual board. Works offline; needs `make setup` with node and npm.",
         epilog="Examples:\n"
                "  propctl web                      # prints http://127.0.0.1:PORT/ to open\n"
                "  propctl web --port 8000 --lang de\n"
                "  propctl web --family             # the fuse box deals family cards only\n"
                "  propctl web --box auto           # referee the football box on USB (or sim serve)\n"
+               "  propctl web --box auto --lan     # ...from a phone on the same Wi-Fi\n"
                "Page options, added to the URL: ?prop=clock|fusebox|football  &speed=N\n"
                "  &seed=N (the prop's seed: the clock plays `propctl plan --seed N`'s round)\n"
                "  &show_plan=1 (the event log shows the round's planned length)",
@@ -243,6 +290,10 @@ def register(subparsers) -> None:
                         help="the page referees the football box on this serial port (a real box, "
                              "or `auto`: also a running `propctl sim serve`): the box's buttons and "
                              "count drive the game, the page asks only what they cannot say")
+    parser.add_argument("--lan", action="store_true",
+                        help="listen on every network interface, so a phone on the same Wi-Fi "
+                             "can open the page; the address printed carries a key, without which "
+                             "the server takes no report (anyone with that address can play)")
     parser.add_argument("--fresh", action="store_true",
                         help="forget which cards this household has played (the fuse box deals "
                              "cards not played before first, at the page as at the terminal)")

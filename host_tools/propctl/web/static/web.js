@@ -12,6 +12,9 @@ const SHOW_PLAN = params.get("show_plan") === "1";
 const SEED_MAX = 4294967295;  // the seed setting's range, as `propctl plan --seed N` takes it
 const LONGEST_FRAME_MS = 100;  // a tab in the background: do not jump minutes of board time at once
 const $ = (id) => document.getElementById(id);
+// `propctl web --lan`: the address carries a key, without which the server takes no report
+const KEY = params.get("key");
+const keyed = (path) => (KEY ? path + (path.includes("?") ? "&" : "?") + "key=" + encodeURIComponent(KEY) : path);
 
 let speed = Math.max(1, parseInt(params.get("speed") || "1", 10) || 1);
 let prop = null;
@@ -130,7 +133,7 @@ const fb = { chosen: null, away: new Set(), awaiting: null, box: null, card: nul
 // keeps): a new game, and a card once its round ended, so the next evening deals other cards.
 async function remember(report) {
   try {
-    const answer = await fetch("/played", { method: "POST", body: JSON.stringify(report),
+    const answer = await fetch(keyed("/played"), { method: "POST", body: JSON.stringify(report),
       headers: { "Content-Type": "application/json" } });
     if (!answer.ok) throw new Error("HTTP " + answer.status);
     for (const text of (await answer.json()).said) logEvent({ event: "history", t: boardMs, text });
@@ -491,12 +494,12 @@ function drawBox(v) {
 // Look again now (after a report or a pick's words), without waiting for the box's next event.
 async function boxLook() {
   if (!BOX.on) return;
-  const v = await (await fetch(boxUrl(-1))).json();
+  const v = await (await fetch(keyed(boxUrl(-1)))).json();
   drawBox(v);
 }
 
 async function boxReport(args, near) {
-  const answer = await (await fetch("/box/report", { method: "POST", body: JSON.stringify(args),
+  const answer = await (await fetch(keyed("/box/report"), { method: "POST", body: JSON.stringify(args),
     headers: { "Content-Type": "application/json" } })).json();
   if (answer.error) refuse(answer.text || answer.error, near, { command: "report", error: answer.error });
   else clearRefusal();
@@ -521,7 +524,7 @@ async function boxMain(first) {
   for (;;) {
     let v;
     try {
-      v = await (await fetch(boxUrl(since))).json();
+      v = await (await fetch(keyed(boxUrl(since)))).json();
     } catch (err) {  // the server stopped or a phone lost its Wi-Fi for a moment: try again
       $("status").textContent = "no answer from propctl web (" + err.message + "); trying again";
       await new Promise((done) => setTimeout(done, 2000));
@@ -533,8 +536,9 @@ async function boxMain(first) {
 }
 
 async function main() {
+  if (KEY) document.querySelectorAll("nav a").forEach((a) => { a.href = keyed(a.getAttribute("href")); });
   if (PROP === "football") {
-    const boxed = await fetch("/box/view?since=-1").then((r) => (r.ok ? r.json() : null), () => null);
+    const boxed = await fetch(keyed("/box/view?since=-1")).then((r) => (r.ok ? r.json() : null), () => null);
     if (boxed) return boxMain(boxed);
   }
   $("nav-" + PROP).classList.add("current");
