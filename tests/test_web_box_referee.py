@@ -143,19 +143,26 @@ def test_bad_requests_are_refused_with_a_reason(web_box):
         with pytest.raises(urllib.error.HTTPError) as refused:
             post(url, body)
         assert refused.value.code == 400
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        get(url, "/box/view?since=x")
-    assert refused.value.code == 400
+    for query in ("since=x", "since=-1&prefix=opp2", "since=-1&prefix=%5B1%5D",
+                  "since=-1&prefix=" + urllib.request.quote(json.dumps(["opp2"] * 5))):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            get(url, "/box/view?" + query)
+        assert refused.value.code == 400, query
+    # a pick's words that lead nowhere now: the plain menu, and the page is told to drop them
+    view = get(url, "/box/view?since=-1&prefix=" + urllib.request.quote(json.dumps(["opp9"])))
+    assert view["prefix"] == [] and not view["lost"], view
     # a report the box refuses (no kickoff before the toss) comes back in the box's words
     answer = post(url, {"action": "receive"})
     assert "error" in answer and answer["text"], answer
 
 
-def test_web_box_says_why_when_the_port_has_no_football_box(tmp_path):
-    done = subprocess.run(PROPCTL + ["web", "--box", str(tmp_path / "nothing")], capture_output=True,
-                          text=True, timeout=60)
-    assert done.returncode == 1
-    assert "error: " in done.stderr and "nothing" in done.stderr and "Traceback" not in done.stderr
+@pytest.mark.parametrize("box", ["nothing", "", "/dev/null"])
+def test_web_box_says_why_when_the_port_has_no_football_box(tmp_path, box):
+    port = str(tmp_path / box) if box == "nothing" else box
+    done = subprocess.run(PROPCTL + ["web", "--box", port], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stdout == "", done.stdout  # no server started
+    assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr, done.stderr
+    assert max(len(line) for line in done.stderr.splitlines()) <= 79, done.stderr
 
 
 @pytest.mark.slow

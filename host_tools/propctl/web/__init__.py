@@ -207,11 +207,14 @@ def run(args) -> int:
         print("error: %s" % exc, file=sys.stderr)
         return getattr(exc, "code", 1)
     box = None
-    if getattr(args, "box", None):
+    if getattr(args, "box", None) is not None:
+        import textwrap
+
         from propctl.web.box import open_box
         box, problem = open_box(args.box)
         if box is None:
-            print("error: %s" % problem, file=sys.stderr)
+            print("\n".join(textwrap.wrap("error: %s" % problem, 79, subsequent_indent="  ")),
+                  file=sys.stderr)
             return 1
     lan = getattr(args, "lan", False)
     host = "0.0.0.0" if lan else "127.0.0.1"

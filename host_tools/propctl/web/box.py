@@ -236,11 +236,13 @@ def handle_post(handler, bridge: BoxBridge) -> None:
 def open_box(port: str):
     """(BoxBridge, "") for `--box PORT|auto`, or (None, why not in words)."""
     from propctl.board.ports import PortError, not_a_port, resolve_port
+    if not port.strip():
+        return None, "--box needs the football box's serial port (`propctl ports` lists them), or auto"
     try:
         port = resolve_port(port)
         problem = not_a_port(port)
     except PortError as exc:
-        problem = str(exc)
+        problem = str(exc).replace("--port auto", "--box auto")
     if problem:
         return None, problem
     try:
