@@ -132,6 +132,7 @@ def measure(folder: Path, count: int = 50, idle_s: float = IDLE_S) -> dict:
                 idle[p.prop].append(100 * (cpu_s(p._proc.pid) - before[p.prop_id]) / spent)  # type: ignore
             r["idle_pct"] = {kind: statistics.median(v) for kind, v in idle.items()}
             r["idle_pct_total"] = sum(sum(v) for v in idle.values())
+            r["idle_pct_max"] = max(max(v) for v in idle.values())
             r["view_running"] = [view_run(broker.port, ids) for _ in range(3)]
             for p in props:
                 os.killpg(p._proc.pid, signal.SIGSTOP)  # type: ignore[union-attr]
@@ -152,16 +153,19 @@ def report(r: dict) -> str:
     idle = ", ".join("%s %.1f %%" % (k, v) for k, v in sorted(r["idle_pct"].items()))
     return ("### Where the time goes: %d props (bench/venue_phases.py)\n\n"
             "- Start-up: each prop (firmware as .mpy, as deployed) used a median **%.2f s** of CPU "
-            "from its launch until it was up; from the .py sources %.2f s (the compiling); a bare "
+            "from its launch until it was up; from the .py sources (compiled at each start) %.2f s; a bare "
             "`micropython -c pass` (CPython with the unix port in it) %.2f s. All %d, %.1f CPU seconds "
             "on this machine's %d cores, were up %.2f s after the first launch.\n"
-            "- Idle: CPU per prop (median) %s; all %d together %.0f %% of one core. No prop spins: "
-            "each sleeps in `poll()` until its next scan (every 5-10 ms, as the board's loop does).\n"
+            "- Idle: CPU per prop (median) %s; the busiest %.1f %%; all %d together %.0f %% of one core. "
+            "%s\n"
             "- The view, started with all props up, listed all %d online in %s; with every prop "
             "paused (SIGSTOP) %s.\n"
             % (r["props"], r["start_cpu_s"], r["py_start_cpu_s"], r["bare_start_cpu_s"],
                r["props"], r["start_cpu_total_s"],
-               os.cpu_count() or 0, r["all_up_s"], idle, r["props"], r["idle_pct_total"], r["props"],
+               os.cpu_count() or 0, r["all_up_s"], idle, r["idle_pct_max"], r["props"], r["idle_pct_total"],
+               "No prop spins (one that did would hold a core): each sleeps in `poll()` until its next "
+               "scan, every 5-10 ms, as the board's loop does." if r["idle_pct_max"] < 20 else
+               "A prop uses %.0f %% of a core while idle: it spins." % r["idle_pct_max"], r["props"],
                runs("view_running"), runs("view_paused")))
 
 
