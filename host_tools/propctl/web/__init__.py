@@ -89,23 +89,11 @@ def make_handler(manifest: Callable[[], bytes], deal=None, box=None, key=None):
                 from propctl.web.box import handle_get
                 handle_get(self, box, query)
                 return
-            if path == "/":
-                path = "/index.html"
-            body = manifest() if path == "/files.json" else None
-            kind = "application/json"
-            if body is None:
-                name = path.rsplit("/", 1)[-1]
-                folder = WASM_PACKAGE if path.startswith("/mp/") else STATIC_DIR
-                if path.count("/") != (2 if path.startswith("/mp/") else 1) or name.startswith("."):
-                    self.send_error(404)
-                    return
-                file = folder / name
-                if not file.is_file():
-                    self.send_error(404)
-                    return
-                body = file.read_bytes()
-                kind = TYPES.get(file.suffix, "application/octet-stream")
-            self._send(body, kind)
+            found = (manifest(), "application/json") if path == "/files.json" else static_file(path)
+            if found is None:
+                self.send_error(404)
+                return
+            self._send(*found)
 
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             from propctl.web.played import MAX_BODY, PATH, BadReport
@@ -119,32 +107,18 @@ def make_handler(manifest: Callable[[], bytes], deal=None, box=None, key=None):
             if deal is None or path != PATH:
                 self.send_error(404)
                 return
-            # JSON only: a form on another web site cannot send that without asking first (CORS)
-            if self.headers.get_content_type() != "application/json":
-                self.send_error(400, "the report must be application/json")
-                return
-            length = self.headers.get("Content-Length", "")
-            if not length.isdigit() or not 0 < int(length) <= MAX_BODY:
-                self.send_error(400, "the report needs a Content-Length of 1..%d bytes" % MAX_BODY)
+            body = json_body(self, MAX_BODY)
+            if body is None:
                 return
             try:
-                answer = deal.record(self.rfile.read(int(length)))
+                answer = deal.record(body)
             except BadReport as exc:
                 self.send_error(400, str(exc))
                 return
             self._send(json.dumps(answer).encode("utf-8"), "application/json")
 
         def _keyed(self, query: str) -> bool:
-            """True when no key is needed or the query carries it; else answered 403."""
-            if key is None:
-                return True
-            import hmac
-            from urllib.parse import parse_qs
-            given = parse_qs(query).get("key", [""])[0]
-            if hmac.compare_digest(given.encode("utf-8"), key.encode("utf-8")):
-                return True
-            self.send_error(403, "the address propctl web printed carries a key: open that one")
-            return False
+            return key_allowed(self, key, query)
 
         def _send(self, body: bytes, kind: str) -> None:
             self.send_response(200)
@@ -158,6 +132,46 @@ def make_handler(manifest: Callable[[], bytes], deal=None, box=None, key=None):
             pass  # quiet: the page has its own event log
 
     return Handler
+
+
+def static_file(path: str):
+    """(bytes, content type) of the page's file or the wasm port's (/mp/...) at `path`, or None."""
+    if path == "/":
+        path = "/index.html"
+    name = path.rsplit("/", 1)[-1]
+    folder = WASM_PACKAGE if path.startswith("/mp/") else STATIC_DIR
+    if path.count("/") != (2 if path.startswith("/mp/") else 1) or name.startswith("."):
+        return None
+    file = folder / name
+    if not file.is_file():
+        return None
+    return file.read_bytes(), TYPES.get(file.suffix, "application/octet-stream")
+
+
+def json_body(handler, max_body: int):
+    """The body of a POST that changes something, or None (answered 400): JSON only (a form on
+    another web site cannot send that without asking first, CORS), 1..max_body bytes."""
+    if handler.headers.get_content_type() != "application/json":
+        handler.send_error(400, "the report must be application/json")
+        return None
+    length = handler.headers.get("Content-Length", "")
+    if not length.isdigit() or not 0 < int(length) <= max_body:
+        handler.send_error(400, "the report needs a Content-Length of 1..%d bytes" % max_body)
+        return None
+    return handler.rfile.read(int(length))
+
+
+def key_allowed(handler, key, query: str) -> bool:
+    """True when no key is needed (no --lan) or the query carries it; else answered 403."""
+    if key is None:
+        return True
+    import hmac
+    from urllib.parse import parse_qs
+    given = parse_qs(query).get("key", [""])[0]
+    if hmac.compare_digest(given.encode("utf-8"), key.encode("utf-8")):
+        return True
+    handler.send_error(403, "the address propctl web printed carries a key: open that one")
+    return False
 
 
 class Server(http.server.ThreadingHTTPServer):

@@ -216,17 +216,13 @@ def handle_get(handler, bridge: BoxBridge, query: str) -> None:
 
 
 def handle_post(handler, bridge: BoxBridge) -> None:
-    """POST /box/report for the web server's handler: JSON only (a form on another web site
-    cannot send that without asking first), a bounded body."""
-    if handler.headers.get_content_type() != "application/json":
-        handler.send_error(400, "the report must be application/json")
-        return
-    length = handler.headers.get("Content-Length", "")
-    if not length.isdigit() or not 0 < int(length) <= MAX_BODY:
-        handler.send_error(400, "the report needs a Content-Length of 1..%d bytes" % MAX_BODY)
+    """POST /box/report for the web server's handler: JSON only, a bounded body."""
+    from propctl.web import json_body
+    body = json_body(handler, MAX_BODY)
+    if body is None:
         return
     try:
-        answer = bridge.report(handler.rfile.read(int(length)))
+        answer = bridge.report(body)
     except BadRequest as exc:
         handler.send_error(400, str(exc))
         return
