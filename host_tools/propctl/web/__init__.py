@@ -292,7 +292,7 @@ def register(subparsers) -> None:
                "  propctl web                      # prints http://127.0.0.1:PORT/ to open\n"
                "  propctl web --port 8000 --lang de\n"
                "  propctl web --family             # the fuse box deals family cards only\n"
-               "  propctl web --box auto           # referee the football box on USB (or sim serve)\n"
+               "  propctl web --box auto           # referee the football box (USB or sim serve)\n"
                "  propctl web --box auto --lan     # ...from a phone on the same Wi-Fi\n"
                "Page options, added to the URL: ?prop=clock|fusebox|football  &speed=N\n"
                "  &seed=N (the prop's seed: the clock plays `propctl plan --seed N`'s round)\n"
