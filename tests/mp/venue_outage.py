@@ -13,6 +13,8 @@ OUTAGE_MS. KIND says how it goes away:
             gets no reply until the client's own timeout, bytes written to a connection
             are taken and never acknowledged (worst case: a connect begun while the host
             was off never completes, even after it is back);
+  busy      silent, while the prop publishes its state every 250 ms (a round under way):
+            its writes are taken, so only a ping can tell it the broker is gone;
   (a short silent outage: back before the prop has noticed, the new host answers the next
             byte the prop sends on its old connection with a reset (data queued while the
             host was off, conservatively, never gets that reset: the ping's answer timeout
@@ -242,6 +244,8 @@ def next_step(venue, host: Host) -> int:
         else:
             every = getattr(client, "ping_every_ms", client.keepalive_ms // 2)
             wake = ticks_diff(ticks_add(client._last_tx, every), now)
+            if hasattr(client, "ping_every_ms"):  # the firmware that also pings when rx is quiet
+                wake = min(wake, ticks_diff(ticks_add(client._last_rx, every), now))
     if wake is not None and wake > STEP_MS:
         candidates = [host.t + wake]
         for t in host.events():
@@ -259,7 +263,11 @@ def one_prop(kind: str, outage_ms: int, i: int) -> int:
     venue.client._poll = Poll()
     venue.backoff.retry_at = ticks_add(T0, host.t)
     limit = outage_ms + 60000
+    busy_at = host.t
     while host.online_at is None and host.t < limit:
+        if kind == "busy" and host.t >= busy_at:  # an event: the retained state follows
+            venue._state_dirty = True
+            busy_at = host.t + 250
         venue.poll(ticks_add(T0, host.t))
         host.t = next_step(venue, host)
     if host.online_at is None or host.online_at < outage_ms:

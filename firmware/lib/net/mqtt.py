@@ -53,7 +53,8 @@ CONNACK_TIMEOUT_MS = const(5000)
 # The keep-alive, the client's side (MQTT 3.1.1, 3.1.2.10: a control packet at least every
 # keepalive; "If a Client does not receive a PINGRESP Packet within a reasonable amount of
 # time after it has sent a PINGREQ, it SHOULD close the Network Connection"). A PINGREQ
-# after PING_IDLE_MS without sending (keepalive/2 if that is shorter), an answer due within
+# after PING_IDLE_MS without sending or without receiving (keepalive/2 if that is shorter),
+# an answer due within
 # PING_ANSWER_MS (keepalive if shorter). Short, so a prop notices a broker that went away
 # silently (its host switched off) within 12 s, and a broker that came back before the prop
 # noticed it was gone (a host that rebooted, an access point restarted) answers the next
@@ -201,7 +202,10 @@ class Client:
             if ticks_diff(now, self._last_rx) >= self.ping_answer_ms:
                 self._down(now, "lost", "no answer from the broker for %d s" % (self.ping_answer_ms // 1000))
                 return
-        elif ticks_diff(now, self._last_tx) >= self.ping_every_ms:
+        elif ticks_diff(now, self._last_tx) >= self.ping_every_ms \
+                or ticks_diff(now, self._last_rx) >= self.ping_every_ms:
+            # quiet either way: a prop that publishes all the time (a round under way) still
+            # asks, or a broker gone silent would never be noticed while the kernel takes bytes
             if self._out.pingreq():
                 self._pinging = True
                 self._last_rx = now  # the answer is due within ping_answer_ms from here
