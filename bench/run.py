@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import report_merge
 from cards import bench_cards
 from common import REPORT
 from heap import bench_firmware
@@ -27,7 +28,9 @@ def bench_venue(quick, folder):
     """Venue mode: 20 props on one broker, hostile payloads, the net layer's heap (bench/venue.py)."""
     import venue  # bench/venue.py (beside this file, so on the path)
     import venue_bench  # round two: 50 props, a broker restart, TLS heap
-    return venue.bench_venue(quick, folder) + venue_bench.bench_section(quick, folder)
+    import venue_phases  # where the time goes when 50 props are listed
+    phases = venue_phases.report(venue_phases.measure(folder / "phases", 10 if quick else 50))
+    return venue.bench_venue(quick, folder) + [venue_bench.bench_section(quick, folder)[0] + "\n" + phases]
 
 
 def bench_cli(quick, folder):
@@ -71,6 +74,9 @@ def main(argv=None):
             % (platform.machine(), platform.system(), platform.python_version(), os.cpu_count(),
                " --quick" if args.quick else ""))
     body = head + "\n" + "\n\n".join(sorted(parts, key=lambda p: p[:5])) + "\n"
+    if args.only and REPORT.exists():  # the other sections stay as last measured (report_merge.py)
+        head += "This run measured only: %s; the other sections are from earlier runs.\n" % ", ".join(names)
+        body = report_merge.merged(REPORT.read_text(), head, parts)
     REPORT.write_text(body)
     print(body)
     return 0

@@ -130,8 +130,10 @@ def test_a_broker_that_never_answers_connect_does_not_hold_the_clock(tmp_path):
         assert_stop_on_time(prop)
         lost = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", 6)
         assert lost is not None and "never answered CONNECT" in lost["data"]["why"]
-        assert 750 <= lost["data"]["retry_ms"] <= 1250
-        # one connection, then waiting: no flood of attempts while the broker stays silent
+        # the first wait (0.75-1.25 s) counts from the try's start, 5 s before: the next try
+        # follows at once (issue 33: a silent broker's timeout is inside the wait, not added)
+        assert lost["data"]["retry_ms"] == 0
+        # one connection at a time: no flood of attempts while the broker stays silent
         assert 1 <= len(accepted) <= 2, accepted
     finally:
         done.set()

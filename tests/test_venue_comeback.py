@@ -4,8 +4,9 @@ Before: waits doubled up to 60 s (+-25 %): after a 75 s outage the last prop was
 after the broker; a refused login waited 3.75-6.25 s though the docs said at least 5 s.
 Virtual time on net.backoff under MicroPython (tests/mp/venue_comeback.py), fifty props,
 outages from 2 s to an hour, a broker whose host refuses at once (the broker stopped or
-restarting: within 10 s) and one that is silent (the host off: each try costs the 5 s TCP
-timeout, and the one under way when the broker returns adds its own 5 s).
+restarting) and one that is silent (the host off: each try costs the 5 s TCP timeout, which
+counts towards the wait before the next). tests/test_venue_outage.py runs the firmware's
+own Venue and client through outages, the keep-alive included.
 """
 import json
 import os
@@ -32,9 +33,9 @@ def test_every_prop_is_back_within_10_s_of_the_broker_after_any_outage():
     for result in results:
         back = result["back_ms"]
         assert len(back) == 50
-        # a silent broker: a try under way when it returns ends at its timeout, then one more wait
-        limit = 10000 if not result["silent"] else 5000 + 10000
-        assert back[-1] <= limit, (result["outage_ms"], result["silent"], back[-5:])
+        # a silent broker: a try under way when it returns ends at its timeout, inside the wait
+        # that counts from its start (before: the wait began at its end, up to 13.75 s)
+        assert back[-1] <= 10000, (result["outage_ms"], result["silent"], back[-5:])
         if result["outage_ms"] >= 30000:
             # spread, not one burst: no half second holds a quarter of the props (measured: 4-10)
             per_half = {}

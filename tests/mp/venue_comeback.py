@@ -4,7 +4,8 @@
 
 Each prop had been up for long (net.venue resets the waits then), loses the broker at
 t=0 and tries again whenever its Backoff says, each failed try taking CONNECT_MS (a TCP
-connect refused at once, or TCP_TIMEOUT_MS at a silent host: both are modelled). The
+connect refused at once, or TCP_TIMEOUT_MS at a silent host: both are modelled); the wait
+after a failed try counts from the try's start, as net.venue counts it. The
 broker is back at OUTAGE_MS; a prop is back at its first try from then on. Times are
 ticks that wrap at 2^30 (the outage starts 10 s before the wrap). Prints one JSON line per
 outage: {"outage_ms", "silent", "back_ms": [50 delays after the broker's return, sorted]}.
@@ -33,8 +34,10 @@ def schedule(outage_ms: int, connect_ms: int) -> list:
             if ticks_diff(now, T0) >= outage_ms:
                 back.append(ticks_diff(now, T0) - outage_ms)
                 break
-            now = ticks_add(now, connect_ms)  # the failed try's own time
+            # the failed try takes connect_ms; net.venue counts the next wait from its start
             backoff.next(now)
+            if ticks_diff(backoff.retry_at, ticks_add(now, connect_ms)) < 0:
+                backoff.retry_at = ticks_add(now, connect_ms)  # never before the try has ended
     back.sort()
     return back
 

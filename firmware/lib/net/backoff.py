@@ -7,11 +7,13 @@ do not all knock again on the same millisecond.
     backoff.reset()                # after a success
 
 The cap (MAX_MS) decides how soon a prop is back after a long outage: a broker that
-returns just after a try is tried again at most 1.25 x MAX_MS = 8.75 s later, so
-every prop is back within 10 s of its broker, however long it was away (a Raspberry
-Pi's reboot, a minute's power cut). The jitter spreads those tries over 5.25-8.75 s:
-fifty props arrive over three and a half seconds, not in one burst. A try at a dead
-broker costs a TCP connect that is refused or times out, once every 7 s.
+returns just after a try began is tried again at most 1.25 x MAX_MS = 8.75 s later
+(net.venue counts the wait after a failed try from the try's start, so a silent host's
+5 s TCP timeout is inside it), so every prop is back within 10 s of its broker, however
+long it was away (a Raspberry Pi's reboot, a minute's power cut). The jitter spreads
+those tries over 5.25-8.75 s: fifty props arrive over several seconds, not in one
+burst. A try at a dead broker costs a TCP connect that is refused or times out, about
+once every 7 s.
 
 next(now, at_least): a wait of at least `at_least` ms whatever the jitter (after a
 refused login, after another board's claim), spread above it by up to a quarter.

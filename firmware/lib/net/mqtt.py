@@ -50,6 +50,18 @@ UP = const(3)
 
 TCP_TIMEOUT_MS = const(5000)
 CONNACK_TIMEOUT_MS = const(5000)
+# The keep-alive, the client's side (MQTT 3.1.1, 3.1.2.10: a control packet at least every
+# keepalive; "If a Client does not receive a PINGRESP Packet within a reasonable amount of
+# time after it has sent a PINGREQ, it SHOULD close the Network Connection"). A PINGREQ
+# after PING_IDLE_MS without sending or without receiving (keepalive/2 if that is shorter),
+# an answer due within
+# PING_ANSWER_MS (keepalive if shorter). Short, so a prop notices a broker that went away
+# silently (its host switched off) within 12 s, and a broker that came back before the prop
+# noticed it was gone (a host that rebooted, an access point restarted) answers the next
+# ping with a reset within 7 s: a ping is 2 bytes each way (docs/venue.md, "The deadline
+# loop comes first").
+PING_IDLE_MS = const(7000)
+PING_ANSWER_MS = const(5000)
 MAX_CHUNKS = const(4)      # at most 1 KB read per poll()...
 MAX_MESSAGES = const(8)    # ...and at most 8 messages handed on per poll()
 # A flood: messages the caller drops unread (on_message returns False: a backlog it cannot
@@ -81,6 +93,9 @@ class Client:
         # the non-blocking reads and writes that follow (do_handshake_on_connect=False)
         self._tls = tls
         self.keepalive_ms = keepalive_s * 1000
+        half = self.keepalive_ms // 2
+        self.ping_every_ms = half if half < PING_IDLE_MS else PING_IDLE_MS
+        self.ping_answer_ms = self.keepalive_ms if self.keepalive_ms < PING_ANSWER_MS else PING_ANSWER_MS
         self._user = user
         self._password = password
         self._will = will            # (topic, payload): published retained by the broker if we vanish
@@ -184,13 +199,16 @@ class Client:
                 self._down(now, "lost", "the broker took the connection but never answered CONNECT")
             return
         if self._pinging:
-            if ticks_diff(now, self._last_rx) >= self.keepalive_ms:
-                self._down(now, "lost", "no answer from the broker for %d s" % (self.keepalive_ms // 1000))
+            if ticks_diff(now, self._last_rx) >= self.ping_answer_ms:
+                self._down(now, "lost", "no answer from the broker for %d s" % (self.ping_answer_ms // 1000))
                 return
-        elif ticks_diff(now, self._last_tx) >= self.keepalive_ms // 2:
+        elif ticks_diff(now, self._last_tx) >= self.ping_every_ms \
+                or ticks_diff(now, self._last_rx) >= self.ping_every_ms:
+            # quiet either way: a prop that publishes all the time (a round under way) still
+            # asks, or a broker gone silent would never be noticed while the kernel takes bytes
             if self._out.pingreq():
                 self._pinging = True
-                self._last_rx = now  # the answer is due within keepalive_ms from here
+                self._last_rx = now  # the answer is due within ping_answer_ms from here
 
     def _wrap(self, now: int) -> bool:
         """The TCP connection into TLS (the server's certificate and name are checked in the

@@ -109,6 +109,7 @@ class Venue:
                 import network as network_module
             self._wifi = Wifi(network_module, cfg["ssid"], cfg["password"], self._on_wifi, Backoff(rng))
         self._now = 0
+        self._try_at = 0  # when the last connect began
         self._up_since = 0
         self._connected = False  # between "up" and the next change
         self._stage = _STAGE_DONE
@@ -166,6 +167,7 @@ class Venue:
                              self.backoff.next(now))
                 return
         self.connects += 1
+        self._try_at = now
         self._client.open(self._addr, now)
 
     def _announce(self) -> None:
@@ -282,7 +284,16 @@ class Venue:
         if kind == "lost" and was_up and ticks_diff(now, self._up_since) >= STAY_UP_MS \
                 and self._stage == _STAGE_DONE:
             self.backoff.reset()
-        delay = self.backoff.next(now, REFUSED_WAIT_MS if kind == "refused" else 0)
+        if kind == "lost" and not was_up:
+            # a try that never came up: its wait counts from the try's start, so the try's own
+            # time (a silent host's TCP timeout, 5 s) is part of the wait, not added to it: a
+            # broker back just after a try began is tried again within 1.25 x MAX_MS of it
+            self.backoff.next(self._try_at)
+            delay = ticks_diff(self.backoff.retry_at, now)
+            if delay < 0:
+                delay = 0
+        else:
+            delay = self.backoff.next(now, REFUSED_WAIT_MS if kind == "refused" else 0)
         self._report(kind, why, delay)
 
     def _on_wifi(self, kind: str, why: str) -> None:

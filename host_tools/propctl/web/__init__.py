@@ -1,6 +1,7 @@
 """`propctl web`: the props in a web browser, the real firmware on MicroPython WebAssembly.
 
-A small local server (127.0.0.1 only, standard library http.server) hands the
+A small local server (127.0.0.1 only; with --lan every interface, and a key in the
+address for what changes anything: standard library http.server) hands the
 browser three things: the page (static/), the pinned MicroPython WebAssembly
 port from tools/wasm/node_modules (so it works offline), and /files.json: every
 file of firmware/lib and of the virtual board (host_tools/propctl/vboard), the
@@ -9,7 +10,8 @@ and words (the football box's buttons and reports: propctl/props/football/report
 the fuse box's card pack, which the page writes into the port's filesystem before it imports
 vboard/web_bridge.py.
 Everything else runs in the browser, except the fuse box's memory of played
-cards: the page reports them to POST /played (propctl.web.played).
+cards: the page reports them to POST /played (propctl.web.played). With --box the
+football page referees a box on a serial port instead (propctl.web.box).
 """
 import argparse
 import base64
@@ -84,52 +86,53 @@ def files_manifest(pack_path, pack: bytes = b"") -> dict:
 IDLE_TIMEOUT_S = 30
 
 
-def make_handler(manifest: Callable[[], bytes], deal=None):
+def make_handler(manifest: Callable[[], bytes], deal=None, box=None, key=None):
     """A request handler class serving the page, the wasm port and the manifest (made at each
-    page load); with a `deal` (played.PageDeal), POST /played records the page's cards."""
+    page load); with a `deal` (played.PageDeal), POST /played records the page's cards; with a
+    `box` (box.BoxBridge), /box/view and /box/report referee the football box on a serial port;
+    with a `key` (--lan), those and POST /played answer only requests that carry ?key=KEY."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         timeout = IDLE_TIMEOUT_S
 
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-            path = self.path.split("?", 1)[0]
-            if path == "/":
-                path = "/index.html"
-            body = manifest() if path == "/files.json" else None
-            kind = "application/json"
-            if body is None:
-                name = path.rsplit("/", 1)[-1]
-                folder = WASM_PACKAGE if path.startswith("/mp/") else STATIC_DIR
-                if path.count("/") != (2 if path.startswith("/mp/") else 1) or name.startswith("."):
-                    self.send_error(404)
-                    return
-                file = folder / name
-                if not file.is_file():
-                    self.send_error(404)
-                    return
-                body = file.read_bytes()
-                kind = TYPES.get(file.suffix, "application/octet-stream")
-            self._send(body, kind)
+            path, _, query = self.path.partition("?")
+            if path.startswith("/box/") and not self._keyed(query):
+                return
+            if box is not None and path == "/box/view":
+                from propctl.web.box import handle_get
+                handle_get(self, box, query)
+                return
+            found = (manifest(), "application/json") if path == "/files.json" else static_file(path)
+            if found is None:
+                self.send_error(404)
+                return
+            self._send(*found)
 
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             from propctl.web.played import MAX_BODY, PATH, BadReport
-            if deal is None or self.path != PATH:
+            path, _, query = self.path.partition("?")
+            if not self._keyed(query):
+                return
+            if box is not None and path == "/box/report":
+                from propctl.web.box import handle_post
+                handle_post(self, box)
+                return
+            if deal is None or path != PATH:
                 self.send_error(404)
                 return
-            # JSON only: a form on another web site cannot send that without asking first (CORS)
-            if self.headers.get_content_type() != "application/json":
-                self.send_error(400, "the report must be application/json")
-                return
-            length = self.headers.get("Content-Length", "")
-            if not length.isdigit() or not 0 < int(length) <= MAX_BODY:
-                self.send_error(400, "the report needs a Content-Length of 1..%d bytes" % MAX_BODY)
+            body = json_body(self, MAX_BODY)
+            if body is None:
                 return
             try:
-                answer = deal.record(self.rfile.read(int(length)))
+                answer = deal.record(body)
             except BadReport as exc:
                 self.send_error(400, str(exc))
                 return
             self._send(json.dumps(answer).encode("utf-8"), "application/json")
+
+        def _keyed(self, query: str) -> bool:
+            return key_allowed(self, key, query)
 
         def _send(self, body: bytes, kind: str) -> None:
             self.send_response(200)
@@ -143,6 +146,46 @@ def make_handler(manifest: Callable[[], bytes], deal=None):
             pass  # quiet: the page has its own event log
 
     return Handler
+
+
+def static_file(path: str):
+    """(bytes, content type) of the page's file or the wasm port's (/mp/...) at `path`, or None."""
+    if path == "/":
+        path = "/index.html"
+    name = path.rsplit("/", 1)[-1]
+    folder = WASM_PACKAGE if path.startswith("/mp/") else STATIC_DIR
+    if path.count("/") != (2 if path.startswith("/mp/") else 1) or name.startswith("."):
+        return None
+    file = folder / name
+    if not file.is_file():
+        return None
+    return file.read_bytes(), TYPES.get(file.suffix, "application/octet-stream")
+
+
+def json_body(handler, max_body: int):
+    """The body of a POST that changes something, or None (answered 400): JSON only (a form on
+    another web site cannot send that without asking first, CORS), 1..max_body bytes."""
+    if handler.headers.get_content_type() != "application/json":
+        handler.send_error(400, "the report must be application/json")
+        return None
+    length = handler.headers.get("Content-Length", "")
+    if not length.isdigit() or not 0 < int(length) <= max_body:
+        handler.send_error(400, "the report needs a Content-Length of 1..%d bytes" % max_body)
+        return None
+    return handler.rfile.read(int(length))
+
+
+def key_allowed(handler, key, query: str) -> bool:
+    """True when no key is needed (no --lan) or the query carries it; else answered 403."""
+    if key is None:
+        return True
+    import hmac
+    from urllib.parse import parse_qs
+    given = parse_qs(query).get("key", [""])[0]
+    if hmac.compare_digest(given.encode("utf-8"), key.encode("utf-8")):
+        return True
+    handler.send_error(403, "the address propctl web printed carries a key: open that one")
+    return False
 
 
 class Server(http.server.ThreadingHTTPServer):
@@ -159,19 +202,20 @@ class Server(http.server.ThreadingHTTPServer):
               file=sys.stderr, flush=True)
 
 
-def make_server(port: int = 0, pack_path=None, deal=None) -> http.server.ThreadingHTTPServer:
+def make_server(port: int = 0, pack_path=None, deal=None, box=None, host: str = "127.0.0.1",
+                key=None) -> http.server.ThreadingHTTPServer:
     """The server on 127.0.0.1:port (0: a free port); serve_forever() runs it.
 
     The fuse box's cards: the pack file `pack_path`, or a `deal` (played.PageDeal) that orders
     them anew at each page load and records the cards the page plays."""
     if deal is None:
         fixed = json.dumps(files_manifest(pack_path)).encode("utf-8")
-        return Server(("127.0.0.1", port), make_handler(lambda: fixed))
+        return Server((host, port), make_handler(lambda: fixed, key=key))
     files = files_manifest(None)
     # the cards' solution notes, said after a round as the terminal sim does (not in the pack)
     files["notes"] = {card.id: card.note for card in deal.cards if getattr(card, "note", "")}
-    return Server(("127.0.0.1", port), make_handler(
-        lambda: json.dumps(dict(files, **_pack_entry(deal.pack()))).encode("utf-8"), deal))
+    return Server((host, port), make_handler(
+        lambda: json.dumps(dict(files, **_pack_entry(deal.pack()))).encode("utf-8"), deal, box, key))
 
 
 def _pack_entry(pack: bytes) -> dict:
@@ -190,13 +234,35 @@ def run(args) -> int:
     except (SimError, ValueError, OSError) as exc:
         print("error: %s" % exc, file=sys.stderr)
         return getattr(exc, "code", 1)
+    box = None
+    if getattr(args, "box", None) is not None:
+        import textwrap
+
+        from propctl.web.box import open_box
+        box, problem = open_box(args.box)
+        if box is None:
+            print("\n".join(textwrap.wrap("error: %s" % problem, 79, subsequent_indent="  ")),
+                  file=sys.stderr)
+            return 1
+    lan = getattr(args, "lan", False)
+    host = "0.0.0.0" if lan else "127.0.0.1"
+    key = lan_key() if lan else None
     try:
-        server = make_server(args.port, deal=deal)
+        server = make_server(args.port, deal=deal, box=box, host=host, key=key)
     except OSError as exc:
-        print("error: cannot listen on 127.0.0.1:%d: %s" % (args.port, exc), file=sys.stderr)
+        print("error: cannot listen on %s:%d: %s" % (host, args.port, exc), file=sys.stderr)
+        if box is not None:
+            box.close()
         return 1
-    url = "http://127.0.0.1:%d/" % server.server_address[1]
-    print("the props in your browser: %s   (Ctrl-C stops the server)" % url, flush=True)
+    url = "http://%s:%d/" % (lan_address() if lan else "127.0.0.1", server.server_address[1])
+    query = "?prop=football" if box is not None else ""
+    if key is not None:
+        query += ("&" if query else "?") + "key=" + key
+    if box is not None:
+        print("the referee of the football box on %s: %s%s   (Ctrl-C stops the server)"
+              % (box.port, url, query), flush=True)
+    else:
+        print("the props in your browser: %s%s   (Ctrl-C stops the server)" % (url, query), flush=True)
     print(deal.line(), flush=True)
     try:
         server.serve_forever()
@@ -204,7 +270,27 @@ def run(args) -> int:
         print("stopped", flush=True)
     finally:
         server.server_close()
+        if box is not None:
+            box.close()
     return 0
+
+
+def lan_key() -> str:
+    """The key a --lan address carries: 10 letters and digits (about 50 bits), easy to type."""
+    import secrets
+    return "".join(secrets.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(10))
+
+
+def lan_address() -> str:
+    """This computer's address on its network (the one a route to the outside would use; a UDP
+    socket's connect sends nothing), else 127.0.0.1."""
+    import socket
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737): never reached
+            return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
 
 
 def register(subparsers) -> None:
@@ -212,13 +298,16 @@ def register(subparsers) -> None:
     from propctl.cards import lang as langs
     parser = subparsers.add_parser(
         "web", help="the props in a web browser: the real firmware on MicroPython WebAssembly",
-        description="Serve a local page (127.0.0.1 only) where the real firmware of the clock, the "
-                    "fuse box and the football box runs on MicroPython WebAssembly in the browser, "
+        description="Serve a local page (127.0.0.1 only, unless --lan) where the real firmware of the "
+                    "clock, the fuse box and the football box runs on MicroPython WebAssembly in the "
+                    "browser, "
                     "on the virtual board. Works offline; needs `make setup` with node and npm.",
         epilog="Examples:\n"
                "  propctl web                      # prints http://127.0.0.1:PORT/ to open\n"
                "  propctl web --port 8000 --lang de\n"
                "  propctl web --family             # the fuse box deals family cards only\n"
+               "  propctl web --box auto           # referee the football box (USB or sim serve)\n"
+               "  propctl web --box auto --lan     # ...from a phone on the same Wi-Fi\n"
                "Page options, added to the URL: ?prop=clock|fusebox|football  &speed=N\n"
                "  &seed=N (the prop's seed: the clock plays `propctl plan --seed N`'s round)\n"
                "  &show_plan=1 (the event log shows the round's planned length)",
@@ -228,6 +317,14 @@ def register(subparsers) -> None:
     langs.add_argument(parser, "the fuse box's shipped task cards")
     parser.add_argument("--family", action="store_true",
                         help="the fuse box deals only the family cards (age 10+)")
+    parser.add_argument("--box", metavar="SERIALPORT",
+                        help="the page referees the football box on this serial port (a real box, "
+                             "or `auto`: also a running `propctl sim serve`): the box's buttons and "
+                             "count drive the game, the page asks only what they cannot say")
+    parser.add_argument("--lan", action="store_true",
+                        help="listen on every network interface, so a phone on the same Wi-Fi "
+                             "can open the page; the address printed carries a key, without which "
+                             "the server takes no report (anyone with that address can play)")
     parser.add_argument("--fresh", action="store_true",
                         help="forget which cards this household has played (the fuse box deals "
                              "cards not played before first, at the page as at the terminal)")

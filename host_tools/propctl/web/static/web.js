@@ -12,6 +12,9 @@ const SHOW_PLAN = params.get("show_plan") === "1";
 const SEED_MAX = 4294967295;  // the seed setting's range, as `propctl plan --seed N` takes it
 const LONGEST_FRAME_MS = 100;  // a tab in the background: do not jump minutes of board time at once
 const $ = (id) => document.getElementById(id);
+// `propctl web --lan`: the address carries a key, without which the server takes no report
+const KEY = params.get("key");
+const keyed = (path) => (KEY ? path + (path.includes("?") ? "&" : "?") + "key=" + encodeURIComponent(KEY) : path);
 
 let speed = Math.max(1, parseInt(params.get("speed") || "1", 10) || 1);
 let prop = null;
@@ -50,6 +53,7 @@ function logEvent(e) {
 // control that sent it (`near`; else beside the prop's turn line) and goes to the log.
 function command(name, args, near) {
   startAudio();
+  if (BOX.on) return boxReport(args, near);
   const answer = JSON.parse(prop.command(name, JSON.stringify(args)));
   if (answer.error) refuse(answer.text, near, { command: name, error: answer.error });
   else clearRefusal();
@@ -129,7 +133,7 @@ const fb = { chosen: null, away: new Set(), awaiting: null, box: null, card: nul
 // keeps): a new game, and a card once its round ended, so the next evening deals other cards.
 async function remember(report) {
   try {
-    const answer = await fetch("/played", { method: "POST", body: JSON.stringify(report),
+    const answer = await fetch(keyed("/played"), { method: "POST", body: JSON.stringify(report),
       headers: { "Content-Type": "application/json" } });
     if (!answer.ok) throw new Error("HTTP " + answer.status);
     for (const text of (await answer.json()).said) logEvent({ event: "history", t: boardMs, text });
@@ -341,7 +345,7 @@ function drawReports(entries) {
       b.addEventListener("click", () => { pickPrefix = []; command("report", entry.report); });
     } else {  // more words to choose (an announced play: its zone first)
       b.dataset.pick = entry.needs[2].join(" ") + "...";
-      b.addEventListener("click", () => { pickPrefix = entry.needs[2]; shownReports = ""; });
+      b.addEventListener("click", () => { pickPrefix = entry.needs[2]; shownReports = ""; boxLook(); });
     }
     box.append(b);
   });
@@ -349,7 +353,7 @@ function drawReports(entries) {
     const back = document.createElement("button");
     back.textContent = "Back";
     back.id = "pick-back";
-    back.addEventListener("click", () => { pickPrefix = []; shownReports = ""; });
+    back.addEventListener("click", () => { pickPrefix = []; shownReports = ""; boxLook(); });
     box.append(back);
   }
 }
@@ -456,7 +460,87 @@ function buildControls() {
   }
 }
 
+// --- `propctl web --box PORT`: the page referees a football box on the desktop's serial port ---
+// The server holds the link (propctl/web/box.py); the page long-polls GET /box/view for the box's
+// events and state, and POSTs the reports the box's buttons cannot make to /box/report.
+const BOX = { on: false, seq: -1, shown: 0 };
+
+function boxUrl(since) {
+  return "/box/view?since=" + since + "&prefix=" + encodeURIComponent(JSON.stringify(pickPrefix));
+}
+
+function drawBox(v) {
+  for (const e of v.events) {
+    if (e.seq > BOX.shown) { BOX.shown = e.seq; logEvent(e); }
+  }
+  if (v.lost) {
+    $("status").textContent = "the link to the box ended: " + v.lost;
+    window.propError = v.lost;
+    return false;
+  }
+  $("oled").textContent = v.board.join("\n");
+  $("referee").textContent = v.message;
+  document.querySelectorAll("#football [data-input]").forEach((b) => {
+    b.disabled = true;  // the box's own buttons do this: the page says what each does now
+    b.querySelector("small").textContent = v.roles[b.dataset.input] || "not now";
+  });
+  if (pickPrefix.length && !v.prefix.length) pickPrefix = [];  // the box moved on
+  drawReports(v.reports);
+  $("play-note").textContent = v.play_note || "";
+  window.propFrame = v;
+  return true;
+}
+
+// Look again now (after a report or a pick's words), without waiting for the box's next event.
+async function boxLook() {
+  if (!BOX.on) return;
+  const v = await (await fetch(keyed(boxUrl(-1)))).json();
+  drawBox(v);
+}
+
+async function boxReport(args, near) {
+  const answer = await (await fetch(keyed("/box/report"), { method: "POST", body: JSON.stringify(args),
+    headers: { "Content-Type": "application/json" } })).json();
+  if (answer.error) refuse(answer.text || answer.error, near, { command: "report", error: answer.error });
+  else clearRefusal();
+  await boxLook();
+  return answer;
+}
+
+async function boxMain(first) {
+  BOX.on = true;
+  $("nav-football").classList.add("current");
+  $("football").hidden = false;
+  $("speed").closest("label").style.display = "none";  // the box runs in its own time
+  document.querySelector("h1").textContent = "Game props: the referee of your football box";
+  $("oled").classList.add("scoreboard");  // the scoreboard's lines, not the box's 16-column OLED
+  document.title = "the football box on " + first.port;
+  $("status").textContent = "the referee of the football box on " + first.port + ": its buttons roll, " +
+    "kick and count; here you report what they cannot say";
+  $("reports").querySelector("h3").textContent = "Report the play";
+  drawBox(first);
+  window.propReady = true;
+  let since = first.seq;
+  for (;;) {
+    let v;
+    try {
+      v = await (await fetch(keyed(boxUrl(since)))).json();
+    } catch (err) {  // the server stopped or a phone lost its Wi-Fi for a moment: try again
+      $("status").textContent = "no answer from propctl web (" + err.message + "); trying again";
+      await new Promise((done) => setTimeout(done, 2000));
+      continue;
+    }
+    if (!drawBox(v)) return;
+    since = v.seq;
+  }
+}
+
 async function main() {
+  if (KEY) document.querySelectorAll("nav a").forEach((a) => { a.href = keyed(a.getAttribute("href")); });
+  if (PROP === "football") {
+    const boxed = await fetch(keyed("/box/view?since=-1")).then((r) => (r.ok ? r.json() : null), () => null);
+    if (boxed) return boxMain(boxed);
+  }
   $("nav-" + PROP).classList.add("current");
   $(PROP).hidden = false;
   document.title = PROP_NAMES[PROP] + " on a virtual board";
