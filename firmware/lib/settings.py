@@ -104,8 +104,7 @@ def _common() -> dict:
             "prefix": ("text", "props", 32, True),
             #: the prop's id in the venue; `""`: the prop's name (`clock`, ...)
             "id": ("text", "", 32, True),
-            #: MQTT keep-alive: the broker marks a prop that went silent offline within 1.5
-            #: times this; the prop pings after 7 s idle (or half of this, if shorter)
+            #: MQTT keep-alive: a silent prop is offline in 1.5 x this; it pings after 7 s idle, or half this
             "keepalive_s": ("int", 30, 5, 600, None),
             #: announce the prop to Home Assistant (MQTT discovery); `false`: remove what it
             #: announced before (an empty retained config at each connect)
