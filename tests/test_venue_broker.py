@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from mosquitto_broker import Mosquitto
 from venue_helpers import Listener, fusebox_windows, request
+from waits import wait_until
 
 from propctl.venue.netprop import NetProp
 
@@ -27,11 +28,8 @@ def net_stats(prop) -> dict:
     """The prop's `net` command over the serial link (what the network cost its loop)."""
     start = len(prop.events)
     prop.send(json.dumps({"id": 777, "cmd": "net"}))
-    reply = None
-    deadline = time.monotonic() + 5
-    while reply is None and time.monotonic() < deadline:
-        reply = next((e for e in prop.events[start:] if e.get("re") == 777), None)
-        time.sleep(0.02)
+    wait_until(lambda: any(e.get("re") == 777 for e in prop.events[start:]), poll=0.02)
+    reply = next((e for e in prop.events[start:] if e.get("re") == 777), None)
     assert reply is not None and "ok" in reply, reply
     return reply["ok"]
 

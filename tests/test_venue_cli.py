@@ -7,12 +7,12 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from mosquitto_broker import Mosquitto
 from venue_helpers import Listener
+from waits import wait_until
 
 from propctl.build import FIRMWARE_DIR
 from propctl.venue import secrets
@@ -215,9 +215,7 @@ def test_a_prop_without_a_broker_never_loads_the_net_layer(tmp_path):
     with NetProp("fusebox", "", 1883, "f1", firmware_dir=firmware, net={"broker": ""}) as prop:
         assert prop.wait_event(lambda e: e["ev"] == "boot", 10)
         prop.send(json.dumps({"id": 4, "cmd": "state"}))
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and not any(e.get("re") == 4 for e in prop.events):
-            time.sleep(0.05)
+        wait_until(lambda: any(e.get("re") == 4 for e in prop.events))
         assert any(e.get("re") == 4 and "ok" in e for e in prop.events), prop.events + prop.other
         assert not any(e.get("ev") in ("fault", "net") for e in prop.events)
 
@@ -262,15 +260,11 @@ def test_the_table_says_when_the_venue_has_lost_the_broker(broker):
     try:
         assert venue.table()[0].startswith("venue: 0 props")
         broker.kill()
-        deadline = time.monotonic() + 5
-        while "lost" not in venue.table()[0] and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: "lost" in venue.table()[0], poll=0.02)
         assert venue.table()[0].startswith("venue: lost the broker"), venue.table()[0]
         assert len(venue.table()[0]) <= 80, venue.table()[0]
         broker.start()
-        deadline = time.monotonic() + 15  # paho tries again after 1 s, then 2 s
-        while "lost" in venue.table()[0] and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: "lost" not in venue.table()[0])  # paho tries again after 1 s, then 2 s
         assert venue.table()[0].startswith("venue: 0 props"), venue.table()[0]
         client.loop_stop()
         client.disconnect()  # our own goodbye is no lost broker (--json said so at every end)
