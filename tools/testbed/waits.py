@@ -16,6 +16,9 @@ import time
 WAIT_S = 60.0
 # a process or a board to come up and say so (a Python start, a MicroPython boot, a browser)
 START_S = 120.0
+# a command that does much work (a deploy compiling and copying the firmware over a link):
+# about 20 s on an idle machine, past 90 s at load 12
+WORK_S = 600.0
 
 
 def wait_until(condition, timeout: float = WAIT_S, poll: float = 0.05) -> bool:
