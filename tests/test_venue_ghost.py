@@ -13,6 +13,7 @@ import time
 import pytest
 from mosquitto_broker import Mosquitto
 from venue_helpers import Listener
+from waits import WAIT_S
 
 from propctl.venue.broker import connect, parse_url
 from propctl.venue.netprop import NetProp
@@ -80,7 +81,8 @@ def test_broker_restart_and_a_prop_killed_meanwhile_never_shows_it_online(broker
     try:
         listener = Listener(broker.port)
         for pid in ("g1", "g2"):
-            assert listener.wait(lambda t, p, r, pid=pid: t == "props/%s/status" % pid and p == b"online", 15)
+            assert listener.wait(lambda t, p, r, pid=pid: t == "props/%s/status" % pid and p == b"online",
+                                 WAIT_S)
         listener.close()
         client = connect(parse_url("mqtt://venue@127.0.0.1:%d" % broker.port), "venue-pw", "t-ghost",
                          on_message=venue.on_message, subscribe=venue.topics(),
