@@ -63,7 +63,7 @@ def test_two_sims_on_one_id_meet_as_two_boards(broker, tmp_path):
         time.sleep(2.5)  # net.venue.CLAIM_WINDOW_MS has passed: the first is the incumbent
         start = listener.count()
         second = sim(broker, open(tmp_path / "second.log", "w"))
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + WAIT_S
         while "another prop is on the broker as same" not in (tmp_path / "second.log").read_text():
             assert time.monotonic() < deadline, (tmp_path / "second.log").read_text()
             time.sleep(0.1)
@@ -100,7 +100,7 @@ def test_a_sigkilled_sim_takes_its_firmware_and_leaves_no_password(broker, tmp_p
         start = listener.count()
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=5)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + WAIT_S
         while alive(firmware):
             assert time.monotonic() < deadline, "the firmware outlived its sim"
             time.sleep(0.02)

@@ -136,7 +136,7 @@ def test_no_clear_text_login_with_tls_and_none_at_all_without_a_ca(pki, tmp_path
     try:
         prop = NetProp("clock", "127.0.0.1", recorder.port, "t1", user="t1", password=PW, ca_file=pki["ca"])
         with prop:
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + WAIT_S
             while not recorder.received and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert recorder.received[:1] == b"\x16", recorder.received[:16]  # a TLS handshake record
