@@ -62,7 +62,9 @@ def test_interactive_run_draws_the_face_in_place():
     # In virtual time (--speed 0): the face is drawn the same way, and the round cannot run out of
     # board time while a loaded host stalls (at --speed 100 a stall of half a second did that).
     # The real-time path: test_sim_terminal (a pseudo-terminal at x16) and test_wasm32 (both ports).
-    result = sim("--seed", "5", "--speed", "0", "--interactive", timeout=90)
+    # A frame every board second: the face is still redrawn in place ~35 times, in about the time
+    # x100 took (every 100 ms: ~270 redraws, 1.5 times as long).
+    result = sim("--seed", "5", "--speed", "0", "--frame-ms", "1000", "--interactive", timeout=90)
     assert result.returncode == 0, result.stderr
     assert "\x1b[" in result.stdout and "12" in result.stdout
     assert "chime" in result.stdout and "motor released" in result.stdout
