@@ -48,6 +48,8 @@ def bench_image(quick, folder):
 SECTIONS = {"cli": bench_cli, "cards": bench_cards, "firmware": bench_firmware, "hotpaths": bench_hot_paths,
             "timing": bench_timing, "throughput": bench_throughput, "venue": bench_venue,
             "discharge": bench_discharge, "image": bench_image}
+# the clock sim in real time at x40 on both ports (bench/realtime_ports.py, beside this file)
+SECTIONS["ports"] = lambda quick, folder: __import__("realtime_ports").bench_section(quick)
 
 
 def main(argv=None):

@@ -3,7 +3,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # what the tests share with the bench (a private Mosquitto, the games' players): tools/testbed
@@ -21,9 +21,13 @@ from micropython_harness import (  # noqa: E402
 alias_board_names()
 
 # Every scenario crosses a process boundary: keep hypothesis deadlines off and
-# the example counts steady so a noisy machine cannot make a test flaky.
-settings.register_profile("default", deadline=None, max_examples=100)
-settings.register_profile("quick", deadline=None, max_examples=20)
+# the example counts steady so a noisy machine cannot make a test flaky. The too_slow
+# health check times input generation on the wall clock: on a loaded machine it failed
+# the link fuzz ("only 6 valid inputs after 35 s"), so it is off too (a test that sets its
+# own suppress_health_check names it again: hypothesis replaces that list, it does not merge).
+SLOW_MACHINE = [HealthCheck.too_slow]
+settings.register_profile("default", deadline=None, max_examples=100, suppress_health_check=SLOW_MACHINE)
+settings.register_profile("quick", deadline=None, max_examples=20, suppress_health_check=SLOW_MACHINE)
 settings.load_profile("default")
 
 

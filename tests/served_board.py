@@ -2,12 +2,14 @@
 import time
 
 import pytest
+from waits import START_S, wait_until
 
 from propctl.serial_link.session import wait_for_hello
 
 
-def hello_until(port, predicate, timeout=30.0):
-    """Poll hello until predicate(info) holds; the info, or fail the test."""
+def hello_until(port, predicate, timeout=START_S):
+    """Poll hello until predicate(info) holds (a boot, a reset: a failsafe bound, tools/testbed/waits.py);
+    the info, or fail the test."""
     deadline = time.monotonic() + timeout
     info = None
     while time.monotonic() < deadline:
@@ -16,3 +18,18 @@ def hello_until(port, predicate, timeout=30.0):
             return info
         time.sleep(0.1)
     pytest.fail("the board never answered as expected; last hello: %r" % (info,))
+
+
+def wait_stable(flash) -> None:
+    """Until the running boot is stable: the boot guard wrote 0 to the flash's boot_count
+    (safemode.STABLE_MS of board time after the boot, once the firmware's loop got that far; a
+    sleep of that long was not enough on a loaded host, where the board's process waits too)."""
+    path = flash / "boot_count"
+
+    def stable():
+        try:
+            return path.read_text().strip() == "0"
+        except OSError:
+            return False
+    assert wait_until(stable), "the boot never became stable (boot_count: %r)" % (
+        path.read_text() if path.exists() else None)

@@ -16,7 +16,8 @@ from propctl.cli import main
 from propctl.shared.cardpack import Pack, PackError
 from propctl.termsafe import BIDI
 
-FUZZ = settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FIXTURE_AND_LOAD = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]  # too_slow: see conftest.py
+FUZZ = settings(max_examples=150, suppress_health_check=FIXTURE_AND_LOAD)
 
 
 def run(capsys, *argv):
@@ -90,7 +91,7 @@ cards = st.builds(
     one_line, statements, st.integers(1, 8))
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, suppress_health_check=FIXTURE_AND_LOAD)
 @given(card_list=st.lists(cards, min_size=1, max_size=4, unique_by=lambda c: c["id"]),
        as_json=st.booleans())
 def test_valid_cards_round_trip_through_csv_or_json_and_the_pack(tmp_path_factory, card_list, as_json):

@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from served_board import hello_until
+from served_board import hello_until, wait_stable
+from waits import WAIT_S, WORK_S
 
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
 from propctl.serial_link.linkclient import LinkClient, LinkFailure
@@ -31,7 +32,7 @@ MPREMOTE = str(Path(sys.executable).with_name("mpremote"))
 _SNAPSHOT = []
 
 
-def propctl(*args, timeout=90):
+def propctl(*args, timeout=WORK_S):
     """Run the real command line; (exit code, stdout + stderr).
 
     Firmware deploys use a snapshot of firmware/ taken once, so the "copies
@@ -153,12 +154,12 @@ def test_garbage_on_the_serial_line_gets_error_replies_and_the_board_runs_on(vbo
     with LinkClient.open(vboard.port) as client:
         client.stream.write(b"\n".join(lines) + b"\n")
         errors = 0
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + WAIT_S
         while errors < 300 and time.monotonic() < deadline:
             line = client.read_line(1.0)
             if line is not None and line.message is not None and "err" in line.message:
                 errors += 1
-        info = client.hello(timeout=3)
+        info = client.hello(timeout=WAIT_S)
     assert errors == 300  # one error reply per bad line: none lost, none crashed the link
     assert info["mode"] == "run" and vboard.boots == boots and client.lost_total == 0
 
@@ -232,10 +233,10 @@ def test_three_crashed_boots_start_safe_mode_with_the_repl_free_and_deploy_recov
     # a stray source file shadows the compiled prop and crashes every boot
     stray = vboard.flash / "lib" / "props" / "clock" / "__init__.py"
     stray.write_text("raise RuntimeError('a broken prop')\n")
-    time.sleep(1.2)  # the running boot has become stable: only the crashes below count
+    wait_stable(vboard.flash)  # only the crashes below count
     boots = vboard.boots
     vboard.reset()
-    info = hello_until(vboard.port, lambda info: info.get("mode") == "safe", timeout=40)
+    info = hello_until(vboard.port, lambda info: info.get("mode") == "safe")
     assert vboard.boots - boots >= 4  # three crashed boots, then the safe one
     assert info["caps"] == ["leave", "why"]
     with LinkClient.open(vboard.port) as client:
@@ -267,7 +268,7 @@ def test_power_cuts_during_saves_leave_the_old_or_the_new_game(vboard, deployed)
     for _ in range(6):
         with LinkClient.open(vboard.port) as client:
             before = client.request("state")["game"]["rounds"]
-            time.sleep(1.1)  # past the boot guard's stable time: these cuts are not boot crashes
+            wait_stable(vboard.flash)  # these cuts are not boot crashes
             client.send("report", {"on_clock": [0, 0], "unused": [1, 1]})  # a round nobody won
             time.sleep(rng.random() * 0.015)
             vboard.kill()

@@ -14,6 +14,7 @@ import time
 import pytest
 from sim_serve import PROPCTL, start_serve, stop_serve
 from test_sim_terminal import spawn, stop
+from waits import WAIT_S
 
 BUTTONS = {"ROLL": "btn_roll", "KICK": "btn_kick", "GOOD": "btn_good", "MISS": "btn_miss"}
 
@@ -49,7 +50,7 @@ class Hands:
         tmp = self.flash / "vboard_hands.json.tmp"
         tmp.write_text(json.dumps({"seq": self.seq, "acted": acted}))
         os.replace(tmp, self.flash / "vboard_hands.json")
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT_S
         while time.monotonic() < deadline:
             try:
                 if json.loads((self.flash / "vboard_seen.json").read_text()).get("seq") == self.seq:

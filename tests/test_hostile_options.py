@@ -12,6 +12,8 @@ import subprocess
 import sys
 import time
 
+from waits import WAIT_S
+
 PROPCTL = [sys.executable, "-m", "propctl.cli"]
 
 
@@ -54,7 +56,7 @@ def test_serve_with_a_broker_makes_its_flash_folder_first(tmp_path):
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, start_new_session=True)
         try:
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + WAIT_S
             line = proc.stdout.readline()
             while line and "virtual board on" not in line and time.monotonic() < deadline:
                 line = proc.stdout.readline()

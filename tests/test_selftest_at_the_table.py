@@ -4,10 +4,10 @@ import argparse
 import json
 import re
 import shutil
-import time
 
 import pytest
 from test_selftest_vboard import Recording, compiled  # noqa: F401  (compiled: a fixture)
+from waits import wait_until
 
 from propctl.serial_link import selftest
 from propctl.serial_link.linkclient import LinkClient
@@ -63,18 +63,14 @@ def test_ctrl_c_during_the_self_test_leaves_the_board_idle_and_ready(compiled, t
         except KeyboardInterrupt:  # what propctl's main turns into exit 130
             code = 130
         assert code == 130
-        deadline = time.monotonic() + 15
-        while vb.boots < 2 and time.monotonic() < deadline:  # selftest_end resets the board
-            time.sleep(0.1)
+        wait_until(lambda: vb.boots >= 2, poll=0.1)  # selftest_end resets the board
         assert vb.boots >= 2, "the board did not leave the self-test"
         with LinkClient.open(vb.port, wait_s=5.0) as link:
             link.hello(timeout=10.0)
-            deadline = time.monotonic() + 10
-            state = link.request("state", timeout=5.0)
-            while state.get("state") != "idle" and time.monotonic() < deadline:
-                time.sleep(0.2)
-                state = link.request("state", timeout=5.0)
-            assert state.get("state") == "idle", state
+            states = []
+            wait_until(lambda: states.append(link.request("state", timeout=5.0)) or
+                       states[-1].get("state") == "idle", poll=0.2)
+            assert states[-1].get("state") == "idle", states[-1]
             link.request("start_round", timeout=5.0)  # accepted: no "the bell is still ringing"
     err = capsys.readouterr().err
     assert "interrupted: the self-test is over" in err

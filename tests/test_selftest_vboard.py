@@ -9,9 +9,9 @@ import argparse
 import json
 import re
 import shutil
-import time
 
 import pytest
+from waits import wait_until
 
 from propctl.build import build_tree
 from propctl.serial_link import selftest
@@ -61,9 +61,7 @@ def run_selftest(compiled, tmp_path, capsys, prop, world=None, board="pico", ext
         if person is None and args.answers is None:
             person = Recording(flash)
         code = selftest.run(args, person)
-        deadline = time.monotonic() + 10
-        while vb.boots < 2 and time.monotonic() < deadline:  # selftest_end resets the board
-            time.sleep(0.1)
+        wait_until(lambda: vb.boots >= 2, poll=0.1)  # selftest_end resets the board
         boots = vb.boots
     out = capsys.readouterr().out
     assert boots >= 2, "the board did not reset after the self-test"
@@ -98,20 +96,15 @@ def test_correctly_wired_clock_passes_every_signal_within_the_motor_limits(compi
     assert code == 0 and "6 signals, 0 failed" in out
     assert table["button"][1] == "seen on GP14 (pin 19)"
     seen = dict(person.seen)
-    # clockwise, then back: the hand went both ways, never two bridge sides at once,
-    # never reversed without the dwell, and stood released after each turn
+    # clockwise, then back: the hand went both ways and never two bridge sides at once. How far
+    # it turned and how long it stood between the turns are timings: this board's clock is the
+    # host's wall clock, where a stall between the firmware's clock reading and its pin write
+    # moves the hand model's record of the write (under load the stand between the turns counted
+    # as shorter than the 150 ms dwell). They are asserted in virtual time:
+    # tests/test_selftest_motor_timing.py.
     assert seen["motor_cw"]["hand_mdeg"] > 0 > seen["motor_ccw"]["hand_mdeg"] - seen["motor_cw"]["hand_mdeg"]
-    # slowly and only for the step: props.clock.selftest_steps.MOTOR_PERMILLE (450 per mille: it starts the
-    # model's N20 with a margin) of the model's 120 degrees a second for 2.15 s (the step) is about
-    # 116 degrees each way; a loaded host may add a little
-    assert 100000 < seen["motor_cw"]["hand_mdeg"] < 135000
-    assert 100000 < seen["motor_cw"]["hand_mdeg"] - seen["motor_ccw"]["hand_mdeg"] < 135000
     for name in ("motor_cw", "motor_ccw", "button"):
-        motor = seen[name]["motor"]
-        assert motor["forbidden"] == 0 and motor["quick_reversals"] == 0, (name, motor)
-        # the N20 model broke away within each ramp's first ~32 ms (it starts at 267 per mille of
-        # a 120 ms ramp), so over both steps it hummed well under 150 ms
-        assert motor["hum_ms"] < 150, (name, motor)
+        assert seen[name]["motor"]["forbidden"] == 0, (name, seen[name]["motor"])
     assert seen["motor_ccw"]["motor"]["reversals"] == 1
     # pressing the start button during the self-test started no round: the motor was never
     # energised, and the hand stood (a round turns it tens of degrees; what it still coasted

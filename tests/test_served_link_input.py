@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from served_board import hello_until
+from served_board import hello_until, wait_stable
 
 from propctl.serial_link.linkclient import LinkClient
 from propctl.serial_link.serve import VirtualBoard
@@ -34,7 +34,7 @@ def board(tmp_path_factory):
     served = VirtualBoard(flash).start()
     try:
         hello_until(served.port, lambda info: info.get("mode") == "run")
-        time.sleep(1.2)  # past the boot guard's stable time
+        wait_stable(flash)  # past the boot guard's stable time
         yield served
     finally:
         served.stop()

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from test_fusebox_sim import bolt_window
 from test_sim_terminal import Terminal, read_until, stop
+from waits import WAIT_S
 
 CARD = "GEO-01"
 
@@ -81,7 +82,7 @@ def ended_by(signum, pid, fd, term, tmp_path):
     _, status = os.waitpid(pid, 0)
     assert os.listdir(tmp_path / "tmp") == []
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 128 + signum, status  # after its clean-up
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + WAIT_S
     while any(alive(child) for child in before) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [child for child in before if alive(child)]  # runner and player

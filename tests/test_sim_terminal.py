@@ -126,7 +126,7 @@ def test_clock_sim_in_a_terminal(cols, rows):
         assert read_until(fd, term, lambda t: "round 1" in t.text(), 30), term.text()
         assert not re.search(r"segments|\d s$", term.text().split("hand starts: round 1")[-1].split("\n")[0])
         assert read_until(fd, term, lambda t: "CHIME" in t.text(), 60), term.text()
-        assert term.scrolled == 0 and term.overlong == 0
+        assert term.scrolled == 0 and term.overlong == 0, term.text()
         os.write(fd, b"q")
         read_until(fd, term, lambda t: "done:" in t.text(), 30)
         _, status = os.waitpid(pid, 0)

@@ -14,6 +14,7 @@ import time
 
 import pytest
 from test_sim_terminal import Terminal, read_until, spawn, stop
+from waits import WAIT_S
 
 FUZZ_S = 2.0
 SIZES = [(80, 24), (120, 40)]
@@ -131,7 +132,7 @@ def test_the_key_fuzzer_ends_nothing(name, cols, rows, tmp_path):
             os.write(fd, b"\x11\x15\nquit\n")  # XON: a Ctrl-S among the bytes stopped the output
             assert read_until(fd, term, lambda t: "[Y/n]" in t.text(), 20), term.text()
             os.write(fd, b"n\n")
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while alive(pid) and time.monotonic() < deadline:
             drain(fd, term, 0.2)
         status = ENDED.get(pid)

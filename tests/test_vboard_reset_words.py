@@ -5,6 +5,8 @@ resetting", which a newcomer reads as a crash.
 """
 import time
 
+from waits import WAIT_S
+
 from propctl.serial_link.serve import VirtualBoard
 
 
@@ -13,7 +15,7 @@ def test_machine_reset_is_logged_as_a_reset(tmp_path):
     said = []
     board = VirtualBoard(tmp_path, log=said.append)
     with board:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + WAIT_S
         while board.boots < 3 and time.monotonic() < deadline:
             time.sleep(0.05)
     assert board.boots >= 3, said

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from mosquitto_broker import Mosquitto
 from venue_helpers import Listener, fusebox_windows, request
+from waits import WAIT_S, wait_until
 
 from propctl.venue.netprop import NetProp
 
@@ -27,11 +28,8 @@ def net_stats(prop) -> dict:
     """The prop's `net` command over the serial link (what the network cost its loop)."""
     start = len(prop.events)
     prop.send(json.dumps({"id": 777, "cmd": "net"}))
-    reply = None
-    deadline = time.monotonic() + 5
-    while reply is None and time.monotonic() < deadline:
-        reply = next((e for e in prop.events[start:] if e.get("re") == 777), None)
-        time.sleep(0.02)
+    wait_until(lambda: any(e.get("re") == 777 for e in prop.events[start:]), poll=0.02)
+    reply = next((e for e in prop.events[start:] if e.get("re") == 777), None)
     assert reply is not None and "ok" in reply, reply
     return reply["ok"]
 
@@ -75,29 +73,29 @@ def test_a_round_over_mqtt_survives_the_broker_dying_and_the_will_says_offline(b
     prop = NetProp("clock", "127.0.0.1", broker.port, "c1", user="c1", password=PW, settings=CLOCK,
                    net={"keepalive_s": 5}, env={"VBOARD_TICKS_START": str((1 << 30) - 2500)}).start()
     try:
-        state = listener.wait_json("props/c1/state", lambda m: m["state"]["state"] == "idle", 10)
+        state = listener.wait_json("props/c1/state", lambda m: m["state"]["state"] == "idle", WAIT_S)
         assert state is not None and state["prop"] == "clock" and state["id"] == "c1"
-        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", 2)
+        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", WAIT_S)
         venue = Listener(broker.port, "venue", "venue-pw", ("props/+/reply",), "test-venue")
         reply = request(venue, "c1", 41, "start_round")
         assert reply is not None and reply["ok"]["state"] == "running", reply
-        started = listener.wait_json("props/c1/event", lambda m: m.get("ev") == "start", 2)
+        started = listener.wait_json("props/c1/event", lambda m: m.get("ev") == "start", WAIT_S)
         assert started["data"]["max_run_ms"] == ROUND_MS
         # the retained state follows the events: a late subscriber sees the hand turning
-        assert listener.wait_json("props/c1/state", lambda m: m["state"]["state"] == "running", 2)
+        assert listener.wait_json("props/c1/state", lambda m: m["state"]["state"] == "running", WAIT_S)
         time.sleep(0.8)
         broker.kill()                                   # the broker dies mid-round
         assert_stop_on_time(prop)
-        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", 5)
+        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", WAIT_S)
         broker.start()                                  # it comes back with no retained messages
         late = Listener(broker.port, client_id="late-listener")
-        back = late.wait_json("props/c1/state", lambda m: m["state"]["completed"] == 1, 10)
+        back = late.wait_json("props/c1/state", lambda m: m["state"]["completed"] == 1, WAIT_S)
         assert back is not None, "no state republished after reconnecting: %r" % prop.net_events()
-        assert late.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", 2)
+        assert late.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", WAIT_S)
         lost = prop.net_events("lost")
         assert all(e["retry_ms"] <= 75000 for e in lost) and len(lost) <= 4, lost
         prop.kill()                                     # the power goes: the broker speaks the will
-        assert late.wait(lambda t, p, r: t == "props/c1/status" and p == b"offline", 5)
+        assert late.wait(lambda t, p, r: t == "props/c1/status" and p == b"offline", WAIT_S)
         late.close()
         venue.close()
     finally:
@@ -125,10 +123,10 @@ def test_a_broker_that_never_answers_connect_does_not_hold_the_clock(tmp_path):
     thread.start()
     prop = NetProp("clock", "127.0.0.1", server.getsockname()[1], "c1", settings=CLOCK).start()
     try:
-        assert prop.wait_event(lambda e: e["ev"] == "boot", 5)
+        assert prop.wait_event(lambda e: e["ev"] == "boot", WAIT_S)
         prop.send(json.dumps({"id": 1, "cmd": "start_round"}))  # the serial link still rules the prop
         assert_stop_on_time(prop)
-        lost = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", 6)
+        lost = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", WAIT_S)
         assert lost is not None and "never answered CONNECT" in lost["data"]["why"]
         # the first wait (0.75-1.25 s) counts from the try's start, 5 s before: the next try
         # follows at once (issue 33: a silent broker's timeout is inside the wait, not added)
@@ -147,7 +145,7 @@ def test_a_wrong_broker_password_is_one_clear_event_and_growing_waits(broker):
     prop = NetProp("clock", "127.0.0.1", broker.port, "c1", user="c1", password="not-" + PW,
                    settings=CLOCK).start()
     try:
-        refused = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "refused", 5)
+        refused = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "refused", WAIT_S)
         assert refused is not None, prop.events
         assert refused["data"]["why"] in ("not authorised", "bad user name or password")
         assert refused["data"]["retry_ms"] >= 3750   # never sooner than 5 s - 25 % after a refusal

@@ -7,12 +7,12 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from mosquitto_broker import Mosquitto
 from venue_helpers import Listener
+from waits import WAIT_S, wait_until
 
 from propctl.build import FIRMWARE_DIR
 from propctl.venue import secrets
@@ -109,7 +109,7 @@ def test_sim_on_a_broker_and_propctl_venue_see_and_command_it(broker, tmp_path):
     try:
         listener = Listener(broker.port)
         for topic in ("props/c1/status", "props/f1/status"):
-            assert listener.wait(lambda t, p, r, topic=topic: t == topic and p == b"online", 15), topic
+            assert listener.wait(lambda t, p, r, topic=topic: t == topic and p == b"online", WAIT_S), topic
         done = propctl("venue", "--broker", url, "--seconds", "0.5")
         assert done.returncode == 0, done.stderr
         table = done.stdout.splitlines()
@@ -136,7 +136,7 @@ def test_sim_on_a_broker_and_propctl_venue_see_and_command_it(broker, tmp_path):
         assert done.returncode == 1 and "refused the login" in done.stderr
         sims[0].send_signal(signal.SIGTERM)             # the clock's sim stops: its will says offline
         assert sims[0].wait(timeout=10) == 0
-        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"offline", 10)
+        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"offline", WAIT_S)
         listener.close()
     finally:
         for sim in sims:
@@ -149,8 +149,8 @@ def test_home_assistant_discovery_documents(broker):
     listener = Listener(broker.port)
     with NetProp("fusebox", "127.0.0.1", broker.port, "f1", user="f1", password="f1-pw",
                  net={"discovery": True}):
-        sensor = listener.wait_json("homeassistant/sensor/props_f1/state/config", lambda m: True, 10)
-        button = listener.wait_json("homeassistant/button/props_f1/main/config", lambda m: True, 5)
+        sensor = listener.wait_json("homeassistant/sensor/props_f1/state/config", lambda m: True, WAIT_S)
+        button = listener.wait_json("homeassistant/button/props_f1/main/config", lambda m: True, WAIT_S)
     listener.close()
     assert sensor["state_topic"] == "props/f1/state" and sensor["availability_topic"] == "props/f1/status"
     assert sensor["unique_id"] == "props_f1_state" and sensor["device"]["model"] == "fusebox"
@@ -160,7 +160,7 @@ def test_home_assistant_discovery_documents(broker):
     assert button["availability"][0] == {"topic": "props/f1/status"}  # more: tests/test_venue_ha.py
     # retained on the broker: a Home Assistant that starts later still finds the prop
     late = Listener(broker.port, client_id="late")
-    assert late.wait(lambda t, p, r: t == "homeassistant/button/props_f1/main/config" and r, 3)
+    assert late.wait(lambda t, p, r: t == "homeassistant/button/props_f1/main/config" and r, WAIT_S)
     late.close()
 
 
@@ -181,7 +181,7 @@ def test_sim_serve_joins_the_broker_with_what_is_on_its_flash(broker, tmp_path):
                              env=env, text=True)
     listener = Listener(broker.port)
     try:
-        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", 20)
+        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", WAIT_S)
         venue_url = "mqtt://venue@127.0.0.1:%d" % broker.port
         done = propctl("venue", "--broker", venue_url, "--send", "c1", "ping")
         assert done.returncode == 0 and json.loads(done.stdout)["ok"] == {"pong": True}
@@ -213,11 +213,9 @@ def test_a_prop_without_a_broker_never_loads_the_net_layer(tmp_path):
     shutil.copytree(FIRMWARE_DIR, firmware, ignore=shutil.ignore_patterns("net", "__pycache__"))
     assert not (firmware / "lib" / "net").exists()
     with NetProp("fusebox", "", 1883, "f1", firmware_dir=firmware, net={"broker": ""}) as prop:
-        assert prop.wait_event(lambda e: e["ev"] == "boot", 10)
+        assert prop.wait_event(lambda e: e["ev"] == "boot", WAIT_S)
         prop.send(json.dumps({"id": 4, "cmd": "state"}))
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and not any(e.get("re") == 4 for e in prop.events):
-            time.sleep(0.05)
+        wait_until(lambda: any(e.get("re") == 4 for e in prop.events))
         assert any(e.get("re") == 4 and "ok" in e for e in prop.events), prop.events + prop.other
         assert not any(e.get("ev") in ("fault", "net") for e in prop.events)
 
@@ -262,15 +260,11 @@ def test_the_table_says_when_the_venue_has_lost_the_broker(broker):
     try:
         assert venue.table()[0].startswith("venue: 0 props")
         broker.kill()
-        deadline = time.monotonic() + 5
-        while "lost" not in venue.table()[0] and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: "lost" in venue.table()[0], poll=0.02)
         assert venue.table()[0].startswith("venue: lost the broker"), venue.table()[0]
         assert len(venue.table()[0]) <= 80, venue.table()[0]
         broker.start()
-        deadline = time.monotonic() + 15  # paho tries again after 1 s, then 2 s
-        while "lost" in venue.table()[0] and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: "lost" not in venue.table()[0])  # paho tries again after 1 s, then 2 s
         assert venue.table()[0].startswith("venue: 0 props"), venue.table()[0]
         client.loop_stop()
         client.disconnect()  # our own goodbye is no lost broker (--json said so at every end)

@@ -14,6 +14,7 @@ import pytest
 from mosquitto_broker import Mosquitto
 from test_venue_broker import net_stats
 from venue_helpers import Listener, request
+from waits import WAIT_S
 
 from propctl.venue.netprop import NetProp
 
@@ -28,7 +29,7 @@ def test_a_command_after_a_5000_per_second_flood_is_answered_at_once(broker):
     admin = Listener(broker.port, topics=("props/f1/reply", "props/f1/status"))
     prop = NetProp("clock", "127.0.0.1", broker.port, "f1", user="f1", password="f1-pw").start()
     try:
-        assert admin.wait(lambda t, p, r: t == "props/f1/status" and p == b"online", 15)
+        assert admin.wait(lambda t, p, r: t == "props/f1/status" and p == b"online", WAIT_S)
         sent = 0
         t0 = time.monotonic()
         while time.monotonic() - t0 < 3.0:  # 50 every 10 ms: about 5,000 a second for 3 s

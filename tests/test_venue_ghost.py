@@ -13,6 +13,7 @@ import time
 import pytest
 from mosquitto_broker import Mosquitto
 from venue_helpers import Listener
+from waits import WAIT_S
 
 from propctl.venue.broker import connect, parse_url
 from propctl.venue.netprop import NetProp
@@ -80,17 +81,18 @@ def test_broker_restart_and_a_prop_killed_meanwhile_never_shows_it_online(broker
     try:
         listener = Listener(broker.port)
         for pid in ("g1", "g2"):
-            assert listener.wait(lambda t, p, r, pid=pid: t == "props/%s/status" % pid and p == b"online", 15)
+            assert listener.wait(lambda t, p, r, pid=pid: t == "props/%s/status" % pid and p == b"online",
+                                 WAIT_S)
         listener.close()
         client = connect(parse_url("mqtt://venue@127.0.0.1:%d" % broker.port), "venue-pw", "t-ghost",
                          on_message=venue.on_message, subscribe=venue.topics(),
                          on_connection=venue.connection)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + WAIT_S
         while (status_of(venue, "g1"), status_of(venue, "g2")) != ("online", "online"):
             assert time.monotonic() < deadline, venue.table()
             time.sleep(0.02)
         broker.kill()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + WAIT_S
         while not venue.lost:
             assert time.monotonic() < deadline
             time.sleep(0.02)
@@ -100,7 +102,7 @@ def test_broker_restart_and_a_prop_killed_meanwhile_never_shows_it_online(broker
         props[1].kill()  # g2's power is cut while the broker is away: no will is ever published
         broker.start()
         seen = []  # every status the view showed for g2 from here on
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + WAIT_S
         while time.monotonic() < deadline:
             venue.tick()
             if not venue.lost:

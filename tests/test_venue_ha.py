@@ -26,6 +26,7 @@ from jinja2 import StrictUndefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from mosquitto_broker import VENUE_ACL, Mosquitto
 from venue_helpers import Listener
+from waits import WAIT_S
 
 from propctl.venue.netprop import NetProp
 
@@ -138,8 +139,8 @@ def check_error_form(ha: HomeAssistant, prop: str) -> None:
 
 
 def configs(listener: Listener, node: str, prefix: str = "homeassistant") -> tuple:
-    sensor = listener.wait_json("%s/sensor/%s/state/config" % (prefix, node), lambda m: True, 10)
-    button = listener.wait_json("%s/button/%s/main/config" % (prefix, node), lambda m: True, 5)
+    sensor = listener.wait_json("%s/sensor/%s/state/config" % (prefix, node), lambda m: True, WAIT_S)
+    button = listener.wait_json("%s/button/%s/main/config" % (prefix, node), lambda m: True, WAIT_S)
     assert sensor is not None and button is not None, (node, listener.messages[-5:])
     check_keys("sensor", sensor)
     check_keys("button", button)
@@ -167,7 +168,7 @@ def test_the_clock_sensor_and_button_in_every_state(broker):
         sensor, button = configs(listener, "props_c1")
         assert sensor["origin"]["name"] == "game props" and sensor["unique_id"] == "props_c1_state"
         ha = HomeAssistant(listener, sensor, button)
-        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", 5)
+        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", WAIT_S)
         idle = ha.settle(lambda s: s["state"] == "idle")
         assert ha.value(idle) == "idle" and ha.available(idle) is True
         assert "ok" in ha.press()                              # available: the press is taken
@@ -199,7 +200,8 @@ def test_the_fuse_box_button_only_with_a_card_pack(broker, tmp_path):
         for pid, has_pack in (("f1", False), ("f2", True)):
             sensor, button = configs(listener, "props_" + pid)
             ha = HomeAssistant(listener, sensor, button)
-            assert listener.wait(lambda t, p, r, pid=pid: t == "props/%s/status" % pid and p == b"online", 5)
+            assert listener.wait(lambda t, p, r, pid=pid: t == "props/%s/status" % pid and p == b"online",
+                                 WAIT_S)
             idle = ha.settle(lambda s: s["state"] == "idle")
             assert ha.value(idle) == "idle"
             assert ha.available(idle) is has_pack
@@ -225,7 +227,7 @@ def test_the_football_sensor_says_the_phase_and_the_button_follows_the_game(brok
     try:
         sensor, button = configs(listener, "props_b1")
         ha = HomeAssistant(listener, sensor, button)
-        assert listener.wait(lambda t, p, r: t == "props/b1/status" and p == b"online", 5)
+        assert listener.wait(lambda t, p, r: t == "props/b1/status" and p == b"online", WAIT_S)
         toss = ha.settle(lambda s: s["phase"] == "toss")
         assert ha.value(toss) == "toss" and ha.available(toss) is True
         assert "ok" in ha.press()
@@ -303,12 +305,12 @@ def test_forget_removes_a_gone_prop_and_its_entities_but_not_while_it_is_online(
     prop = netprop(broker, "clock", "c1").start()
     try:
         configs(listener, "props_c1")
-        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", 5)
+        assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", WAIT_S)
         done = propctl("venue", "--broker", url, "--forget", "c1")
         assert done.returncode == 1 and "c1 is online" in done.stderr, done
     finally:
         prop.stop()  # SIGTERM: the will says offline
-    assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"offline", 10)
+    assert listener.wait(lambda t, p, r: t == "props/c1/status" and p == b"offline", WAIT_S)
     done = propctl("venue", "--broker", url, "--forget", "c1")
     assert done.returncode == 0, done.stderr
     removed = sorted(line.split()[1] for line in done.stdout.splitlines())
@@ -338,7 +340,7 @@ def test_home_assistants_user_reads_the_configs_and_presses_the_button(broker):
     try:
         sensor, button = configs(ha_client, "props_c1")
         ha = HomeAssistant(ha_client, sensor, button)
-        assert ha_client.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", 5)
+        assert ha_client.wait(lambda t, p, r: t == "props/c1/status" and p == b"online", WAIT_S)
         ha.settle(lambda s: s["state"] == "idle")
         assert "ok" in ha.press()
         ha_client.publish("homeassistant/status", b"online")  # its birth message: allowed

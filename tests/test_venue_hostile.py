@@ -8,6 +8,7 @@ import pytest
 from mosquitto_broker import Mosquitto
 from test_venue_broker import CLOCK, assert_stop_on_time, net_stats
 from venue_helpers import Listener, hostile_payloads, request
+from waits import WAIT_S
 
 from propctl.venue.netprop import NetProp
 
@@ -26,7 +27,8 @@ def test_hostile_payloads_on_the_command_topic_crash_nothing_and_every_valid_req
     prop = NetProp("clock", "127.0.0.1", broker.port, "h1", user="h1", password=BROKER_PW,
                    settings=CLOCK).start()
     try:
-        assert admin.wait(lambda t, p, r: t == "props/h1/status" and p == b"online", 10)  # subscribed by then
+        # subscribed by then
+        assert admin.wait(lambda t, p, r: t == "props/h1/status" and p == b"online", WAIT_S)
         time.sleep(1.0)  # its connect's work done (discovery's module loaded and dropped again)
         before = request(admin, "h1", 1, "mem")
         assert before is not None and "free" in before["ok"]
@@ -37,7 +39,7 @@ def test_hostile_payloads_on_the_command_topic_crash_nothing_and_every_valid_req
             for payload in payloads[batch:batch + 100]:
                 admin.publish("props/h1/cmd", payload)
             valid += 1
-            reply = request(admin, "h1", 1000 + valid, "ping", timeout=10)
+            reply = request(admin, "h1", 1000 + valid, "ping")
             assert reply == {"seq": reply["seq"], "re": 1000 + valid, "ok": {"pong": True}}, reply
         refused = request(admin, "h1", 5, "maintenance")
         assert refused["err"] == "refused" and "USB cable" in refused["msg"]
@@ -67,14 +69,14 @@ def test_two_props_claiming_one_id_the_newcomer_stands_back(broker):
                     settings=CLOCK, uid="board-a").start()
     second = None
     try:
-        assert first.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "up", 10)
+        assert first.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "up", WAIT_S)
         time.sleep(CLOCK_WINDOW_S)
         second = NetProp("clock", "127.0.0.1", broker.port, "h1", user="h1", password=BROKER_PW,
                          settings=CLOCK, uid="board-b").start()
-        taken = second.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "id_taken", 10)
+        taken = second.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "id_taken", WAIT_S)
         assert taken is not None and "h1" in taken["data"]["why"]
         assert taken["data"]["retry_ms"] >= 45000
-        assert first.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "id_conflict", 3)
+        assert first.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "id_conflict", WAIT_S)
         time.sleep(0.5)
         start = admin.count()
         reply = request(admin, "h1", 77, "state")
@@ -86,7 +88,7 @@ def test_two_props_claiming_one_id_the_newcomer_stands_back(broker):
         assert first.net_events("lost") == [] and first.running() and second.running()
         # the one that stayed is online, and its state is the one retained
         late = Listener(broker.port, client_id="late")
-        assert late.wait(lambda t, p, r: t == "props/h1/status" and p == b"online" and r, 3)
+        assert late.wait(lambda t, p, r: t == "props/h1/status" and p == b"online" and r, WAIT_S)
         late.close()
     finally:
         first.stop()
@@ -105,20 +107,21 @@ def test_wifi_wrong_password_then_a_drop_mid_round_then_back(broker):
     prop.set_wifi({"ssid": "cafe", "password": "the owner changed it", "join_ms": 300})
     prop.start()
     try:
-        failed = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "wifi_failed", 5)
+        failed = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "wifi_failed", WAIT_S)
         assert failed is not None and "wrong Wi-Fi password" in failed["data"]["why"]
         prop.set_wifi({"ssid": "cafe", "password": WIFI_PW, "join_ms": 300})  # the owner puts it back
-        assert admin.wait(lambda t, p, r: t == "props/h1/status" and p == b"online", 8)  # subscribed by then
+        # subscribed by then
+        assert admin.wait(lambda t, p, r: t == "props/h1/status" and p == b"online", WAIT_S)
         assert request(admin, "h1", 9, "start_round")["ok"]["state"] == "running"
         time.sleep(0.5)
         prop.set_wifi({"ssid": "cafe", "password": WIFI_PW, "join_ms": 300, "up": False})  # drops mid-round
-        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "wifi_lost", 3)
+        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "wifi_lost", WAIT_S)
         assert_stop_on_time(prop)
         prop.set_wifi({"ssid": "cafe", "password": WIFI_PW, "join_ms": 300, "up": True})
         ups = len(prop.net_events("up"))
         assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "up"
                                and len(prop.net_events("up")) > ups, 8)
-        back = admin.wait_json("props/h1/state", lambda m: m["state"]["completed"] == 1, 5)
+        back = admin.wait_json("props/h1/state", lambda m: m["state"]["completed"] == 1, WAIT_S)
         assert back is not None
         wrong = [e for e in prop.net_events("wifi_failed") if "wrong Wi-Fi password" in e["why"]]
         assert len(wrong) == 1  # one try with the wrong password before the fix (joins take 300 ms)
@@ -135,11 +138,11 @@ def test_no_password_in_any_topic_reply_event_or_log_of_a_session(broker, tmp_pa
     prop.set_wifi({"ssid": "cafe", "password": WIFI_PW, "join_ms": 100})
     prop.start()
     try:
-        assert admin.wait(lambda t, p, r: t == "props/h1/status" and p == b"online", 8)
+        assert admin.wait(lambda t, p, r: t == "props/h1/status" and p == b"online", WAIT_S)
         for n, cmd in enumerate(("hello", "help", "state", "mem", "start_round", "stop", "maintenance")):
             assert request(admin, "h1", 100 + n, cmd) is not None, cmd
         prop.send(json.dumps({"id": 1, "cmd": "hello"}))
-        assert prop.wait_event(lambda e: True, 2)
+        assert prop.wait_event(lambda e: True, WAIT_S)
         time.sleep(0.3)
     finally:
         prop.stop()
@@ -150,7 +153,7 @@ def test_no_password_in_any_topic_reply_event_or_log_of_a_session(broker, tmp_pa
     bad.set_wifi({"ssid": "cafe", "password": WIFI_PW, "join_ms": 100})
     bad.start()
     try:
-        boot = bad.wait_event(lambda e: e["ev"] == "boot", 5)
+        boot = bad.wait_event(lambda e: e["ev"] == "boot", WAIT_S)
         assert any("net.password" in m for m in boot["data"]["config_errors"]), boot
     finally:
         bad.stop()
@@ -174,7 +177,7 @@ def test_the_football_count_keeps_its_beat_while_the_broker_dies(broker):
     prop = NetProp("football", "127.0.0.1", broker.port, "h1", user="h1", password=BROKER_PW,
                    settings={"football": {"seed": 12}}).start()
     try:
-        assert admin.wait(lambda t, p, r: t == "props/h1/status" and p == b"online", 10)
+        assert admin.wait(lambda t, p, r: t == "props/h1/status" and p == b"online", WAIT_S)
         steps = [("roll", None), ("report", {"action": "kick"}),            # toss, kick off
                  ("report", {"action": "goal", "pick": "north"}),
                  ("report", {"action": "in_field", "yards": 60})]          # past the 50: field goal range
@@ -185,13 +188,14 @@ def test_the_football_count_keeps_its_beat_while_the_broker_dies(broker):
         broker.kill()                                   # dies at "go"
         beats = []
         for beat in (1, 2, 3):
-            event = prop.wait_event(lambda e, b=beat: e["ev"] == "kick_count" and e["data"]["beat"] == b, 5)
+            event = prop.wait_event(lambda e, b=beat: e["ev"] == "kick_count" and e["data"]["beat"] == b,
+                                    WAIT_S)
             assert event is not None, prop.events[-5:]
             beats.append(event["data"]["at_ms"] - beat * 1000)
         stats = net_stats(prop)
         assert stats["overrun_ms"] < BLOCKED_MS, stats
         assert all(0 <= late < BLOCKED_MS for late in beats), (beats, stats)
-        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", 5)
+        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", WAIT_S)
     finally:
         prop.stop()
         admin.close()

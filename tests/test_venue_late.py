@@ -12,6 +12,7 @@ import pytest
 from mosquitto_broker import Mosquitto
 from test_venue_broker import net_stats
 from venue_helpers import Listener, request
+from waits import WAIT_S
 
 from propctl.venue.netprop import NetProp
 
@@ -27,17 +28,17 @@ def test_a_stop_during_an_outage_reaches_the_broker_afterwards_marked_late(broke
     prop = NetProp("clock", "127.0.0.1", broker.port, "l1", user="l1", password="l1-pw",
                    settings={"clock": {"max_run_ms": 1500, "seed": 4}}, net={"keepalive_s": 5}).start()
     try:
-        assert listener.wait(lambda t, p, r: t == "props/l1/status" and p == b"online", 15)
+        assert listener.wait(lambda t, p, r: t == "props/l1/status" and p == b"online", WAIT_S)
         assert request(listener, "l1", 3, "start_round")["ok"]["state"] == "running"
-        assert listener.wait_json("props/l1/event", lambda m: m.get("ev") == "start", 3)
+        assert listener.wait_json("props/l1/event", lambda m: m.get("ev") == "start", WAIT_S)
         listener.close()
         broker.kill()                                           # the broker goes mid-round
-        stop = prop.wait_event(lambda e: e["ev"] == "stop", 5)  # the hand stops while it is away
+        stop = prop.wait_event(lambda e: e["ev"] == "stop", WAIT_S)  # the hand stops while it is away
         assert stop is not None
         time.sleep(1.0)
         broker.start()
         listener = Listener(broker.port, client_id="after")
-        late = listener.wait_json("props/l1/event", lambda m: m.get("ev") == "stop", 15)
+        late = listener.wait_json("props/l1/event", lambda m: m.get("ev") == "stop", WAIT_S)
         assert late is not None, listener.on("props/l1/event")
         assert late["late"] is True and late["seq"] == stop["seq"] and late["data"] == stop["data"]
         events = [json.loads(p) for p in listener.on("props/l1/event")]
@@ -60,7 +61,7 @@ def test_the_buffer_keeps_the_last_events_and_counts_the_rest(broker):
     listener = None
     try:
         for n in range(3):
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + WAIT_S
             while True:  # refused while it boots or chimes: again until it starts
                 start = len(prop.events)
                 prop.send(json.dumps({"id": 10 + n, "cmd": "start_round"}))
@@ -68,10 +69,10 @@ def test_the_buffer_keeps_the_last_events_and_counts_the_rest(broker):
                 if any(e.get("re") == 10 + n and "ok" in e for e in prop.events[start:]):
                     break
                 assert time.monotonic() < deadline, prop.events[-3:]
-            assert prop.wait_event(lambda e, n=n: e["ev"] == "stop" and e["data"]["round"] == n + 1, 5)
+            assert prop.wait_event(lambda e, n=n: e["ev"] == "stop" and e["data"]["round"] == n + 1, WAIT_S)
         broker.start()
         listener = Listener(broker.port, client_id="after")
-        assert listener.wait(lambda t, p, r: t == "props/l1/status" and p == b"online", 20)
+        assert listener.wait(lambda t, p, r: t == "props/l1/status" and p == b"online", WAIT_S)
         time.sleep(0.5)
         late = [json.loads(p) for p in listener.on("props/l1/event")]
         assert late and all(e["late"] is True for e in late)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from mosquitto_broker import Mosquitto
 from venue_helpers import Listener
+from waits import WAIT_S
 
 PROPCTL = str(Path(sys.executable).parent / "propctl")
 PW = "sim-Pw-9xQ"
@@ -58,11 +59,11 @@ def test_two_sims_on_one_id_meet_as_two_boards(broker, tmp_path):
     first = sim(broker, open(tmp_path / "first.log", "w"))
     second = None
     try:
-        assert listener.wait(lambda t, p, r: t == "props/same/status" and p == b"online", 20)
+        assert listener.wait(lambda t, p, r: t == "props/same/status" and p == b"online", WAIT_S)
         time.sleep(2.5)  # net.venue.CLAIM_WINDOW_MS has passed: the first is the incumbent
         start = listener.count()
         second = sim(broker, open(tmp_path / "second.log", "w"))
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + WAIT_S
         while "another prop is on the broker as same" not in (tmp_path / "second.log").read_text():
             assert time.monotonic() < deadline, (tmp_path / "second.log").read_text()
             time.sleep(0.1)
@@ -85,7 +86,7 @@ def test_a_sigkilled_sim_takes_its_firmware_and_leaves_no_password(broker, tmp_p
     process = sim(broker, open(tmp_path / "sim.log", "w"))
     firmware = None
     try:
-        assert listener.wait(lambda t, p, r: t == "props/same/status" and p == b"online", 20)
+        assert listener.wait(lambda t, p, r: t == "props/same/status" and p == b"online", WAIT_S)
         kids = children(process.pid)
         assert len(kids) == 1, kids
         firmware = kids[0]
@@ -99,7 +100,7 @@ def test_a_sigkilled_sim_takes_its_firmware_and_leaves_no_password(broker, tmp_p
         start = listener.count()
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=5)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + WAIT_S
         while alive(firmware):
             assert time.monotonic() < deadline, "the firmware outlived its sim"
             time.sleep(0.02)

@@ -18,6 +18,7 @@ import pytest
 from mosquitto_broker import Mosquitto
 from tls_certs import make_pki
 from venue_helpers import Listener, request
+from waits import WAIT_S
 
 from propctl.venue.netprop import NetProp
 
@@ -50,10 +51,11 @@ def propctl(*args, password="venue-pw"):
 def test_a_round_over_mqtts_with_the_test_ca(broker, pki):
     listener = Listener(broker.port)  # the plain listener: the same broker, the same topics
     with tls_prop(broker, pki["ca"]) as prop:
-        assert listener.wait(lambda t, p, r: t == "props/t1/status" and p == b"online", 15), prop.net_events()
+        online = listener.wait(lambda t, p, r: t == "props/t1/status" and p == b"online", WAIT_S)
+        assert online, prop.net_events()
         reply = request(listener, "t1", 5, "start_round")
         assert reply is not None and reply["ok"]["state"] == "running", reply
-        assert prop.wait_event(lambda e: e["ev"] == "stop", 5)
+        assert prop.wait_event(lambda e: e["ev"] == "stop", WAIT_S)
         assert prop.net_events("up")[0]["broker"] == "127.0.0.1:%d" % broker.tls_port
         # the desktop over TLS too: the table and a command
         url = "mqtts://venue@127.0.0.1:%d" % broker.tls_port
@@ -70,7 +72,7 @@ def test_a_wrong_ca_is_refused_with_a_clear_line_and_nothing_in_the_clear(broker
     other = make_pki(tmp_path / "other", ca_name="some other CA")
     listener = Listener(broker.port)
     with tls_prop(broker, other["ca"]) as prop:
-        lost = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", 15)
+        lost = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", WAIT_S)
         assert lost is not None, prop.events[-5:]
         assert "TLS handshake with the broker failed" in lost["data"]["why"], lost
         assert "certificate was refused" in lost["data"]["why"], lost
@@ -87,7 +89,7 @@ def test_a_certificate_for_another_name_is_refused(tmp_path):
     wrong = make_pki(tmp_path / "wrong", names=("DNS:broker.other.example",))
     with Mosquitto(tmp_path / "broker", {"t1": PW, "venue": "venue-pw"}, tls=wrong) as broker:
         with tls_prop(broker, wrong["ca"]) as prop:  # the right CA, the wrong name
-            lost = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", 15)
+            lost = prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", WAIT_S)
             assert lost is not None and "TLS handshake with the broker failed" in lost["data"]["why"], lost
             assert not prop.net_events("up")
         done = propctl("venue", "--broker", "mqtts://venue@127.0.0.1:%d" % broker.tls_port,
@@ -134,7 +136,7 @@ def test_no_clear_text_login_with_tls_and_none_at_all_without_a_ca(pki, tmp_path
     try:
         prop = NetProp("clock", "127.0.0.1", recorder.port, "t1", user="t1", password=PW, ca_file=pki["ca"])
         with prop:
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + WAIT_S
             while not recorder.received and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert recorder.received[:1] == b"\x16", recorder.received[:16]  # a TLS handshake record
@@ -144,7 +146,7 @@ def test_no_clear_text_login_with_tls_and_none_at_all_without_a_ca(pki, tmp_path
         bad = NetProp("clock", "127.0.0.1", recorder.port, "t1", user="t1", password=PW,
                       net={"tls": True, "ca": "missing.pem"})
         with bad:
-            lost = bad.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", 10)
+            lost = bad.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "lost", WAIT_S)
             assert lost is not None and "net.ca missing.pem cannot be read" in lost["data"]["why"], lost
             time.sleep(0.5)
         assert recorder.connections == before

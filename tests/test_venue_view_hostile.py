@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from mosquitto_broker import Mosquitto
 from venue_helpers import Listener
+from waits import WAIT_S
 
 from propctl.venue.netprop import NetProp
 from propctl.venue.view import Venue, dumps_strict, loads_strict
@@ -111,7 +112,7 @@ def test_a_deep_retained_state_stops_neither_the_json_stream_nor_send(broker):
     prop = start_real1(broker)
     view = None
     try:
-        assert admin.wait(lambda t, p, r: t == "props/real1/status" and p == b"online", 15)
+        assert admin.wait(lambda t, p, r: t == "props/real1/status" and p == b"online", WAIT_S)
         url = "mqtt://venue@127.0.0.1:%d" % broker.port
         done = subprocess.run([PROPCTL, "venue", "--broker", url, "--send", "real1", "ping"],
                               capture_output=True, text=True, env=propctl_env(), timeout=30)
@@ -161,14 +162,14 @@ def test_a_retained_claim_does_not_keep_a_prop_off_the_broker(broker):
     time.sleep(0.1)
     prop = start_real1(broker)
     try:
-        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "up", 15)
+        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "up", WAIT_S)
         # the claim window (net.venue.CLAIM_WINDOW_MS, 2 s) passes with the retained claim delivered
         assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] in ("id_taken", "lost"),
                                3) is None, prop.events[-5:]
-        assert admin.wait(lambda t, p, r: t == "props/real1/status" and p == b"online", 2)
+        assert admin.wait(lambda t, p, r: t == "props/real1/status" and p == b"online", WAIT_S)
         # a live claim of another board is still noticed: the incumbent answers it
         admin.publish("props/real1/claim", b"board-b")
-        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "id_conflict", 5)
+        assert prop.wait_event(lambda e: e["ev"] == "net" and e["data"]["state"] == "id_conflict", WAIT_S)
     finally:
         prop.stop()
         admin.close()
@@ -200,7 +201,7 @@ def test_sim_into_head_ends_and_takes_its_firmware_with_it(broker, tmp_path):
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, env=propctl_env("real1-pw"))
     try:
-        assert admin.wait(lambda t, p, r: t == "props/real1/status" and p == b"online", 20)
+        assert admin.wait(lambda t, p, r: t == "props/real1/status" and p == b"online", WAIT_S)
         start = admin.count()
         for n in range(3):  # events to print: the sim finds its stdout closed
             admin.publish("props/real1/cmd", json.dumps({"id": n + 1, "cmd": "start_round"}))

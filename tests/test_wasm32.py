@@ -46,16 +46,23 @@ def test_clock_sim_plays_a_round_on_wasm32():
 
 
 def test_real_time_sim_runs_on_wasm32_as_on_the_unix_port():
-    # Real time goes through firmware/lib/runtime.py sleeping on the port's clock. The hand's end
-    # angle is not compared: at 40 times real time a late pass on a busy host moves board time by
-    # tens of ms, so two real-time runs never end at the same angle (virtual-time runs do, and are
-    # compared three-way elsewhere).
-    command = [sys.executable, "-m", "propctl.cli", "sim", "clock", "--seed", "5", "--speed", "40",
+    # Real time goes through firmware/lib/runtime.py sleeping on the port's clock. The board's
+    # clock follows the host's wall clock N times faster, so a host stall of s seconds moves board
+    # time by N*s: at x40 a 2 s stall of a loaded host passed the run's limit (the round's longest
+    # run + 20 s of board time) and the run ended with 0 rounds. At x4 the round (about 27 s of
+    # board time) leaves 53 s of board time, a 13 s stall, before the limit. How late the hand
+    # stops and where it ends depend on the host, so they are `make bench` figures
+    # (bench/realtime_ports.py, x40 on both ports); virtual-time runs are compared three-way
+    # elsewhere. The two ports run side by side: each mostly sleeps.
+    command = [sys.executable, "-m", "propctl.cli", "sim", "clock", "--seed", "5", "--speed", "4",
                "--non-interactive"]
-    for interpreter in (find_micropython(), wasm_runner()):
-        done = subprocess.run(command, capture_output=True, text=True, timeout=300,
-                              env=dict(os.environ, MICROPYTHON=interpreter))
-        assert done.returncode == 0 and "failed" not in done.stderr, done.stdout + done.stderr
-        summary = " ".join(done.stdout[done.stdout.index("done:"):].split())  # wrapped at 80 columns
-        assert summary.startswith("done: 1 round(s)"), done.stdout
-        assert "motor released; 0 forbidden bridge states" in summary, summary
+    runs = {name: subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=dict(os.environ, MICROPYTHON=interpreter))
+            for name, interpreter in (("unix", find_micropython()), ("wasm32", wasm_runner()))}
+    ended = {name: proc.communicate(timeout=300) + (proc.returncode,) for name, proc in runs.items()}
+    for name, (out, err, code) in ended.items():
+        assert code == 0 and "failed" not in err, (name, out + err)
+        assert "hand starts: round 1" in out and "CHIME: round 1 is over" in out, (name, out)
+        summary = " ".join(out[out.index("done:"):].split())  # wrapped at 80 columns
+        assert summary.startswith("done: 1 round(s)"), (name, out)
+        assert "motor released; 0 forbidden bridge states" in summary, (name, summary)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from chromium_cdp import Chromium, find_chromium
 from micropython_harness import FIRMWARE_LIB, ROOT, find_micropython
+from waits import WAIT_S
 
 from propctl import web
 from propctl.props.clock.plan import plan_points
@@ -405,14 +406,14 @@ def test_browser_page_fits_the_screen_with_touch_sized_controls(browser, server,
         page.wait_for("window.propFrame", timeout=30)
         assert_fits(page, DESKTOP)
         page.screen(PHONE, mobile=True)
-        page.wait_for("document.documentElement.clientWidth === %d" % PHONE[0], timeout=10)
+        page.wait_for("document.documentElement.clientWidth === %d" % PHONE[0], timeout=WAIT_S)
         assert_fits(page, PHONE)
         # one column: the log below the prop, not beside it
         prop_box = page.evaluate("document.getElementById('prop').getBoundingClientRect().toJSON()")
         log_box = page.evaluate("document.getElementById('events').getBoundingClientRect().toJSON()")
         assert log_box["top"] >= prop_box["bottom"] - 1, (prop_box, log_box)
         page.screen(PHONE[::-1], mobile=True)  # the phone turned on its side
-        page.wait_for("document.documentElement.clientWidth === %d" % PHONE[1], timeout=10)
+        page.wait_for("document.documentElement.clientWidth === %d" % PHONE[1], timeout=WAIT_S)
         assert_fits(page, PHONE[::-1])
 
 
@@ -514,16 +515,16 @@ def open_with_discs(page, window: int, away=()) -> dict:
     The box's scored event."""
     scored = page.evaluate("window.propEvents.filter(e => e.event === 'scored').length")
     touch(page, "#window%d" % window)
-    page.wait_for("!document.getElementById('discs').hidden", timeout=10)
+    page.wait_for("!document.getElementById('discs').hidden", timeout=WAIT_S)
     for player in away:
         touch(page, "#disc%d" % player)
-        page.wait_for("document.getElementById('disc%d').classList.contains('away')" % player, timeout=10)
+        page.wait_for("document.getElementById('disc%d').classList.contains('away')" % player, timeout=WAIT_S)
     touch(page, "#open-window")
     return page.wait_for("window.propEvents.filter(e => e.event === 'scored')[%d]" % scored, timeout=30)
 
 
 def chooser(page) -> int:
-    return page.wait_for("window.propFrame.box.game.chooser", timeout=10)
+    return page.wait_for("window.propFrame.box.game.chooser", timeout=WAIT_S)
 
 
 @pytest.mark.slow
@@ -542,7 +543,7 @@ def test_browser_fusebox_whole_game_with_players_discs_and_scores(browser, serve
         assert chooser(page) == 1
         assert "Player 1 chooses" in page.evaluate("document.getElementById('turn').textContent")
         touch(page, "#window%d" % safe[0])
-        page.wait_for("!document.getElementById('discs').hidden", timeout=10)
+        page.wait_for("!document.getElementById('discs').hidden", timeout=WAIT_S)
         discs = page.evaluate("[...document.querySelectorAll('#disc-buttons button')]"
                               ".map(b => b.textContent)")
         assert discs == ["Player 2: fingers on", "Player 3: fingers on"], discs  # not the chooser
@@ -554,10 +555,11 @@ def test_browser_fusebox_whole_game_with_players_discs_and_scores(browser, serve
         scored = open_with_discs(page, safe[0], away=[3])
         assert scored["points"] == {"3": 1} and scored["bolt"] is False
         assert chooser(page) == 2
-        page.wait_for("document.getElementById('score3').textContent.includes('out this round')", timeout=10)
+        page.wait_for("document.getElementById('score3').textContent.includes('out this round')",
+                      timeout=WAIT_S)
         scored = open_with_discs(page, card["bolt"], away=[1])
         assert scored["bolt"] is True and scored["round_over"] is True and scored["points"] == {"1": 10}
-        page.wait_for("window.propEvents.some(e => e.event === 'fuse_blown')", timeout=10)
+        page.wait_for("window.propEvents.some(e => e.event === 'fuse_blown')", timeout=WAIT_S)
         bolt_window = page.evaluate("document.getElementById('window%d').textContent" % card["bolt"])
         assert bolt_window.endswith("the bolt"), bolt_window
 
@@ -575,8 +577,8 @@ def test_browser_fusebox_whole_game_with_players_discs_and_scores(browser, serve
         assert chooser(page) == 3
         scored = open_with_discs(page, card["bolt"])
         assert scored["points"] == {} and scored["game_over"] is True
-        page.wait_for("window.propFrame.box.game.over", timeout=10)
-        page.wait_for("document.getElementById('turn').textContent.startsWith('GAME OVER')", timeout=10)
+        page.wait_for("window.propFrame.box.game.over", timeout=WAIT_S)
+        page.wait_for("document.getElementById('turn').textContent.startsWith('GAME OVER')", timeout=WAIT_S)
         assert scores(page) == ["Player 1: 12 points", "Player 2: 2 points", "Player 3: 11 points"]
         assert page.evaluate("document.getElementById('turn').textContent").startswith(
             "GAME OVER: player 1 wins with 12 points")
@@ -609,7 +611,7 @@ def test_browser_fusebox_page_remembers_the_card_it_played(browser, tmp_path, mo
             new_game(page)
             card = card_in_play(page)
             assert open_with_discs(page, card["bolt"])["round_over"] is True  # the chooser hit the bolt
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + WAIT_S
             while recorded().get("played") != {card["id"]: 1} and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert recorded() == {"games": 1, "played": {card["id"]: 1}}, page.evaluate(LOG)
@@ -618,7 +620,7 @@ def test_browser_fusebox_page_remembers_the_card_it_played(browser, tmp_path, mo
         with opened(browser, base, "fusebox", size=PHONE) as page:
             new_game(page)
             assert card_in_play(page)["id"] != card["id"]
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + WAIT_S
             while recorded().get("games") != 2 and time.monotonic() < deadline:
                 time.sleep(0.05)
         assert recorded() == {"games": 2, "played": {card["id"]: 1}}
@@ -673,7 +675,7 @@ def football_step(page) -> str:
         if first["needs"]:  # an announced play: the zone first, then run or pass and the lane
             assert len(reports) <= 7, labels
             touch(page, "#actions button[data-index='0']")
-            page.wait_for("!!document.querySelector('#pick-back')", timeout=10)
+            page.wait_for("!!document.querySelector('#pick-back')", timeout=WAIT_S)
             plays = page.evaluate("[...document.querySelectorAll('#actions button[data-report]')]"
                                   ".map(b => b.textContent)")
             assert 1 <= len(plays) <= 6 and all(p.startswith("announce ") for p in plays), plays

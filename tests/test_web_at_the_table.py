@@ -11,6 +11,7 @@ import threading
 
 import pytest
 from test_web import PHONE, browser, football_step, opened, touch  # noqa: F401
+from waits import WAIT_S
 
 from propctl import web
 from propctl.web.played import PageDeal
@@ -47,7 +48,7 @@ def test_a_refused_yard_line_is_said_beside_its_field_on_a_phone(browser, dealt_
             count = page.evaluate("window.propEvents.length")
             football_step(page)
             page.wait_for("window.propEvents.length > %d" % count, timeout=30)
-            page.wait_for("!document.querySelector('#football button.held')", timeout=10)
+            page.wait_for("!document.querySelector('#football button.held')", timeout=WAIT_S)
         entry = yards_entry(page)
         assert entry, page.evaluate("window.propFrame")
         action = entry["needs"][1]
@@ -58,7 +59,7 @@ def test_a_refused_yard_line_is_said_beside_its_field_on_a_phone(browser, dealt_
         page.evaluate("document.getElementById('yards-%s').value = '150'" % action)
         touch(page, "#actions button[data-report=%s]" % action)
         page.wait_for("!!document.getElementById('refusal') && !document.getElementById('refusal').hidden",
-                      timeout=10)
+                      timeout=WAIT_S)
         where = page.evaluate("""(() => {
           const refusal = document.getElementById('refusal').getBoundingClientRect();
           const field = document.getElementById('yards-%s').getBoundingClientRect();
@@ -76,7 +77,7 @@ def test_a_refused_yard_line_is_said_beside_its_field_on_a_phone(browser, dealt_
         page.evaluate("document.getElementById('yards-%s').value = '35'" % action)
         touch(page, "#actions button[data-report=%s]" % action)
         page.wait_for("!document.getElementById('refusal') || document.getElementById('refusal').hidden",
-                      timeout=10)
+                      timeout=WAIT_S)
 
 
 CONTRAST = """(() => {

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
+from waits import START_S
 
 ADMIN_PASSWORD = "admin-pw-7Q"
 
@@ -106,7 +107,7 @@ class Mosquitto:
     def start(self) -> "Mosquitto":
         self._proc = subprocess.Popen([self.binary, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
                                       stderr=subprocess.PIPE, start_new_session=True)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):

@@ -5,17 +5,20 @@ import subprocess
 import sys
 import time
 
+from waits import START_S
+
 PROPCTL = [sys.executable, "-m", "propctl.cli"]
 
 
 def start_serve(flash, until: str, command=None, env=None):
     """Start `sim serve --flash FLASH` in a session of its own and read what it prints up to the
-    first line that starts with `until` (or its end, or 30 s). (process, lines printed, port or None)."""
+    first line that starts with `until` (or its end, or START_S: tools/testbed/waits.py).
+    (process, lines printed, port or None)."""
     proc = subprocess.Popen(list(command or PROPCTL) + ["sim", "serve", "--flash", str(flash)], env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             text=True, start_new_session=True)
     lines = []
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + START_S
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
         if not line:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from mosquitto_broker import ADMIN_PASSWORD
+from waits import WAIT_S
 
 from propctl.launcher import board_env, command
 from propctl.venue.broker import Broker, connect
@@ -71,7 +72,7 @@ class Listener:
         self.client.disconnect()
 
 
-def request(listener: Listener, prop_id: str, request_id: int, cmd: str, args=None, timeout: float = 5.0):
+def request(listener: Listener, prop_id: str, request_id: int, cmd: str, args=None, timeout: float = WAIT_S):
     """Send one request on PREFIX/ID/cmd and wait for its reply (a dict, or None)."""
     start = listener.count()
     body = {"id": request_id, "cmd": cmd}
