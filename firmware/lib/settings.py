@@ -37,19 +37,15 @@ MAX_FILE_BYTES = 8192
 # the longest watchdog any board profile accepts (each board then caps it to its own)
 _WATCHDOG_MAX_MS = max(boardprofiles.limits(name)["wdt_max_ms"] for name in boardprofiles.NAMES)
 
-# A spec is a literal tuple (KIND, DEFAULT, then its kind's fields), read by the names below:
-# a tuple of constants is itself a constant, so in a frozen image a spec stays in flash (no
-# heap), and a name that is a const() costs nothing at run time (docs/heap.md).
-#   ("int", default, LO, HI, OFF)     an int in LO..HI; OFF (e.g. 0: "no watchdog") or None
-#   ("int", default, LO, HI, OFF, OFF_WORD)  the same, OFF saying OFF_WORD instead of "off"
+# A spec is a literal tuple (KIND, DEFAULT, then its kind's fields) read by the const() names
+# below: frozen, a tuple of constants stays in flash, and a const() costs nothing (docs/heap.md).
+#   ("int", default, LO, HI, OFF[, OFF_WORD])  an int in LO..HI; OFF (0: "off", or OFF_WORD) or None
 #   ("choice", default, CHOICES)      one of a fixed set of values
-#   ("bool", default)
 #   ("seed", None, LO, HI)            null (fresh entropy) or an int LO..HI (0..2^32-1)
 #   ("path", None, MAX_LEN)           null (the prop's standard place) or a printable file name
 #   ("names", default, COUNT, NAME_LEN)  COUNT different non-empty printable names
-#   ("object", default)               a JSON object the prop checks itself (clock.limits)
-#   ("text", default, MAX_LEN, WORD)  printable ASCII, at most MAX_LEN ("" allowed); WORD:
-#                                     only A-Z a-z 0-9 - _ (an MQTT topic level or client id)
+#   ("bool", default), ("object", default)  the latter a JSON object the prop checks (clock.limits)
+#   ("text", default, MAX_LEN, WORD)  printable ASCII, at most MAX_LEN; WORD: only A-Z a-z 0-9 - _
 #   ("secret", "", MAX_LEN)           a password (printable); no message ever shows the value
 KIND = const(0)
 DEFAULT = const(1)
@@ -68,8 +64,7 @@ WATCHDOG = ("int", 2000, 500, _WATCHDOG_MAX_MS, 0)
 
 
 def _common() -> dict:
-    """The board-wide specs and the net section; the `#:` comment above a key is its one
-    description (docs/reference/settings.md is made from them; comments never reach a board)."""
+    """The board-wide specs and net; a `#:` comment above a key is its one description."""
     return {
         # props.ALL: every prop of this firmware (a one-prop image runs only props.NAMES)
         #: which prop this board is
@@ -121,15 +116,21 @@ _SECTIONS: dict = {}  # prop -> its section, once read (this module is boot-only
 def section(prop: str) -> dict:
     """The specs of `prop`'s section, from its folder (props/PROP/settings_schema.py)."""
     if prop not in _SECTIONS:
-        module = __import__("props.%s.settings_schema" % prop, None, None, ["section"])
+        import sys
+        package = "props." + prop
+        fresh = package not in sys.modules  # imported only for its section: dropped again
+        module = __import__(package + ".settings_schema", None, None, ["section"])
         _SECTIONS[prop] = module.section(WATCHDOG)
+        if fresh:
+            import props
+            del sys.modules[package], sys.modules[package + ".settings_schema"]
+            delattr(props, prop)
     return _SECTIONS[prop]
 
 
 def specs(prop=None) -> dict:
-    """Every spec: the board-wide keys, net, and the section of `prop` or, None, of every prop
-    in props.ALL (the desktop's view: deploy --set, the reference). A prop this image does not
-    hold (props.NAMES, a one-prop frozen image) has no section here: it cannot run."""
+    """Every spec: board-wide, net, and the section of `prop` (none if the image lacks it:
+    props.NAMES) or, None, of every prop in props.ALL (the desktop's view)."""
     out = _common()
     net = out.pop("net")  # after the props, as config.json and the reference list them
     for name in ALL if prop is None else ((prop,) if prop in NAMES else ()):
@@ -139,7 +140,7 @@ def specs(prop=None) -> dict:
 
 
 def named_prop(data) -> str:
-    """The prop a parsed config names, if it is one of props.ALL; else the default (ALL[0])."""
+    """The prop a parsed config names if it is in props.ALL, else the default (ALL[0])."""
     name = data.get("prop") if type(data) is dict else None
     return name if type(name) is str and name in ALL else ALL[0]
 
@@ -332,8 +333,7 @@ def merge(overrides, schema=None) -> tuple:
 
 
 def _all_defaults(message: str, schema, named: bool = False) -> tuple:
-    """All defaults and one message. named (a board's load()): the file names no prop it could
-    read, so the default prop runs and only its section is made."""
+    """All defaults and one message; named (load()): only the default prop's section is made."""
     if schema is None:
         schema = specs(ALL[0] if named else None)
     return _fresh(schema), [message + "; using all defaults"]

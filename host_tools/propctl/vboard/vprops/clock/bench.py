@@ -32,7 +32,9 @@ class ClockBench:
         from props import clock as clock_prop
         from runtime import watchdog
         self.board = vboard.new_board(start_ms, capacity)
-        cfg, errors = settings_module.merge(overrides or {})
+        # the clock's own specs, as a board's settings.load() reads them (every prop's would load
+        # every prop's modules onto the heap, which a board never does)
+        cfg, errors = settings_module.merge(overrides or {}, settings_module.specs("clock"))
         self.settings = cfg
         self.errors = errors
         self.echo = echo

@@ -36,14 +36,16 @@ class FootballBench:
         self.oled = None
         if attach_oled:
             # where the firmware will look: the merged settings (a refused value means the default)
-            geometry = settings_module.merge({"football": football})[0]["football"]
+            own = settings_module.specs("football")  # the box's own specs, as a board's load()
+            geometry = settings_module.merge({"football": football}, own)[0]["football"]
             self.oled = oled_module.FakeSSD1306(128, geometry["oled_height"])
             self.board.i2c_devices[geometry["oled_address"]] = self.oled
         self.echo = echo
         self.events: list = []
         app_options.setdefault("clock", self.board.clock.now)  # link commands in board time
         self.app = football_prop.build(cfg, self._event, **app_options)
-        merged = settings_module.merge(cfg)[0]  # the watchdog a board with these settings runs
+        # the watchdog a board with these settings runs (its own specs, as a board's load())
+        merged = settings_module.merge(cfg, settings_module.specs("football"))[0]
         self.runtime = self.board.runtime(self.app, watchdog(merged, "football"))
 
     def write_flash(self, store=None, guard=None) -> None:
@@ -54,7 +56,7 @@ class FootballBench:
         from runtime import watchdog
         if store is not None:
             self.app.attach_store(store)
-        merged = settings_module.merge(self.settings)[0]
+        merged = settings_module.merge(self.settings, settings_module.specs("football"))[0]
         self.runtime = self.board.runtime(self.app, watchdog(merged, "football"), guard=guard,
                                           stores=(store,) if store is not None else ())
 

@@ -37,7 +37,7 @@ class FuseBoxBench:
             value = overrides[key]
             data[key] = dict(value) if type(value) is dict else value
         data.setdefault("fusebox", {}).setdefault("pack", "")  # no pack unless asked for
-        cfg, errors = settings_module.merge(data)
+        cfg, errors = settings_module.merge(data, settings_module.specs("fusebox"))  # as a board's load()
         self.settings = cfg
         self.errors = errors
         self.echo = echo
