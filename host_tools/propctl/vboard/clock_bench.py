@@ -28,11 +28,10 @@ class ClockBench:
     def __init__(self, overrides=None, start_ms: int = 0, capacity: int = 100000, echo=None,
                  **app_options) -> None:
         import boards
-        import settings as settings_module
         from props import clock as clock_prop
         from runtime import watchdog
         self.board = vboard.new_board(start_ms, capacity)
-        cfg, errors = settings_module.merge(overrides or {})
+        cfg, errors = vboard.boot_settings(overrides or {})
         self.settings = cfg
         self.errors = errors
         self.echo = echo

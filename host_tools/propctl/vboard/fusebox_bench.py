@@ -27,7 +27,6 @@ class FuseBoxBench:
     def __init__(self, overrides=None, start_ms: int = 0, capacity: int = 20000, echo=None,
                  open_at_start=(), state_path=None, pack_stream=None) -> None:
         import boards
-        import settings as settings_module
         from drivers.switches import mcp23017_pin
         from props import fusebox as fusebox_prop
         from runtime import watchdog
@@ -37,7 +36,7 @@ class FuseBoxBench:
             value = overrides[key]
             data[key] = dict(value) if type(value) is dict else value
         data.setdefault("fusebox", {}).setdefault("pack", "")  # no pack unless asked for
-        cfg, errors = settings_module.merge(data)
+        cfg, errors = vboard.boot_settings(data)
         self.settings = cfg
         self.errors = errors
         self.echo = echo

@@ -306,6 +306,20 @@ def new_board(start_ms: int = 0, capacity: int = 100000) -> Board:
     return board
 
 
+def boot_settings(data) -> tuple:
+    """settings.merge(data) (what settings.load makes of config.json), then the settings module
+    forgotten before the prop is built, as firmware/main.py forgets it: the benches boot a prop
+    in the board's order, so the heap bench sees what a board holds (docs/heap.md)."""
+    import gc
+    import sys
+
+    import settings
+    merged = settings.merge(data)
+    del sys.modules["settings"]
+    gc.collect()
+    return merged
+
+
 def current() -> Board:
     """The current board (made on first use with a small log, e.g. for `propctl sim --serve`)."""
     if _CURRENT[0] is None:
