@@ -20,7 +20,6 @@ class FootballBench:
 
     def __init__(self, settings=None, start_ms: int = 0, capacity: int = 100000, echo=None,
                  oled_height: int = 32, attach_oled: bool = True, **app_options) -> None:
-        import boards
         from props import football as football_prop
         from runtime import watchdog
         self.board = vboard.new_board(start_ms, capacity)
@@ -36,7 +35,7 @@ class FootballBench:
         merged = vboard.boot_settings(cfg)[0]
         # what watchdog() reads, kept for write_flash (not the whole merged config)
         self._wdt_settings = {"board": merged["board"], "football": merged["football"]}
-        self.pins = boards.profile(cfg["board"], "football")
+        self.pins = vboard.board_tables(cfg["board"], "football")[0]
         self.oled = None
         if attach_oled:
             # where the firmware will look

@@ -26,7 +26,6 @@ class FuseBoxBench:
 
     def __init__(self, overrides=None, start_ms: int = 0, capacity: int = 20000, echo=None,
                  open_at_start=(), state_path=None, pack_stream=None) -> None:
-        import boards
         from drivers.switches import mcp23017_pin
         from props import fusebox as fusebox_prop
         from runtime import watchdog
@@ -42,7 +41,7 @@ class FuseBoxBench:
         self.echo = echo
         self.events: list = []
         c = cfg["fusebox"]
-        self.pins = boards.profile(cfg["board"], "fusebox")
+        self.pins = vboard.board_tables(cfg["board"], "fusebox")[0]
         self.open_when_active = c["open_when_active"]
         self.chip = None
         if c["inputs"] == "mcp23017":

@@ -320,6 +320,20 @@ def boot_settings(data) -> tuple:
     return merged
 
 
+def board_tables(board_name: str, prop: str) -> tuple:
+    """(pin profile, limits) of boards.profile/boards.limits, with boards forgotten after: a
+    board loads it only while its prop is built (props.pins), above the prop's code, so a
+    bench that reads the pins first does not hold it under the build (docs/heap.md)."""
+    import gc
+    import sys
+
+    import boards
+    tables = boards.profile(board_name, prop), boards.limits(board_name)
+    del sys.modules["boards"]
+    gc.collect()
+    return tables
+
+
 def current() -> Board:
     """The current board (made on first use with a small log, e.g. for `propctl sim --serve`)."""
     if _CURRENT[0] is None:
