@@ -3,12 +3,9 @@
 Kept thin on purpose: the work is in safemode (crash loops, maintenance) and
 link.board (the prop and the serial link).
 
-settings (config.json's checks and defaults) is read first and forgotten before the link and
-the prop are loaded: run from .mpy files its code and tables are on the heap, and gone before
-the prop's code is loaded, the prop's code fills their room instead of landing above it (on a
-32-bit build the clock's smallest heap from .mpy files fell by 16 KB: docs/heap.md). A prop
-whose build reads settings (the football box's section) imports it again, above its own code,
-and link.board forgets it once more when the prop is built.
+settings is read, then forgotten before the link and the prop are loaded: run from .mpy files
+its code is on the heap, and gone first, their code fills its room (docs/heap.md). The football
+box's build loads it again, above its code; link.board forgets it once the prop is built.
 """
 import gc
 import sys
