@@ -46,6 +46,7 @@ class Wiring:
         from store import Store
         from vflash import FlashFs
 
+        import link.startup  # noqa: F401  (main.py loads it before the prop is built)
         from link.router import Link
         self.prop = prop
         self.module = __import__("props." + prop, None, None, ["build"])

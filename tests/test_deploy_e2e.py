@@ -353,7 +353,7 @@ def test_an_incomplete_firmware_tree_is_refused_and_nothing_is_removed(vboard, d
 def test_a_deploy_that_leaves_the_board_in_safe_mode_fails_with_the_reason(vboard, deployed, tmp_path):
     broken = tmp_path / "broken"
     shutil.copytree(_SNAPSHOT[0], broken)
-    (broken / "lib" / "props" / "clock" / "__init__.py").write_text("raise RuntimeError('a broken prop')\n")
+    (broken / "lib" / "props" / "clock" / "app.py").write_text("raise RuntimeError('a broken prop')\n")
     result = subprocess.run([sys.executable, "-m", "propctl.cli", "deploy", "--port", vboard.port,
                              "--prop", "clock", "--board", "pico", "--set", SHORT_ROUND, "--firmware",
                              str(broken)], capture_output=True, text=True, timeout=120)

@@ -306,6 +306,35 @@ def new_board(start_ms: int = 0, capacity: int = 100000) -> Board:
     return board
 
 
+def boot_settings(data, prop: str) -> tuple:
+    """settings.merge(data) with `prop`'s specs only (what a board's settings.load makes of a
+    config.json naming it: no other prop's modules loaded), then the settings module
+    forgotten before the prop is built, as firmware/main.py forgets it: the benches boot a prop
+    in the board's order, so the heap bench sees what a board holds (docs/heap.md)."""
+    import gc
+    import sys
+
+    import settings
+    merged = settings.merge(data, settings.specs(prop))
+    del sys.modules["settings"]
+    gc.collect()
+    return merged
+
+
+def board_tables(board_name: str, prop: str) -> tuple:
+    """(pin profile, limits) of boardprofiles.profile/.limits, forgotten after: a
+    board loads it only while its prop is built (props.pins), above the prop's code, so a
+    bench that reads the pins first does not hold it under the build (docs/heap.md)."""
+    import gc
+    import sys
+
+    import boardprofiles
+    tables = boardprofiles.profile(board_name, prop), boardprofiles.limits(board_name)
+    del sys.modules["boardprofiles"]
+    gc.collect()
+    return tables
+
+
 def current() -> Board:
     """The current board (made on first use with a small log, e.g. for `propctl sim --serve`)."""
     if _CURRENT[0] is None:

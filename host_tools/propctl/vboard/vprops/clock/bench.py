@@ -27,23 +27,20 @@ class ClockBench:
 
     def __init__(self, overrides=None, start_ms: int = 0, capacity: int = 100000, echo=None,
                  **app_options) -> None:
-        import boardprofiles
-        import settings as settings_module
         from props import clock as clock_prop
         from runtime import watchdog
         self.board = vboard.new_board(start_ms, capacity)
-        # the clock's own specs, as a board's settings.load() reads them (every prop's would load
-        # every prop's modules onto the heap, which a board never does)
-        cfg, errors = settings_module.merge(overrides or {}, settings_module.specs("clock"))
+        cfg, errors = vboard.boot_settings(overrides or {}, "clock")
         self.settings = cfg
         self.errors = errors
         self.echo = echo
         self.events: list = []
         self.idles = 0
         board_name = cfg["board"]
-        pins = boardprofiles.profile(board_name, "clock")
+        pins, limits = vboard.board_tables(board_name, "clock")
         self.pins = pins
-        self.board.adc_full_mv = boardprofiles.limits(board_name)["adc_full_mv"]
+        self.limits = limits
+        self.board.adc_full_mv = limits["adc_full_mv"]
         self.set_battery_mv(self.board.battery_mv)  # through the configured divider
         c = cfg["clock"]
         if c["motor"] == "stepper":
@@ -90,10 +87,8 @@ class ClockBench:
         """Put `mv` on the battery pack: the motor's supply, and the ADC pin sees it through the
         divider the settings name, or the board's wiring table where they name none (the
         builder wired what the config says)."""
-        import boardprofiles
         from props.clock.wiring import divider_permille
-        self.board.battery_divider_permille = divider_permille(
-            self.settings["clock"], boardprofiles.limits(self.settings["board"]))
+        self.board.battery_divider_permille = divider_permille(self.settings["clock"], self.limits)
         self.board.set_battery_mv(mv)
 
     def run(self, ms: int, until=None, each=None) -> int:

@@ -20,8 +20,6 @@ class FootballBench:
 
     def __init__(self, settings=None, start_ms: int = 0, capacity: int = 100000, echo=None,
                  oled_height: int = 32, attach_oled: bool = True, **app_options) -> None:
-        import boardprofiles
-        import settings as settings_module
         from props import football as football_prop
         from runtime import watchdog
         self.board = vboard.new_board(start_ms, capacity)
@@ -32,32 +30,32 @@ class FootballBench:
         football.setdefault("oled_height", oled_height)
         cfg["football"] = football
         self.settings = cfg
-        self.pins = boardprofiles.profile(cfg["board"], "football")
+        # what a board with these settings runs (a refused value means the default): merged
+        # once, as settings.load does, with the settings module forgotten before the build
+        merged = vboard.boot_settings(cfg, "football")[0]
+        # what watchdog() reads, kept for write_flash (not the whole merged config)
+        self._wdt_settings = {"board": merged["board"], "football": merged["football"]}
+        self.pins = vboard.board_tables(cfg["board"], "football")[0]
         self.oled = None
         if attach_oled:
-            # where the firmware will look: the merged settings (a refused value means the default)
-            own = settings_module.specs("football")  # the box's own specs, as a board's load()
-            geometry = settings_module.merge({"football": football}, own)[0]["football"]
+            # where the firmware will look
+            geometry = merged["football"]
             self.oled = oled_module.FakeSSD1306(128, geometry["oled_height"])
             self.board.i2c_devices[geometry["oled_address"]] = self.oled
         self.echo = echo
         self.events: list = []
         app_options.setdefault("clock", self.board.clock.now)  # link commands in board time
         self.app = football_prop.build(cfg, self._event, **app_options)
-        # the watchdog a board with these settings runs (its own specs, as a board's load())
-        merged = settings_module.merge(cfg, settings_module.specs("football"))[0]
         self.runtime = self.board.runtime(self.app, watchdog(merged, "football"))
 
     def write_flash(self, store=None, guard=None) -> None:
         """Run as link.startup runs a prop: the app saves to `store` (made with later=True) and the
         runtime writes it and the boot guard's counter, each write where the app allows it
         (runtime.Runtime). Use a vflash.FlashFs for the stall."""
-        import settings as settings_module
         from runtime import watchdog
         if store is not None:
             self.app.attach_store(store)
-        merged = settings_module.merge(self.settings, settings_module.specs("football"))[0]
-        self.runtime = self.board.runtime(self.app, watchdog(merged, "football"), guard=guard,
+        self.runtime = self.board.runtime(self.app, watchdog(self._wdt_settings, "football"), guard=guard,
                                           stores=(store,) if store is not None else ())
 
     def _event(self, name, fields) -> None:

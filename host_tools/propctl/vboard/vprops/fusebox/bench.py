@@ -26,8 +26,6 @@ class FuseBoxBench:
 
     def __init__(self, overrides=None, start_ms: int = 0, capacity: int = 20000, echo=None,
                  open_at_start=(), state_path=None, pack_stream=None) -> None:
-        import boardprofiles
-        import settings as settings_module
         from drivers.switches import mcp23017_pin
         from props import fusebox as fusebox_prop
         from runtime import watchdog
@@ -37,13 +35,13 @@ class FuseBoxBench:
             value = overrides[key]
             data[key] = dict(value) if type(value) is dict else value
         data.setdefault("fusebox", {}).setdefault("pack", "")  # no pack unless asked for
-        cfg, errors = settings_module.merge(data, settings_module.specs("fusebox"))  # as a board's load()
+        cfg, errors = vboard.boot_settings(data, "fusebox")
         self.settings = cfg
         self.errors = errors
         self.echo = echo
         self.events: list = []
         c = cfg["fusebox"]
-        self.pins = boardprofiles.profile(cfg["board"], "fusebox")
+        self.pins = vboard.board_tables(cfg["board"], "fusebox")[0]
         self.open_when_active = c["open_when_active"]
         self.chip = None
         if c["inputs"] == "mcp23017":
