@@ -16,8 +16,7 @@ unknown key) gives a message naming the key in `errors` and keeps the default, s
 no accepted value can crash a driver. Any content of the file (not JSON, not UTF-8,
 too large, nested too deep) gives all defaults and one message: a bad config never
 stops the board booting.
-On a board, load() checks only the section of the prop config.json names (the other
-props' modules are not imported); merge() and parse() check every prop's, as the desktop.
+On a board, load() checks only the named prop's section; merge() and parse() every prop's.
 """
 import json
 
@@ -111,20 +110,29 @@ def _common() -> dict:
 
 
 _SECTIONS: dict = {}  # prop -> its section, once read (this module is boot-only on a board)
+BROKEN: list = []     # why a prop's section could not be read (load() reports it; the desktop refuses)
 
 
 def section(prop: str) -> dict:
-    """The specs of `prop`'s section, from its folder (props/PROP/settings_schema.py)."""
+    """The specs of `prop`'s section, from its folder (props/PROP/settings_schema.py); {} if that
+    folder does not import: the board still boots (safe mode after the crashes), never stops here."""
     if prop not in _SECTIONS:
         import sys
         package = "props." + prop
         fresh = package not in sys.modules  # imported only for its section: dropped again
-        module = __import__(package + ".settings_schema", None, None, ["section"])
-        _SECTIONS[prop] = module.section(WATCHDOG)
+        try:
+            module = __import__(package + ".settings_schema", None, None, ["section"])
+            _SECTIONS[prop] = module.section(WATCHDOG)
+        except Exception as exc:  # a broken prop folder: its build will name the crash too
+            _SECTIONS[prop] = {}
+            BROKEN.append("props.%s cannot be read (%s: %s)"
+                          % (prop, type(exc).__name__, _printable(str(exc)[:60])))
         if fresh:
             import props
-            del sys.modules[package], sys.modules[package + ".settings_schema"]
-            delattr(props, prop)
+            for name in (package, package + ".settings_schema"):
+                sys.modules.pop(name, None)
+            if hasattr(props, prop):
+                delattr(props, prop)
     return _SECTIONS[prop]
 
 
@@ -159,17 +167,13 @@ def defaults(prop=None) -> dict:
 
 
 def _printable(text: str) -> str:
-    return "".join(ch if " " <= ch < "\x7f" else "?" for ch in text)
+    return "".join(ch if " " <= ch < "\x7f" else "?" for ch in text)  # what a console shows
 
 
 def _show(value, nested: bool = False) -> str:
     """A value as a config author wrote it (JSON spelling), short and printable."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
+    if value is None or type(value) is bool:
+        return "null" if value is None else ("true" if value else "false")
     if type(value) is int:
         text = str(value)
         return text if len(text) <= 20 else text[:8] + "...(%d digits)" % len(text)
@@ -217,10 +221,6 @@ def _expected(spec) -> str:
     return "an object {...}"
 
 
-def _is_int(value) -> bool:
-    return type(value) is int  # bool is not accepted where a number is meant
-
-
 def _is_text(value, max_len: int, min_len: int = 0) -> bool:
     if type(value) is not str or not min_len <= len(value) <= max_len:
         return False
@@ -238,13 +238,13 @@ def _is_word(value: str) -> bool:
 
 
 def _valid(spec, value) -> bool:
-    kind = spec[KIND]
+    kind = spec[KIND]  # an int is `type(value) is int`: a JSON true is not the number 1
     if kind == "text":
         return _is_text(value, spec[MAX_LEN]) and (not spec[WORD] or _is_word(value))
     if kind == "secret":
         return _is_text(value, spec[MAX_LEN])
     if kind == "int":
-        return _is_int(value) and (spec[LO] <= value <= spec[HI] or value == spec[OFF])
+        return type(value) is int and (spec[LO] <= value <= spec[HI] or value == spec[OFF])
     if kind == "choice":
         for choice in spec[CHOICES]:
             if type(value) is type(choice) and value == choice:
@@ -253,7 +253,7 @@ def _valid(spec, value) -> bool:
     if kind == "bool":
         return type(value) is bool
     if kind == "seed":
-        return value is None or (_is_int(value) and spec[LO] <= value <= spec[HI])
+        return value is None or (type(value) is int and spec[LO] <= value <= spec[HI])
     if kind == "path":
         return value is None or _is_text(value, spec[MAX_LEN])
     if kind == "names":
@@ -363,9 +363,8 @@ def parse(text, schema=None, named=False) -> tuple:
 
 
 def _file_size(path: str):
-    """Bytes in the file at `path`, or None if there is none (os.stat raises OSError)."""
     import os
-    return os.stat(path)[6]
+    return os.stat(path)[6]  # no file: OSError
 
 
 def load(path: str = DEFAULT_PATH, schema=None, echo=print) -> tuple:
@@ -381,7 +380,7 @@ def load(path: str = DEFAULT_PATH, schema=None, echo=print) -> tuple:
     try:
         size = _file_size(path)
     except OSError:  # no config file: the defaults are the config
-        return _fresh(schema if schema is not None else specs(ALL[0])), []
+        return _fresh(schema if schema is not None else specs(ALL[0])), list(BROKEN)
     try:
         if size > MAX_FILE_BYTES:
             settings, errors = _all_defaults("config is %d bytes, more than the %d a config may have"
@@ -394,6 +393,7 @@ def load(path: str = DEFAULT_PATH, schema=None, echo=print) -> tuple:
         settings, errors = _all_defaults("config cannot be read (%s: %s)"
                                          % (type(exc).__name__, _printable(str(exc)[:60])),
                                          schema, named)
+    errors = BROKEN + errors
     if echo is not None:
         for message in errors:
             echo("config %s: %s" % (path, message))

@@ -44,6 +44,9 @@ def firmware_settings(lib: Path):
     try:
         module = importlib.import_module("settings")
         module.specs()
+        broken = getattr(module, "BROKEN", [])  # a board boots past a broken prop; deploy must not
+        if broken:
+            raise SettingsUnreadable("cannot read the firmware's settings in %s (%s)" % (folder, broken[0]))
         return module
     except Exception as exc:  # SyntaxError, ImportError, ... of a tree that is not ours
         raise SettingsUnreadable("cannot read the firmware's settings in %s (%s: %s)"
