@@ -35,10 +35,10 @@ sys.path.insert(0, str(ROOT / "host_tools"))
 
 from mosquitto_broker import Mosquitto  # noqa: E402
 
+from propctl.build import PROPS as KINDS  # noqa: E402  (the firmware's props.NAMES)
 from propctl.launcher import command  # noqa: E402
 from propctl.venue.netprop import NetProp  # noqa: E402
 
-KINDS = ("clock", "fusebox", "football")
 IDLE_S = 10.0
 HZ = os.sysconf("SC_CLK_TCK")
 
@@ -116,7 +116,7 @@ def measure(folder: Path, count: int = 50, idle_s: float = IDLE_S) -> dict:
             first = time.monotonic()
             for i in range(1, count + 1):
                 pid = "p%d" % i
-                props.append(NetProp(KINDS[i % 3], "127.0.0.1", broker.port, pid, user=pid,
+                props.append(NetProp(KINDS[i % len(KINDS)], "127.0.0.1", broker.port, pid, user=pid,
                                      password=users[pid], firmware_dir=mpy).start())
             startup = [up_cpu(prop) for prop in props]
             r["all_up_s"] = time.monotonic() - first

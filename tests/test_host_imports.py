@@ -211,8 +211,9 @@ LAYERS = (
 # plugs into: its describer and words with describe, its screen with the sim, its deck below the
 # sim and the web page; the registry and each prop's package (propctl.props, propctl.props.<name>)
 # are "props". A new part kind is placed here.
-PART_OF = {"describe": "describe", "reports": "describe", "plan": "plan", "deck": "deck",
-           "sim": "sim", "screen": "sim", "terminal": "sim", "text": "sim", "wokwi": "wokwi_parts"}
+PART_OF = {"describe": "describe", "reports": "describe", "reference": "reference", "plan": "plan",
+           "deck": "deck", "sim": "sim", "screen": "sim", "terminal": "sim", "text": "sim",
+           "wokwi": "wokwi_parts"}
 
 
 def package_of(module: str) -> str:

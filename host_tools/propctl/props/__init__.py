@@ -6,6 +6,8 @@ read by propctl.build, never copied). What is about one prop lives in its folder
     propctl/props/<name>/sim.py        `propctl sim <name>`: its screen (HELP, DESCRIPTION,
                                        EPILOG, COMMON, add_arguments(parser), run(args))
     propctl/props/<name>/describe.py   its events as sentences (EVENTS: {event: fn(fields)})
+    propctl/props/<name>/reference.py  its title and link commands in words for docs/reference
+                                       (TITLE, COMMANDS; propctl.reference.texts reads them)
     propctl/props/<name>/...           the rest of its screen, its words (football: reports.py,
                                        the clock: plan.py, the fuse box: its deck)
     propctl/vboard/vprops/<name>/      what MicroPython runs on the virtual board: bench.py

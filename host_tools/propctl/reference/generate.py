@@ -10,7 +10,7 @@ from typing import Dict, List
 from propctl import describe
 from propctl.build import FIRMWARE_DIR, REPO_ROOT
 from propctl.launcher import VBOARD_DIR, board_env, find_micropython
-from propctl.reference.texts import COMMANDS
+from propctl.reference import texts
 
 LIB = FIRMWARE_DIR / "lib"
 OUT = REPO_ROOT / "docs" / "reference"
@@ -37,9 +37,7 @@ def table(header: List[str], rows: List[List[str]]) -> str:
 KIND_WORDS = {"int": "whole number", "bool": "true/false", "seed": "seed",
               "path": "file name", "names": "list of names", "text": "text", "secret": "password",
               "object": "object"}
-SECTION_TITLES = {"": "Every board", "clock": "The ghost clock (`clock`)",
-                  "fusebox": "The fuse box (`fusebox`)", "football": "The football box (`football`)",
-                  "net": "Venue mode (`net`)"}
+SECTION_TITLES = {"": "Every board", "net": "Venue mode (`net`)"}  # a prop's: texts.title(prop)
 
 
 # --- the settings' descriptions: the `#:` comments beside their specs ---------------------
@@ -119,7 +117,7 @@ def settings_page() -> str:
     descriptions = setting_descriptions()
     sections = [("", schema)] + [(key, schema[key]) for key in schema if isinstance(schema[key], dict)]
     for name, section in sections:
-        out.append("## %s\n\n" % SECTION_TITLES.get(name, "`%s`" % name))
+        out.append("## %s\n\n" % (SECTION_TITLES[name] if name in SECTION_TITLES else texts.title(name)))
         out.append(table(["key", "type", "allowed", "default", "what it does"],
                          setting_rows(settings, section, name + "." if name else "", descriptions)))
         out.append("\n")
@@ -133,10 +131,7 @@ GROUP_TITLES = {
     "run": "Every running prop",
     "idle": "Safe mode and maintenance mode (no prop runs)",
     "selftest": "The wiring self-test (every prop, `propctl selftest`)",
-    "clock": "The ghost clock (`clock`)",
-    "fusebox": "The fuse box (`fusebox`)",
-    "football": "The football box (`football`)",
-}
+}  # then one group per prop, headed texts.title(prop)
 
 
 def link_tables() -> Dict[str, dict]:
@@ -161,13 +156,14 @@ def arguments(schema: dict) -> str:
 
 
 def ordered(group: str, commands: dict) -> List[str]:
-    known = [name for name in COMMANDS.get(group, {}) if name in commands]
+    known = [name for name in texts.all_commands().get(group, {}) if name in commands]
     return known + sorted(name for name in commands if name not in known)
 
 
 def link_page(tables: Dict[str, dict]) -> str:
     from propctl.shared.link import protocol, schema
-    out = [HEAD % "host_tools/propctl/reference/texts.py (the sentences) or the firmware's command tables",
+    out = [HEAD % "host_tools/propctl/reference/texts.py and propctl/props/NAME/reference.py (the "
+           "sentences) or the firmware's command tables",
            "# Link reference\n\n",
            "The link is JSON lines over the board's USB serial (and, in venue mode, MQTT; see\n"
            "[venue.md](../venue.md)). How it works: [the board guide](../board.md#the-link).\n\n",
@@ -182,11 +178,12 @@ def link_page(tables: Dict[str, dict]) -> str:
            "refused (`bad_args`)\n\n"
            % (schema.MAX_INT, schema.MAX_STR, schema.MAX_ITEMS, schema.MAX_SEED)]
     out.append("## Commands\n\n")
-    for group in GROUP_TITLES:
+    sentences = texts.all_commands()
+    for group in sentences:
         commands = tables.get(group, {})
-        out.append("### %s\n\n" % GROUP_TITLES[group])
+        out.append("### %s\n\n" % (GROUP_TITLES[group] if group in GROUP_TITLES else texts.title(group)))
         rows = [["`%s`" % name, arguments(commands[name]),
-                 COMMANDS.get(group, {}).get(name, "(no description)")] for name in ordered(group, commands)]
+                 sentences[group].get(name, "(no description)")] for name in ordered(group, commands)]
         out.append(table(["command", "arguments", "what it does"], rows) + "\n")
     out.append("## Events\n\n")
     out.append("Events as `propctl monitor` and the sims describe them (`host_tools/propctl/describe.py`);\n"

@@ -8,8 +8,8 @@ has no sentence, or a sentence names one that does not exist.
 """
 
 # group -> command -> what it does. Groups: "builtin" (the link's own), "run" (every running
-# prop), "idle" (safe and maintenance mode), "selftest" (every prop, `propctl selftest`),
-# then one per prop.
+# prop), "idle" (safe and maintenance mode), "selftest" (every prop, `propctl selftest`). Each
+# prop's own commands are in its folder: propctl/props/<name>/reference.py (COMMANDS, TITLE).
 COMMANDS = {
     "builtin": {
         "hello": "identity: firmware and protocol version, prop, board, mode (run, safe, "
@@ -31,32 +31,27 @@ COMMANDS = {
         "selftest_inputs": "the inputs' changes seen since the last call",
         "selftest_end": "end the self-test: the board resets and the prop runs again",
     },
-    "clock": {
-        "start_round": "start a round, as the start button does; `seed` plays that seed's round",
-        "stop": "emergency stop: braked at once, no chime",
-        "state": "the hand and the saved game",
-        "new_game": "a new game for `players` players",
-        "report": "score the round: ghosts on the clock and unused, one count per player in "
-                  "order; the reply names the winners as players 1-n",
-    },
-    "fusebox": {
-        "select_card": "put the card with this id in the box",
-        "next_card": "the next card of the pack, as the NEXT button",
-        "prev_card": "the previous card, as the PREV button",
-        "bolt": "manual mode: the bolt is in the window just opened, as the BOLT button",
-        "new_game": "a new Finger weg! game for `players` players",
-        "report_choices": "the players (1-n) who showed the bolt side for the oldest opened "
-                          "window not yet reported; the reply is the rules core's score",
-        "state": "the box (windows, card, lights) and the game",
-    },
-    "football": {
-        "roll": "roll the two dice (or the coin at the toss); `zone` and `lane`: the faces of "
-                "real dice",
-        "kick_start": "start the three-second field-goal count, as the KICK button",
-        "report": "what the buttons cannot say: `action` (e.g. `in_field` with `yards`, "
-                  "`target` with `pick`)",
-        "state": "the box and the game, with the game's settings (`propctl play fingerfootball "
-                 "--port` restores the game from it)",
-        "new_game": "a new game; `seed`: the same coin and dice as that seed",
-    },
 }
+
+
+def prop_words(prop: str):
+    """The prop's reference part (propctl/props/<prop>/reference.py: TITLE, COMMANDS), or None."""
+    from propctl import props
+    return props.part(prop, "reference")
+
+
+def title(prop: str) -> str:
+    """A prop's heading: its TITLE and its name, "The ghost clock (`clock`)"; the name alone for a
+    prop with no reference part yet (a new prop: docs/development.md, Adding a prop)."""
+    words = prop_words(prop)
+    return "%s (`%s`)" % (words.TITLE, prop) if words is not None else "`%s`" % prop
+
+
+def all_commands() -> dict:
+    """group -> command -> sentence: the common groups above, then every prop's (by the registry)."""
+    from propctl import props
+    out = dict(COMMANDS)
+    for prop in props.names():
+        words = prop_words(prop)
+        out[prop] = dict(words.COMMANDS) if words is not None else {}
+    return out
