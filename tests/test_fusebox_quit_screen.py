@@ -11,6 +11,7 @@ import select
 import time
 
 from test_sim_terminal import Terminal, read_until, spawn, stop
+from waits import WAIT_S
 
 
 def test_after_q_the_fuse_box_panel_stays_whole_at_80x24():
@@ -25,7 +26,7 @@ def test_after_q_the_fuse_box_panel_stays_whole_at_80x24():
         assert header.startswith("Finger weg! fuse box on a virtual pico board")
         os.write(fd, b"q")
         after = b""
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S  # a failsafe: the loop ends when the sim closes the pty
         while time.monotonic() < deadline:
             ready, _, _ = select.select([fd], [], [], 0.1)
             if ready:
