@@ -121,15 +121,7 @@ def make_handler(manifest: Callable[[], bytes], deal=None, box=None, key=None):
             if deal is None or path != PATH:
                 self.send_error(404)
                 return
-            body = json_body(self, MAX_BODY)
-            if body is None:
-                return
-            try:
-                answer = deal.record(body)
-            except BadReport as exc:
-                self.send_error(400, str(exc))
-                return
-            self._send(json.dumps(answer).encode("utf-8"), "application/json")
+            answer_json(self, MAX_BODY, deal.record, BadReport)
 
         def _keyed(self, query: str) -> bool:
             return key_allowed(self, key, query)
@@ -160,6 +152,20 @@ def static_file(path: str):
     if not file.is_file():
         return None
     return file.read_bytes(), TYPES.get(file.suffix, "application/octet-stream")
+
+
+def answer_json(handler, max_body: int, call, refused) -> None:
+    """A JSON POST: its body (at most `max_body` bytes) given to call(body), the answer sent as
+    JSON, or 400 with the words of a `refused` exception (the played log's and the box's reports)."""
+    body = json_body(handler, max_body)
+    if body is None:
+        return
+    try:
+        answer = call(body)
+    except refused as exc:
+        handler.send_error(400, str(exc))
+        return
+    handler._send(json.dumps(answer).encode("utf-8"), "application/json")
 
 
 def json_body(handler, max_body: int):

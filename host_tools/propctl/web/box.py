@@ -217,16 +217,8 @@ def handle_get(handler, bridge: BoxBridge, query: str) -> None:
 
 def handle_post(handler, bridge: BoxBridge) -> None:
     """POST /box/report for the web server's handler: JSON only, a bounded body."""
-    from propctl.web import json_body
-    body = json_body(handler, MAX_BODY)
-    if body is None:
-        return
-    try:
-        answer = bridge.report(body)
-    except BadRequest as exc:
-        handler.send_error(400, str(exc))
-        return
-    handler._send(json.dumps(answer).encode("utf-8"), "application/json")
+    from propctl.web import answer_json
+    answer_json(handler, MAX_BODY, bridge.report, BadRequest)
 
 
 def open_box(port: str):
