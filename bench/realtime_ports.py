@@ -8,7 +8,7 @@ wall clock 40 times faster, so one 50 ms stall of the host moves board time by 2
 the hand stops, where it ends and even whether the round ends before the run's limit depend on
 how busy the machine is. That is a figure, measured here; `make test` checks the same real-time
 path at a speed where only a stall of many seconds could change the outcome
-(tests/test_wasm32.py).
+(tests/firmware/test_wasm32.py).
 """
 import os
 import re

@@ -1,4 +1,4 @@
-"""Venue mode, round two (issue 33): fifty props, a broker restart, and what TLS costs in heap.
+"""Venue mode: fifty props, a broker restart, and what TLS costs in heap.
 
     python bench/venue_bench.py [--props N] [--outage S]   prints the figures
 

@@ -1,4 +1,4 @@
-"""Where the time goes when fifty virtual props are listed (issue 33: "50 props listed within 2 s").
+"""Where the time goes when fifty virtual props are listed ("50 props listed within 2 s").
 
     python bench/venue_phases.py [--props N]      prints the figures (also in `make bench`'s venue section)
 

@@ -8,7 +8,7 @@ objects, and a TaskCard made by firmware code would not be a TaskCard to the des
 isinstance. So in this process the board's names are the desktop's modules themselves.
 
 Only the test process does this: an installed propctl never puts a top-level `rules` into
-sys.modules (tests/test_install.py checks it beside another project's `rules`).
+sys.modules (tests/project/test_install.py checks it beside another project's `rules`).
 """
 import importlib
 import pkgutil

@@ -5,7 +5,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+TESTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TESTS))
+# The tests are grouped in folders that mirror the tree (tests/clock, tests/venue, ...). Each
+# folder's scenarios (scenario_*.py) and helpers are imported by module name, on CPython as in
+# MicroPython (micropython_harness puts the same folders on MICROPYPATH).
+for group in sorted(TESTS.iterdir()):
+    if group.is_dir() and any(group.glob("test_*.py")) and group.name != "both":
+        sys.path.append(str(group))
 # what the tests share with the bench (a private Mosquitto, the games' players): tools/testbed
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tools" / "testbed"))
 
@@ -60,7 +67,7 @@ def differential(micropython_process, request):
 def vboard_process():
     """A MicroPython process with the virtual board's fake `machine` ahead of the firmware.
 
-    Scenarios called through it (tests/scenarios/clock_*.py) run the real
+    Scenarios called through it (tests/clock/scenario_clock_*.py and the like) run the real
     firmware on the virtual board. A large heap: the board records every
     output change of a round.
     """

@@ -1,5 +1,5 @@
 """Images for the `propctl image` tests: the firmware compiled once per architecture, the image
-mounted by MicroPython's own littlefs2 (tests/mp/image_mount.py), a synthetic stock UF2."""
+mounted by MicroPython's own littlefs2 (tests/image/mp_image_mount.py), a synthetic stock UF2."""
 import json
 import subprocess
 from pathlib import Path
@@ -12,7 +12,7 @@ from propctl.image import uf2
 from propctl.image.geometry import BOARDS, XIP_BASE
 
 ROOT = Path(__file__).resolve().parent.parent
-MOUNT = ROOT / "tests" / "mp" / "image_mount.py"
+MOUNT = ROOT / "tests" / "image" / "mp_image_mount.py"
 _COMPILED: dict = {}
 
 

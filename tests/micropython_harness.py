@@ -1,6 +1,7 @@
 """Run scenario functions inside one long-lived MicroPython process.
 
-The same scenario module (tests/scenarios/) is imported by CPython, by the
+The same scenario module (tests/GROUP/scenario_NAME.py, beside the test that calls it) is
+imported by CPython, by the
 MicroPython unix port (64-bit) and by the MicroPython WebAssembly port (wasm32,
 under node: tools/wasm/run.mjs, 31-bit small ints like a board);
 `Differential.both()` runs a call on each and insists on identical JSON
@@ -21,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE_LIB = ROOT / "firmware" / "lib"
 TESTS = ROOT / "tests"
 TESTBED = ROOT / "tools" / "testbed"  # the games' players the scenarios re-export (the bench's too)
+# Each test folder that holds scenarios (scenario_*.py): a call names the module alone.
+SCENARIO_DIRS = sorted({path.parent for path in TESTS.glob("*/scenario_*.py")})
 
 
 class MicroPythonError(AssertionError):
@@ -55,7 +58,7 @@ class MicroPythonProcess:
         self.copies_files = copies_files
         self._copied = {}
         self.heap = heap
-        # Extra MICROPYPATH entries ahead of tests/ and firmware/lib (e.g. the
+        # Extra MICROPYPATH entries ahead of the scenarios and firmware/lib (e.g. the
         # virtual board, whose machine.py must shadow the built-in module).
         self.paths = list(paths)
         self.proc = None
@@ -66,7 +69,7 @@ class MicroPythonProcess:
             [self.executable, "-X", "heapsize=" + self.heap,
              str(TESTS / "micropython_server.py")],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=micropython_env(*self.paths, TESTS, TESTBED), cwd=str(ROOT))
+            env=micropython_env(*self.paths, *SCENARIO_DIRS, TESTBED), cwd=str(ROOT))
         self._buffer = b""
         self._copied = {}
 

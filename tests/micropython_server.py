@@ -2,8 +2,8 @@
 
 Reads one JSON request per line from stdin: {"call": "module:function", "args": [...]}
 and writes one JSON reply per line: {"ok": result} or {"error": traceback text}.
-The CPython side is tests/micropython_harness.py. Only functions in the
-`scenarios` package may be called: the harness runs test code, nothing else.
+The CPython side is tests/micropython_harness.py. Only functions in a
+scenario module (`scenario_*`, beside its test) may be called: the harness runs test code, nothing else.
 {"put": path, "hex": data} writes a host file into this interpreter's own
 filesystem (the wasm32 port's is in memory; see MicroPythonProcess.copies_files).
 """
@@ -30,8 +30,8 @@ def handle(request):
         return put(request["put"], request["hex"])
     target = request["call"]
     module_name, _, function_name = target.partition(":")
-    if not module_name.startswith("scenarios."):
-        raise ValueError("only scenarios.* may be called, not %r" % target)
+    if not module_name.startswith("scenario_"):
+        raise ValueError("only scenario_* modules may be called, not %r" % target)
     __import__(module_name)
     function = getattr(sys.modules[module_name], function_name)
     return function(*request.get("args", []))

@@ -4,7 +4,7 @@ number at all, is a command-line error (exit 2) before anything runs.
     parser.add_argument("--frame-ms", type=Whole(1, 1000), default=100, ...)
 
 `Whole`, `Seconds` and `Size` carry their range (lo, hi), so tests can try the values at and
-beside every option's ends; tests/test_option_fuzz.py also holds every option to one of them.
+beside every option's ends; tests/cli/test_option_fuzz.py also holds every option to one of them.
 """
 import argparse
 import math

@@ -18,7 +18,7 @@ from propctl.termtext import wrap
 # (name, module, help), in --help order. Each module provides register(subparsers): it adds its
 # parser (with this help) and sets `func` on it; func(args) returns the exit code. A command line
 # imports only the module of the command it names: `propctl --help` lists the others from here
-# (tests/test_cli_lazy.py checks each help is its module's own).
+# (tests/cli/test_cli_lazy.py checks each help is its module's own).
 SUBCOMMANDS = [
     ("cards", "propctl.cards.cli", "check, pack, show and print card decks (CSV/JSON -> pack, PDF)"),
     ("play", "propctl.play", "run a terminal game master for a table game"),

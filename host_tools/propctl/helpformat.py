@@ -4,7 +4,7 @@ Descriptions and epilogs keep the line breaks they are written with. A line
 that starts at the left margin and is longer than the terminal is wide is
 filled to the width (so an 80-column terminal gets no longer line); an
 indented line (an example command, a table row) is printed as written, so it
-must itself fit 80 columns (tests/test_help.py holds every command to that).
+must itself fit 80 columns (tests/cli/test_help.py holds every command to that).
 """
 import argparse
 import sys

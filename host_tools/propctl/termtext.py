@@ -128,7 +128,7 @@ say_wrapped = Printer()  # the game masters' default `say`
 # takes the line as Enter does (by default Esc Ctrl-J would switch to vi mode), and a paste
 # arrives as typed text, not as keys (readline's bracketed paste, on by default since 8.1).
 # No incremental history search (Ctrl-R, Ctrl-S): with bytes that are not UTF-8 in the line it
-# crashed GNU readline 8 (SIGSEGV) under tests/test_terminal_fuzz.py; Up and Down still walk the
+# crashed GNU readline 8 (SIGSEGV) under tests/cli/test_terminal_fuzz.py; Up and Down still walk the
 # history. Bytes with the high bit set are text, never Alt+key (convert-meta off).
 READLINE_BINDINGS = (r'"\e\C-m": accept-line', r'"\e\C-j": accept-line', "set enable-bracketed-paste on",
                      "set bell-style none", r'"\C-r": redraw-current-line', r'"\C-s": redraw-current-line',

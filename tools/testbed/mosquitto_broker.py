@@ -49,7 +49,7 @@ pattern read {prefix}/%u/cmd
 pattern read {prefix}/%u/claim
 pattern write homeassistant/+/{prefix}_%u/#
 """
-VENUE_ACL = ACL.split("\n\n", 1)[1]  # what docs/venue.md recommends (tests/test_venue_ha.py checks)
+VENUE_ACL = ACL.split("\n\n", 1)[1]  # what docs/venue.md recommends (tests/venue/test_venue_ha.py checks)
 
 
 def mosquitto_binary():

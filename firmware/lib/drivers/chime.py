@@ -22,7 +22,7 @@ MAX_PULSE_MS = const(60)
 # Every tone lies in a piezo's loud band, PIEZO_LOW_HZ..PIEZO_HIGH_HZ: a 27 mm disc resonates
 # at 4.6 kHz (Murata 7BB-27-4 datasheet) and a 12 mm buzzer is rated at 4 kHz (TDK PS1240P02BT
 # datasheet); both curves fall off steeply below about 2 kHz, where a few hundred Hz is barely
-# heard. Datasheet figures, not measured here. tests/test_sounds.py checks every prop's sounds
+# heard. Datasheet figures, not measured here. tests/firmware/test_sounds.py checks every prop's sounds
 # (the SOUNDS tables) against this band; the table of all sounds is in hardware/README.md.
 PIEZO_LOW_HZ = const(2000)
 PIEZO_HIGH_HZ = const(5000)

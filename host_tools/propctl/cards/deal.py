@@ -24,7 +24,7 @@ PREFIX = "fusebox/"
 
 
 SHIPPED = PREFIX + "shipped"
-# Before issue 35 each language of the shipped deck had its own history; they are merged into
+# Older versions kept one history per language of the shipped deck; they are merged into
 # SHIPPED when a game first uses it.
 OLD_SHIPPED = tuple(PREFIX + "shipped." + code for code in langs.LANGS)
 

@@ -7,7 +7,7 @@ rp2 port formats the flash (every file gone) and the esp32 port's
 figure here is read from MicroPython's own board definitions (tree
 micropython/micropython at 1c3c201149f3, 2026-08-19) or the Pico SDK's
 (raspberrypi/pico-sdk at a1438dff1d38, 2025-07-28), and each entry names its
-sources. tests/test_image_geometry.py checks every entry against the figures
+sources. tests/image/test_image_geometry.py checks every entry against the figures
 its source gives.
 
 The rp2 port (ports/rp2/rp2_flash.c): the filesystem is the last

@@ -3,7 +3,7 @@
 The commands and their arguments come from the code (the command tables); only the sentence
 for a person lives here. A setting's sentence is not here: it is the `#:` comment beside its
 spec (firmware/lib/settings.py, firmware/lib/props/NAME/settings_schema.py), read by
-generate.setting_descriptions. tests/test_reference_docs.py fails when a setting or command
+generate.setting_descriptions. tests/docs/test_reference_docs.py fails when a setting or command
 has no sentence, or a sentence names one that does not exist.
 """
 

@@ -48,7 +48,7 @@ N20_NOLOAD_MA10 = 400     # 40 mA no-load at 3 V: the running friction (in 0.1 m
 N20_START_MA10 = 800      # assumed: break-away = 2 x the running current (gearbox static friction),
                           # i.e. the motor starts at 0.8 V of its 3 V (speed 267 per mille)
 N20_L_UH = 1000           # assumed: 1 mH (L/R 0.1 ms); fast decay at speed_min fails to start for
-                          # any L above about 0.25 mH on a 3.3-4.8 V pack (tests/test_motor_model.py)
+                          # any L above about 0.25 mH on a 3.3-4.8 V pack (tests/clock/test_motor_model.py)
 PWM_DEFAULT_HZ = 20000    # boardprofiles.py pwm_motor_hz
 
 

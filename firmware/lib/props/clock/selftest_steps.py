@@ -11,7 +11,7 @@ from selftest.steps import add_buttons, add_led, add_piezo, where
 RUN_MS = const(2000)        # how long the motor runs each way
 # The motor step's speed (per mille) when the round's speed_min is slower: the N20 model
 # (host_tools/propctl/vboard/dcmotor.py, slow decay) breaks away at about 267, so 450 starts a
-# real motor with a margin (tests/test_motor_model.py).
+# real motor with a margin (tests/clock/test_motor_model.py).
 MOTOR_PERMILLE = const(450)
 # What each sound of the clock's SOUNDS table (drivers.chime.CLOCK_SOUNDS) is, for the listener.
 SOUND_WORDS = {

@@ -1,6 +1,6 @@
 """The football box's words for the reference pages (propctl.reference): its title and what each of its
 link commands does. The commands and their arguments come from the firmware's tables; only the
-sentence for a person is here (tests/test_reference_docs.py: one per command, none for a command
+sentence for a person is here (tests/docs/test_reference_docs.py: one per command, none for a command
 that does not exist)."""
 
 TITLE = "The football box"
