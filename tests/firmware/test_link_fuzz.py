@@ -60,6 +60,7 @@ def test_wrong_requests_get_the_same_replies_on_both_interpreters(differential, 
     assert [r["seq"] for r in result] == list(range(1, len(result) + 1))
 
 
+@pytest.mark.slow
 def test_ten_thousand_bad_lines_leave_the_board_running_with_bounded_memory(micropython_process):
     call = micropython_process.call
     assert call("scenario_link_fuzz:heap_start")

@@ -23,9 +23,9 @@ RULES_CORES = {"firmware/lib/rules/%s.py" % game
 # Over the limits today, to be split, with the reason each is not split yet (a file or
 # function that grows over a limit is split, or named here with its reason).
 NOT_YET_SPLIT: dict = {
-    "firmware/lib/props/fusebox/app.py": "over 400 lines since it keeps the whole prop contract "
-    "(props/contract.pyi: wait_ms, and fault(), which it lacked); to be split when the fuse box "
-    "becomes one folder (issue 34's first item, on another branch at the same time)",
+    "firmware/lib/props/fusebox/app.py": "405 lines since it keeps the whole prop contract "
+    "(props/contract.pyi: wait_ms, and fault(), which it lacked); its persistence (_restore, "
+    "_save) is the piece to move out next, measured on the 32-bit heap bench when it moves",
 }
 
 

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from micropython_harness import Differential, MicroPythonError
 
 
+@pytest.mark.slow
 def test_hundred_seeds_ten_thousand_draws_identical(differential, micropython_process):
     # 100 seeds x 10,000 draws, one seed per call: a reply of 10 seeds held 20,000
     # big ints (next32 and the moduli past 2**29) at once, too much for an 8 MB heap
