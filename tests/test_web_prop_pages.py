@@ -72,13 +72,14 @@ def test_the_common_page_names_no_prop():
         assert found == [], (file.name, found)
 
 
-def test_propctl_web_help_lists_the_registrys_props(capsys):
+def test_propctl_web_help_lists_the_registrys_props(capsys, monkeypatch):
     import argparse
+    monkeypatch.setattr("propctl.build.PROPS", props.names() + ("lamp",))
     parser = argparse.ArgumentParser(prog="propctl")
     web.register(parser.add_subparsers())
     with pytest.raises(SystemExit):
         parser.parse_args(["web", "--help"])
-    assert "?prop=clock|fusebox|football " in capsys.readouterr().out
+    assert "?prop=clock|fusebox|football|lamp " in capsys.readouterr().out
 
 
 def test_box_without_a_prop_that_has_a_box_page_says_so(monkeypatch, capsys, tmp_path):
