@@ -187,8 +187,8 @@ class FakeBox:
 
 
 def test_a_box_with_older_firmware_is_told_to_deploy_again():
-    from propctl.serial_link.linkclient import LinkFailure
     from propctl.props.football.box_referee import BoxReferee
+    from propctl.serial_link.linkclient import LinkFailure
     said = []
     referee = BoxReferee("/dev/ttyACM0", lambda prompt: "", said.append)
     referee.board = "pico"
