@@ -179,7 +179,13 @@ async function loadView(chosen) {
     const link = document.createElement("link");
     link.rel = "stylesheet";
     link.href = "/props/" + chosen.name + "/web.css";
+    // drawn only once its look is there (a page measured early must see it)
+    const loaded = new Promise((done, failed) => {
+      link.onload = done;
+      link.onerror = () => failed(new Error("the " + chosen.title + "'s web.css did not load"));
+    });
     document.head.appendChild(link);
+    await loaded;
   }
   if (chosen.files.includes("web.html")) {
     const answer = await fetch("/props/" + chosen.name + "/web.html");
