@@ -20,12 +20,13 @@ def register(subparsers) -> None:
 
 
 def _fingerfootball(args, ask=ask_wrapped, say=say_wrapped) -> int:
-    """The game kept here, or with --port the referee at the football box (propctl.serial_link's
-    side, in propctl.serial_link.referee: `play` sits above both, so neither imports the other)."""
+    """The game kept here, or with --port the referee at the football box (the box's part on the
+    serial link's side, propctl.props.football.box_referee: `play` sits above both, so neither
+    imports the other)."""
     if getattr(args, "port", None) is None:
         return fingerfootball.run(args, ask, say)
-    from propctl.serial_link import referee
-    return referee.run(args, *shown(ask, say))
+    from propctl.props.football import box_referee
+    return box_referee.run(args, *shown(ask, say))
 
 
 def _no_game(parser) -> int:

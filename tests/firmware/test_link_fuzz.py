@@ -6,6 +6,7 @@ bound (measured with gc.mem_alloc() after a collection, under MicroPython).
 """
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -187,8 +187,8 @@ class FakeBox:
 
 
 def test_a_box_with_older_firmware_is_told_to_deploy_again():
+    from propctl.props.football.box_referee import BoxReferee
     from propctl.serial_link.linkclient import LinkFailure
-    from propctl.serial_link.referee import BoxReferee
     said = []
     referee = BoxReferee("/dev/ttyACM0", lambda prompt: "", said.append)
     referee.board = "pico"
@@ -199,7 +199,7 @@ def test_a_box_with_older_firmware_is_told_to_deploy_again():
 
 
 def test_the_referee_asks_only_what_the_buttons_cannot_say():
-    from propctl.serial_link.referee import BoxReferee
+    from propctl.props.football.box_referee import BoxReferee
     said = []
     referee = BoxReferee("/dev/ttyACM0", lambda prompt: said.append(prompt) or "", said.append)
     box = FakeBox()
@@ -219,7 +219,7 @@ def test_the_referee_asks_only_what_the_buttons_cannot_say():
 def test_a_box_move_wrapped_by_readline_still_ends_the_question():
     """GNU readline's input() can return the signal handler's BoxMoved wrapped in a SystemError
     (seen in CI: "returned a result with an exception set"); the question ends as a box move."""
-    from propctl.serial_link.referee import BoxMoved, BoxReferee
+    from propctl.props.football.box_referee import BoxMoved, BoxReferee
 
     def ask(prompt):
         try:

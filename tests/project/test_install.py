@@ -86,6 +86,10 @@ def test_the_wheel_carries_every_firmware_file(installed):
     for path in sorted((vboard / "vprops").rglob("*.py")):
         assert "propctl/vboard/" + path.relative_to(vboard).as_posix() in names
     assert "propctl/props/football/sim.py" in names and "propctl/props/clock/describe.py" in names
+    # `propctl web`'s common page and each prop's part of it, in the prop's folder
+    page = sorted((vboard.parent / "web" / "static").iterdir()) + sorted(vboard.parent.glob("props/*/web.*"))
+    assert len(page) > 9 and [p.name for p in page if "propctl/" + p.relative_to(vboard.parent).as_posix()
+                              not in names] == []
 
 
 def test_the_installed_propctl_runs_the_sim_from_its_own_firmware(installed):

@@ -8,10 +8,11 @@
     monitor repl selftest   the commands that talk to a running board
     serve vserial  `propctl sim serve`: a virtual board behind a pseudo-terminal
     announce       where a running `sim serve` says it is, for --port auto
-    referee        `propctl play fingerfootball --port`: the referee at the football box
 
-A game master (propctl.games, propctl.play) needs none of this, and imports none of it (but
-`play fingerfootball --port` imports the referee, in its run()).
+What talks to one prop over this link lives in that prop's folder (propctl/props/<name>/, e.g.
+the referee at a box that `propctl play GAME --port` runs). A game master (propctl.games,
+propctl.play) needs none of this, and imports none of it (but `play ... --port` imports its
+prop's referee, in its run()).
 """
 
 

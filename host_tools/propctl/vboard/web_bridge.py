@@ -5,7 +5,7 @@
     prop.input("button", 1)                       # hold the start button; ("button", 0) lets go
     prop.command("report", '{"action": "receive"}')   # a link command of the prop
     reply = prop.frame(16)                        # run 16 ms of board time, JSON of what changed
-    prop.reports('["opp2"]')                      # football: the reports a pick's words lead to
+    prop.reports('["opp2"]')                      # a part with pickers: what a pick's words lead to
 
 The page calls frame() once per animation frame with the real time that
 passed (times its speed). The real firmware runs through the benches, in
@@ -14,17 +14,16 @@ next deadline, at most tick_ms later), exactly as the tests and the terminal
 sims do. The reply holds the prop's new events, the piezo's new PWM changes
 ([t, freq, duty], so the page can play them), the output levels, and the
 picture the page draws of the prop. What is about one prop (its bench, its
-inputs, its picture) is its part, vprops/<name>/web.py (PropWeb): the clock's
-hand, the fuse box's card and game, the football box's OLED, buttons and
-reports in the players' words (propctl/props/football/reports.py). Each event
+inputs, its picture, its words) is its part, vprops/<name>/web.py (PropWeb),
+and the page's side of it propctl/props/<name>/web.js. Each event
 carries "text", its sentence from propctl/describe.py (the page puts the
 propctl modules that run on MicroPython on sys.path).
 
 Seeds: a fixed seed (the page's &seed=N, 0 or more) is the prop's seed
 setting, as `propctl sim clock --seed N` and `propctl plan --seed N` use it:
-every clock round plays that plan, the football box tosses and rolls from
-it. Without one (-1) the WebAssembly port, which has no os.urandom, draws
-the rounds' seeds from `entropy`, a random number from the browser's crypto.
+every clock round plays that plan, a prop with dice rolls them from it.
+Without one (-1) the WebAssembly port, which has no os.urandom, draws the
+rounds' seeds from `entropy`, a random number from the browser's crypto.
 """
 import json
 import random
@@ -128,8 +127,8 @@ class Prop:
         self.part.picture(reply)  # the hand, the card, the OLED: what the page draws of this prop
 
     def reports(self, prefix_json: str) -> str:
-        """Football: the report entries once the words in the JSON list `prefix_json` of a pick
-        (an announced play: its zone first) are chosen."""
+        """The part's report entries once the words in the JSON list `prefix_json` of a pick
+        are chosen (only a part that offers pickers has reports())."""
         return self.part.reports(prefix_json)
 
     def command(self, name: str, args_json: str) -> str:

@@ -2,16 +2,20 @@
 
 A small local server (127.0.0.1 only; with --lan every interface, and a key in the
 address for what changes anything: standard library http.server) hands the
-browser three things: the page (static/), the pinned MicroPython WebAssembly
+browser four things: the common page (static/: the prop picker, the event log, sound,
+loading), each prop's part of the page from its own folder (propctl/props/<name>/web.js,
+web.html, web.css, as /props/<name>/...; /props.json lists the props of the registry,
+propctl.props, and which of those files each has), the pinned MicroPython WebAssembly
 port from tools/wasm/node_modules (so it works offline), and /files.json: every
 file of firmware/lib and of the virtual board (host_tools/propctl/vboard), the
-event describer (propctl/describe.py) with each prop's own (propctl/props/<name>/describe.py)
-and words (the football box's buttons and reports: propctl/props/football/reports.py), and
+event describer (propctl/describe.py) with the parts of each prop the registry says run on
+MicroPython too (propctl.props.ON_MICROPYTHON: its describe.py, its words), and
 the fuse box's card pack, which the page writes into the port's filesystem before it imports
 vboard/web_bridge.py.
 Everything else runs in the browser, except the fuse box's memory of played
 cards: the page reports them to POST /played (propctl.web.played). With --box the
-football page referees a box on a serial port instead (propctl.web.box).
+page referees a real prop on a serial port instead: the prop's web_box part (the registry's
+WEB_BOX, propctl/props/<name>/web_box.py) serves /box/view and /box/report.
 """
 import argparse
 import base64
@@ -72,7 +76,7 @@ def files_manifest(pack_path, pack: bytes = b"") -> dict:
     The card pack is the file `pack_path`, else the bytes `pack`, else none."""
     text = _python_files(FIRMWARE_LIB, FS_LIB)
     text.update(_python_files(VBOARD_DIR, FS_VBOARD))
-    # the event log's sentences (the same describer as `propctl monitor`) and football's words
+    # the event log's sentences (the same describer as `propctl monitor`) and each prop's words
     for module in host_modules():
         text[FS_HOST + "/" + module.relative_to(HOST_ROOT).as_posix()] = module.read_text(encoding="utf-8")
     if pack_path is not None:
@@ -87,10 +91,11 @@ IDLE_TIMEOUT_S = 30
 
 
 def make_handler(manifest: Callable[[], bytes], deal=None, box=None, key=None):
-    """A request handler class serving the page, the wasm port and the manifest (made at each
-    page load); with a `deal` (played.PageDeal), POST /played records the page's cards; with a
-    `box` (box.BoxBridge), /box/view and /box/report referee the football box on a serial port;
-    with a `key` (--lan), those and POST /played answer only requests that carry ?key=KEY."""
+    """A request handler class serving the page, each prop's part of it, the wasm port and the
+    manifest (made at each page load); with a `deal` (played.PageDeal), POST /played records the
+    page's cards; with a `box` (a prop's web_box part opened on a serial port: serve_get,
+    serve_post), /box/view and /box/report referee that prop; with a `key` (--lan), those and
+    POST /played answer only requests that carry ?key=KEY."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         timeout = IDLE_TIMEOUT_S
@@ -100,10 +105,14 @@ def make_handler(manifest: Callable[[], bytes], deal=None, box=None, key=None):
             if path.startswith("/box/") and not self._keyed(query):
                 return
             if box is not None and path == "/box/view":
-                from propctl.web.box import handle_get
-                handle_get(self, box, query)
+                box.serve_get(self, query)
                 return
-            found = (manifest(), "application/json") if path == "/files.json" else static_file(path)
+            if path == "/files.json":
+                found = manifest(), "application/json"
+            elif path == "/props.json":
+                found = json.dumps(props_offered()).encode("utf-8"), "application/json"
+            else:
+                found = prop_file(path) if path.startswith("/props/") else static_file(path)
             if found is None:
                 self.send_error(404)
                 return
@@ -115,8 +124,7 @@ def make_handler(manifest: Callable[[], bytes], deal=None, box=None, key=None):
             if not self._keyed(query):
                 return
             if box is not None and path == "/box/report":
-                from propctl.web.box import handle_post
-                handle_post(self, box)
+                box.serve_post(self)
                 return
             if deal is None or path != PATH:
                 self.send_error(404)
@@ -150,6 +158,34 @@ def static_file(path: str):
         return None
     file = folder / name
     if not file.is_file():
+        return None
+    return file.read_bytes(), TYPES.get(file.suffix, "application/octet-stream")
+
+
+def props_offered() -> list:
+    """The props the page offers, from the registry in the firmware's order: [{"name", "title"
+    (e.g. "ghost clock"), "label" (its link: "Ghost clock"), "files": the files of its part of the
+    page it has (propctl.props.WEB_FILES; none: the page says it has no page there yet)}]."""
+    from propctl import props
+    from propctl.reference.texts import prop_words
+    out = []
+    for name in props.names():
+        words = prop_words(name)
+        title = words.TITLE if words is not None else name
+        title = title[4:] if title.startswith("The ") else title
+        out.append({"name": name, "title": title, "label": title[:1].upper() + title[1:],
+                    "files": [file for file in props.WEB_FILES if props.web_file(name, file)]})
+    return out
+
+
+def prop_file(path: str):
+    """(bytes, content type) of a prop's part of the page, /props/<name>/<file>, or None."""
+    from propctl import props
+    parts = path.split("/")
+    if len(parts) != 4:
+        return None
+    file = props.web_file(parts[2], parts[3])
+    if file is None:
         return None
     return file.read_bytes(), TYPES.get(file.suffix, "application/octet-stream")
 
@@ -240,13 +276,12 @@ def run(args) -> int:
     except (SimError, ValueError, OSError) as exc:
         print("error: %s" % exc, file=sys.stderr)
         return getattr(exc, "code", 1)
-    box = None
+    box = boxed = None
     if getattr(args, "box", None) is not None:
-        import textwrap
-
-        from propctl.web.box import open_box
-        box, problem = open_box(args.box)
+        boxed, part = box_part()
+        box, problem = part.open_box(args.box) if part is not None else (None, NO_BOX)
         if box is None:
+            import textwrap
             print("\n".join(textwrap.wrap("error: %s" % problem, 79, subsequent_indent="  ")),
                   file=sys.stderr)
             return 1
@@ -261,12 +296,12 @@ def run(args) -> int:
             box.close()
         return 1
     url = "http://%s:%d/" % (lan_address() if lan else "127.0.0.1", server.server_address[1])
-    query = "?prop=football" if box is not None else ""
+    query = "?prop=%s" % boxed if box is not None else ""
     if key is not None:
         query += ("&" if query else "?") + "key=" + key
     if box is not None:
-        print("the referee of the football box on %s: %s%s   (Ctrl-C stops the server)"
-              % (box.port, url, query), flush=True)
+        print("%s on %s: %s%s   (Ctrl-C stops the server)" % (part.REFEREE, box.port, url, query),
+              flush=True)
     else:
         print("the props in your browser: %s%s   (Ctrl-C stops the server)" % (url, query), flush=True)
     print(deal.line(), flush=True)
@@ -279,6 +314,16 @@ def run(args) -> int:
         if box is not None:
             box.close()
     return 0
+
+
+NO_BOX = "no prop of this firmware has a page that referees it on a serial port (--box)"
+
+
+def box_part():
+    """(name, web_box part) of the prop `--box` referees (the one prop that has one), or (None, None)."""
+    from propctl import props
+    having = props.having(props.WEB_BOX)
+    return (having[0], props.part(having[0], props.WEB_BOX)) if len(having) == 1 else (None, None)
 
 
 def lan_key() -> str:
@@ -301,6 +346,7 @@ def lan_address() -> str:
 
 def register(subparsers) -> None:
     """Add `propctl web`."""
+    from propctl import props
     from propctl.cards import lang as langs
     parser = subparsers.add_parser(
         "web", help="the props in a web browser: the real firmware on MicroPython WebAssembly",
@@ -314,9 +360,9 @@ def register(subparsers) -> None:
                "  propctl web --family             # the fuse box deals family cards only\n"
                "  propctl web --box auto           # referee the football box (USB or sim serve)\n"
                "  propctl web --box auto --lan     # ...from a phone on the same Wi-Fi\n"
-               "Page options, added to the URL: ?prop=clock|fusebox|football  &speed=N\n"
+               "Page options, added to the URL: ?prop=%s  &speed=N\n"
                "  &seed=N (the prop's seed: the clock plays `propctl plan --seed N`'s round)\n"
-               "  &show_plan=1 (the event log shows the round's planned length)",
+               "  &show_plan=1 (the event log shows the round's planned length)" % "|".join(props.names()),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=Whole(0, 65535), default=0,
                         help="port to listen on, 1..65535 (default, or 0: a free one)")

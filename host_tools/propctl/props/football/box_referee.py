@@ -1,5 +1,6 @@
 """`propctl play fingerfootball --port PORT|auto`: the referee at the football box (the board
-wing's side of the game master: propctl.play sends --port here).
+wing's side of the game master: propctl.play sends --port here; the football box's box_referee part,
+in the serial_link layer: it talks to the box over propctl.serial_link.linkclient).
 
 The box holds the game (its own save, its dice, its count): its four buttons roll, kick, and
 say made or missed, and the referee here asks in words only for what the buttons cannot say:

@@ -1,5 +1,7 @@
 """`propctl web --box PORT|auto`: the web page as the referee of a football box on a serial port
-(a real box on USB, or the virtual one `propctl sim serve` serves).
+(a real box on USB, or the virtual one `propctl sim serve` serves). The football box's web_box
+part: propctl.web finds it through the registry (propctl.props.WEB_BOX) and serves the routes
+below with it; the page's side is props/football/web.js (its box mode).
 
 The desktop holds the serial link; the page asks the server. The box keeps the game (its save,
 its dice, its count) and its four buttons roll, kick and say made or missed; the page shows what
@@ -27,15 +29,16 @@ from typing import Optional
 
 from propctl.describe import describe_event
 from propctl.games.fingerfootball_words import board_lines
+from propctl.props.football.box_referee import QUIET_EVENTS, BoxLink, Refused
 from propctl.props.football.reports import button_roles, play_note, report_args, reports
 from propctl.serial_link.linkclient import LinkClient, LinkFailure
-from propctl.serial_link.referee import QUIET_EVENTS, BoxLink, Refused
 from propctl.shared.rules.fingerfootball import FingerFootball
 
 WAIT_S = 10.0          # a long poll's longest wait for the box's next event
 MAX_EVENTS = 200       # events kept for pages that come late (the rest: the board shows the game)
 MAX_BODY = 256         # {"action": "target", "pick": "opp3 pass right"} is 45 bytes
 REPORT_KEYS = ("action", "yards", "pick")
+REFEREE = "the referee of the football box"  # what `propctl web --box` prints before its address
 
 
 class BadRequest(ValueError):
@@ -168,6 +171,13 @@ class BoxBridge:
         except LinkFailure as exc:
             return {"error": str(exc), "text": str(exc)}
         return {"ok": answer}
+
+    # What the web server calls (propctl.web: GET /box/view, POST /box/report).
+    def serve_get(self, handler, query: str) -> None:
+        handle_get(handler, self, query)
+
+    def serve_post(self, handler) -> None:
+        handle_post(handler, self)
 
 
 def parse_report(body: bytes) -> dict:
