@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 from test_football_box_sim import runner_lines
 from test_sim_terminal import Terminal, read_until, spawn, stop
+from waits import WAIT_S
 
 from propctl.props.football import reports as football_reports
 from propctl.props.football import sim as football
@@ -61,7 +62,7 @@ def settle(fd, term):
         term.feed(data.decode("utf-8", "replace"))
 
 
-def press(fd, term, key, seen, timeout=20):
+def press(fd, term, key, seen, timeout=WAIT_S):
     os.write(fd, key)
     assert read_until(fd, term, lambda t: seen in t.text(), timeout), (key, seen, term.text())
     settle(fd, term)

@@ -156,7 +156,7 @@ def test_a_whole_game_refereed_against_the_served_box(served_football_box):
             os.close(fd)
     from propctl.serial_link.linkclient import LinkClient
     with LinkClient.open(port, wait_s=5) as client:
-        snap = client.request("state", timeout=10)
+        snap = client.request("state", timeout=WAIT_S)
     # the box holds the game the referee showed: over, the same score
     assert snap["phase"] == "over" and [str(n) for n in snap["score"]] == list(final)
 
@@ -177,7 +177,7 @@ class FakeBox:
         self.settings = settings
         self.sent = []
 
-    def request(self, cmd, args=None, timeout=5.0):
+    def request(self, cmd, args=None, timeout=WAIT_S):
         self.sent.append((cmd, args))
         snap = self.game.snapshot()
         if not self.settings:

@@ -19,6 +19,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from waits import WAIT_S
 
 from propctl.build import REPO_ROOT, firmware_sources
 
@@ -134,12 +135,12 @@ def test_the_installed_propctl_deploys_to_the_served_virtual_board_as_its_hints_
                                    text=True, cwd=outside, env=env, start_new_session=True)
         first = monitor.stdout.readline()  # it runs until Ctrl-C, as printed
         os.killpg(monitor.pid, signal.SIGINT)
-        monitor.wait(timeout=10)
+        monitor.wait(timeout=WAIT_S)
         assert "connected: board up: clock prop on pico" in first, first
     finally:
         server.send_signal(signal.SIGTERM)
         try:
-            server.wait(timeout=10)
+            server.wait(timeout=WAIT_S)
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()

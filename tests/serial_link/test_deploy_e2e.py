@@ -177,7 +177,8 @@ def back_to_the_prop(vboard):
     """What `propctl repl` tells a person to do at the REPL: end maintenance, reset; the prop runs."""
     boots = vboard.boots
     subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec",
-                    "import safemode; safemode.end_maintenance()", "reset"], capture_output=True, timeout=30)
+                    "import safemode; safemode.end_maintenance()", "reset"],
+                   capture_output=True, timeout=WAIT_S)
     info = hello_until(vboard.port, lambda info: info.get("mode") == "run")
     assert vboard.boots > boots and info["prop"] == "clock"
 
@@ -188,7 +189,7 @@ def test_plain_mpremote_works_against_the_virtual_board(vboard, deployed):
     # a running prop takes mpremote's interrupt as data: no REPL, and the prop runs on
     try:
         result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec", "print(6 * 7)"],
-                                capture_output=True, text=True, timeout=30)
+                                capture_output=True, text=True, timeout=WAIT_S)
         assert result.returncode != 0 and "42" not in result.stdout, result
     except subprocess.TimeoutExpired:
         pass  # mpremote still waiting for a raw REPL that never came: no REPL either
@@ -199,14 +200,14 @@ def test_plain_mpremote_works_against_the_virtual_board(vboard, deployed):
     # after the maintenance step plain mpremote works
     to_the_repl(vboard)
     result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec", "print(6 * 7)"],
-                            capture_output=True, text=True, timeout=30)
+                            capture_output=True, text=True, timeout=WAIT_S)
     assert result.returncode == 0 and result.stdout.strip() == "42", result
     result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "fs", "cat", ":config.json"],
-                            capture_output=True, text=True, timeout=30)
+                            capture_output=True, text=True, timeout=WAIT_S)
     assert json.loads(result.stdout)["prop"] == "clock"
     # a plain reset keeps maintenance (the flag outlives resets, as a cut deploy needs) ...
     boots = vboard.boots
-    subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "reset"], capture_output=True, timeout=30)
+    subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "reset"], capture_output=True, timeout=WAIT_S)
     hello_until(vboard.port, lambda info: info.get("mode") == "maintenance")
     assert vboard.boots > boots
     # ... until it is ended as `propctl repl` says
@@ -248,7 +249,7 @@ def test_three_crashed_boots_start_safe_mode_with_the_repl_free_and_deploy_recov
     time.sleep(1.0)
     settled = vboard.boots
     result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec", "print('repl ok')"],
-                            capture_output=True, text=True, timeout=30)
+                            capture_output=True, text=True, timeout=WAIT_S)
     assert result.stdout.strip() == "repl ok", result
     assert vboard.boots == settled
     code, out = propctl("deploy", "--port", vboard.port, "--prop", "clock", "--board", "pico",
@@ -363,7 +364,7 @@ def test_an_incomplete_firmware_tree_is_refused_and_nothing_is_removed(vboard, d
     for tree, reason in ((empty, "is not a firmware tree"), (no_prop, "lacks lib/props/clock/__init__.mpy")):
         result = subprocess.run([sys.executable, "-m", "propctl.cli", "deploy", "--port", vboard.port,
                                  "--prop", "clock", "--board", "pico", "--firmware", str(tree)],
-                                capture_output=True, text=True, timeout=90)
+                                capture_output=True, text=True, timeout=WORK_S)
         out = result.stdout + result.stderr
         assert result.returncode == 1 and reason in out, out
         assert not re.search(r"(?<!\d)0 files", out) and "to remove" not in out
@@ -397,7 +398,7 @@ def served(flash):
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
-            proc.wait(timeout=10)
+            proc.wait(timeout=WAIT_S)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
@@ -446,7 +447,7 @@ def test_monitor_says_in_one_line_that_the_board_went_away(vboard, deployed, tmp
         assert "connected" in first, first
     # the server has stopped: the port is gone, as when the cable is pulled
     out = first + proc.stdout.read()
-    assert proc.wait(timeout=20) == 1, out
+    assert proc.wait(timeout=WAIT_S) == 1, out
     assert "lost the board on %s" % port in out and "Traceback" not in out, out
 
 
@@ -476,7 +477,7 @@ def test_mip_installs_the_rules_core_from_package_json(vboard, deployed):
              " del sys.modules[name]\nsys.path.insert(0, 'miplib')\nimport rules.rng\n"
              "print(rules.rng.__file__, rules.rng.Rng(9).below(1000))")
     result = subprocess.run([MPREMOTE, "connect", vboard.port, "resume", "exec", probe],
-                            capture_output=True, text=True, timeout=30)
+                            capture_output=True, text=True, timeout=WAIT_S)
     assert result.stdout.split() == ["miplib/rules/rng.py", str(Rng(9).below(1000))], result
     back_to_the_prop(vboard)
 
@@ -505,11 +506,11 @@ def test_propctl_sim_serve_prints_its_port_and_cleans_up(tmp_path):
         assert first.startswith("virtual board on /dev/pts/"), first
         port = first.split()[-1]
         probe = [MPREMOTE, "connect", port, "resume", "exec", "import sys; print(sys.platform)"]
-        result = subprocess.run(probe, capture_output=True, text=True, timeout=30)
+        result = subprocess.run(probe, capture_output=True, text=True, timeout=WAIT_S)
         assert result.stdout.strip() == "linux", result  # a blank flash: straight to the REPL
         assert _processes_in(tmp_path)
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=10) == 0
+        assert proc.wait(timeout=WAIT_S) == 0
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

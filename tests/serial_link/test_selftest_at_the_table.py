@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 from test_selftest_vboard import Recording, compiled  # noqa: F401  (compiled: a fixture)
-from waits import wait_until
+from waits import WAIT_S, wait_until
 
 from propctl.serial_link import selftest
 from propctl.serial_link.linkclient import LinkClient
@@ -66,12 +66,12 @@ def test_ctrl_c_during_the_self_test_leaves_the_board_idle_and_ready(compiled, t
         wait_until(lambda: vb.boots >= 2, poll=0.1)  # selftest_end resets the board
         assert vb.boots >= 2, "the board did not leave the self-test"
         with LinkClient.open(vb.port, wait_s=5.0) as link:
-            link.hello(timeout=10.0)
+            link.hello(timeout=WAIT_S)
             states = []
-            wait_until(lambda: states.append(link.request("state", timeout=5.0)) or
+            wait_until(lambda: states.append(link.request("state", timeout=WAIT_S)) or
                        states[-1].get("state") == "idle", poll=0.2)
             assert states[-1].get("state") == "idle", states[-1]
-            link.request("start_round", timeout=5.0)  # accepted: no "the bell is still ringing"
+            link.request("start_round", timeout=WAIT_S)  # accepted: no "the bell is still ringing"
     err = capsys.readouterr().err
     assert "interrupted: the self-test is over" in err
 

@@ -42,7 +42,7 @@ def server(tmp_path_factory):
 
 
 def get(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=10) as answer:
+    with urllib.request.urlopen(url, timeout=WAIT_S) as answer:
         return answer.read()
 
 
@@ -123,7 +123,7 @@ def post(base: str, body, kind: str = "application/json", path: str = "/played")
     data = body if isinstance(body, bytes) else json.dumps(body).encode("utf-8")
     request = urllib.request.Request(base + path, data=data, headers={"Content-Type": kind})
     try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
+        with urllib.request.urlopen(request, timeout=WAIT_S) as answer:
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as refused:
         return refused.code, refused.read().decode("utf-8", "replace")
@@ -155,7 +155,7 @@ def test_page_records_its_cards_and_the_next_page_load_deals_unplayed_first(tmp_
         assert post(base, {"played": first[1]}, path="/played/")[0] == 404
         assert post(base, {"played": first[1]}, path="/files.json")[0] == 404
         import http.client
-        connection = http.client.HTTPConnection("127.0.0.1", int(base.rsplit(":", 1)[1]), timeout=10)
+        connection = http.client.HTTPConnection("127.0.0.1", int(base.rsplit(":", 1)[1]), timeout=WAIT_S)
         connection.putrequest("POST", "/played")  # no Content-Length
         connection.putheader("Content-Type", "application/json")
         connection.endheaders()
@@ -301,13 +301,13 @@ def test_propctl_web_prints_its_url_and_stops_on_ctrl_c():
     try:
         line = proc.stdout.readline()
         if WASM_MISSING:
-            assert proc.wait(30) == 1 and "make setup" in proc.stderr.read()
+            assert proc.wait(WAIT_S) == 1 and "make setup" in proc.stderr.read()
             return
         url = line.split()[line.split().index("browser:") + 1]
         assert url.startswith("http://127.0.0.1:")
         assert b"web.js" in get(url)
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(30) == 0
+        assert proc.wait(WAIT_S) == 0
         assert "stopped" in proc.stdout.read()
     finally:
         if proc.poll() is None:
@@ -403,7 +403,7 @@ def assert_sentences(page) -> list:
 @pytest.mark.parametrize("prop", ["clock", "fusebox", "football"])
 def test_browser_page_fits_the_screen_with_touch_sized_controls(browser, server, prop):
     with opened(browser, server, prop) as page:
-        page.wait_for("window.propFrame", timeout=30)
+        page.wait_for("window.propFrame", timeout=WAIT_S)
         assert_fits(page, DESKTOP)
         page.screen(PHONE, mobile=True)
         page.wait_for("document.documentElement.clientWidth === %d" % PHONE[0], timeout=WAIT_S)
@@ -423,14 +423,14 @@ def test_browser_seed_plays_the_round_plan_shows_and_the_log_speaks_sentences(br
     _, _, planned_ms = plan_points(plan_motion(3))
     with opened(browser, server, "clock", query="&speed=8&seed=3&show_plan=1") as page:
         touch(page, "#start")
-        start = page.wait_for("window.propEvents.find(e => e.event === 'start')", timeout=30)
+        start = page.wait_for("window.propEvents.find(e => e.event === 'start')", timeout=WAIT_S)
         assert start["seed"] == 3 and start["duration_ms"] == planned_ms, start
         log = assert_sentences(page)
         assert any(line.startswith("start | ") and "seed 3" in line and "%d.%d s planned" % (
             planned_ms // 1000, planned_ms % 1000 // 100) in line for line in log), log
     with opened(browser, server, "clock", query="&speed=8&seed=3") as page:
         touch(page, "#start")
-        start = page.wait_for("window.propEvents.find(e => e.event === 'start')", timeout=30)
+        start = page.wait_for("window.propEvents.find(e => e.event === 'start')", timeout=WAIT_S)
         assert start["seed"] == 3 and "duration_ms" not in start, start  # the plan stays secret
         log = assert_sentences(page)
         assert any(line.startswith("start | ") and line.endswith("hand starts: round 1, seed 3")
@@ -478,21 +478,21 @@ def test_browser_clock_round_with_chime_and_moving_hand(browser, server, tmp_pat
 def test_browser_clock_held_button_is_the_emergency_stop(browser, server):
     with opened(browser, server, "clock", query="&speed=4") as page:
         page.click("#start", hold_s=0.2)  # 0.8 s of board time: shorter than the long press
-        page.wait_for("window.propEvents.some(e => e.event === 'start')", timeout=30)
+        page.wait_for("window.propEvents.some(e => e.event === 'start')", timeout=WAIT_S)
         # the firmware must have seen the release (debounced) before the next press: with slow
         # frames a release and a press can otherwise fall between the same two board ticks
-        page.wait_for("window.propEvents.some(e => e.kind === 'released')", timeout=30)
+        page.wait_for("window.propEvents.some(e => e.kind === 'released')", timeout=WAIT_S)
         # held longer than long_press_ms (1.5 s) of board time while the hand turns, counted on
         # the board's clock from the press the firmware saw (on a busy machine the press lands
         # on the board a second or more after it was sent, and board time runs meanwhile)
         page.mouse("#start", "mousePressed")
         pressed = "window.propEvents.filter(e => e.kind === 'pressed')"
-        page.wait_for(pressed + ".length >= 2", timeout=30)
+        page.wait_for(pressed + ".length >= 2", timeout=WAIT_S)
         pressed_at = page.evaluate(pressed + "[1].t")
         page.wait_for("window.propFrame.t > %d" % (pressed_at + 2500), timeout=60)
         page.mouse("#start", "mouseReleased")
         try:
-            page.wait_for("window.propEvents.some(e => e.event === 'estop')", timeout=30)
+            page.wait_for("window.propEvents.some(e => e.event === 'estop')", timeout=WAIT_S)
         except TimeoutError:
             raise AssertionError("no estop: %s" % page.evaluate(LOG)) from None
         assert "chime" not in page.evaluate(EVENTS)
@@ -509,8 +509,8 @@ def card_in_play(page) -> dict:
     cards = page.evaluate("window.propEvents.filter(e => e.event === 'card').length")
     touch(page, "#close-windows")
     touch(page, "[data-input=btn_next]")
-    page.wait_for("window.propEvents.filter(e => e.event === 'card').length > %d" % cards, timeout=30)
-    return page.wait_for("window.propFrame.box.game.round_active && window.propFrame.card", timeout=30)
+    page.wait_for("window.propEvents.filter(e => e.event === 'card').length > %d" % cards, timeout=WAIT_S)
+    return page.wait_for("window.propFrame.box.game.round_active && window.propFrame.card", timeout=WAIT_S)
 
 
 def open_with_discs(page, window: int, away=()) -> dict:
@@ -523,7 +523,7 @@ def open_with_discs(page, window: int, away=()) -> dict:
         touch(page, "#disc%d" % player)
         page.wait_for("document.getElementById('disc%d').classList.contains('away')" % player, timeout=WAIT_S)
     touch(page, "#open-window")
-    return page.wait_for("window.propEvents.filter(e => e.event === 'scored')[%d]" % scored, timeout=30)
+    return page.wait_for("window.propEvents.filter(e => e.event === 'scored')[%d]" % scored, timeout=WAIT_S)
 
 
 def chooser(page) -> int:
@@ -535,7 +535,7 @@ def test_browser_fusebox_whole_game_with_players_discs_and_scores(browser, serve
     with opened(browser, server, "fusebox", size=PHONE) as page:
         page.evaluate("document.getElementById('players').value = '3'")
         touch(page, "#new-game")
-        page.wait_for("window.propFrame.box.game && window.propFrame.box.game.players === 3", timeout=30)
+        page.wait_for("window.propFrame.box.game && window.propFrame.box.game.players === 3", timeout=WAIT_S)
         assert scores(page) == ["Player 1: 0 points (start card)", "Player 2: 0 points",
                                 "Player 3: 0 points"]
         assert "NEXT" in page.evaluate("document.getElementById('turn').textContent")
@@ -607,7 +607,7 @@ def test_browser_fusebox_page_remembers_the_card_it_played(browser, tmp_path, mo
     def new_game(page) -> None:
         page.evaluate("document.getElementById('players').value = '2'")
         touch(page, "#new-game")
-        page.wait_for("window.propFrame.box.game && window.propFrame.box.game.players === 2", timeout=30)
+        page.wait_for("window.propFrame.box.game && window.propFrame.box.game.players === 2", timeout=WAIT_S)
 
     with serving(web.make_server(0, deal=PageDeal("en"))) as base:
         with opened(browser, base, "fusebox", size=PHONE) as page:
@@ -633,11 +633,11 @@ def test_browser_fusebox_page_remembers_the_card_it_played(browser, tmp_path, mo
 def test_browser_fusebox_windows_without_a_game(browser, server):
     with opened(browser, server, "fusebox") as page:
         touch(page, "[data-input=btn_next]")
-        card = page.wait_for("window.propFrame.card", timeout=30)
+        card = page.wait_for("window.propFrame.card", timeout=WAIT_S)
         assert page.evaluate("document.getElementById('card-id').textContent") == card["id"]
         safe = [w for w in range(1, 9) if w != card["bolt"]][0]
         touch(page, "#window%d" % safe)  # no game going: the window opens at once
-        page.wait_for("window.propEvents.some(e => e.event === 'window')", timeout=30)
+        page.wait_for("window.propEvents.some(e => e.event === 'window')", timeout=WAIT_S)
         log = assert_sentences(page)
         assert any(line.startswith("window |") and "window %d opened" % safe in line for line in log), log
         assert page.evaluate("document.getElementById('window%d').classList.contains('open')" % safe)
@@ -698,15 +698,15 @@ def test_browser_football_drive_to_a_field_goal(browser, server, tmp_path):
     # speed 1: the kick count's 3 s are the players' real seconds, and a loaded host's
     # browser still has them to tap GOOD in (at speed 4 it had 750 ms)
     with opened(browser, server, "football", size=PHONE, query="&speed=1&seed=2") as page:
-        page.wait_for("document.getElementById('oled').textContent.includes('HOME')", timeout=30)
+        page.wait_for("document.getElementById('oled').textContent.includes('HOME')", timeout=WAIT_S)
         done = []
         for _ in range(20):
             count = page.evaluate("window.propEvents.length")
             done.append(football_step(page))
-            page.wait_for("window.propEvents.length > %d" % count, timeout=30)
-            page.wait_for("!document.querySelector('#football button.held')", timeout=30)
+            page.wait_for("window.propEvents.length > %d" % count, timeout=WAIT_S)
+            page.wait_for("!document.querySelector('#football button.held')", timeout=WAIT_S)
             released = page.evaluate("window.propFrame.t")  # the box settles (the release, the screen)
-            page.wait_for("window.propFrame.t > %d" % (released + SETTLE_MS), timeout=30)
+            page.wait_for("window.propFrame.t > %d" % (released + SETTLE_MS), timeout=WAIT_S)
             if page.evaluate("window.propEvents.some(e => e.event === 'score')"):
                 break
         log = assert_sentences(page)

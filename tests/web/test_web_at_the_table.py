@@ -41,13 +41,13 @@ def yards_entry(page):
 
 def test_a_refused_yard_line_is_said_beside_its_field_on_a_phone(browser, dealt_server):  # noqa: F811
     with opened(browser, dealt_server, "football", size=PHONE, query="&speed=4&seed=2") as page:
-        page.wait_for("document.getElementById('oled').textContent.includes('HOME')", timeout=30)
+        page.wait_for("document.getElementById('oled').textContent.includes('HOME')", timeout=WAIT_S)
         for _ in range(10):  # the toss, kick or receive, the goal: then where the kickoff stopped
             if yards_entry(page):
                 break
             count = page.evaluate("window.propEvents.length")
             football_step(page)
-            page.wait_for("window.propEvents.length > %d" % count, timeout=30)
+            page.wait_for("window.propEvents.length > %d" % count, timeout=WAIT_S)
             page.wait_for("!document.querySelector('#football button.held')", timeout=WAIT_S)
         entry = yards_entry(page)
         assert entry, page.evaluate("window.propFrame")
@@ -97,7 +97,8 @@ CONTRAST = """(() => {
 
 def test_disabled_buttons_keep_wcag_aa_contrast(browser, dealt_server):  # noqa: F811
     with opened(browser, dealt_server, "football", size=PHONE) as page:
-        page.wait_for("document.querySelectorAll('#football [data-input]:disabled').length > 0", timeout=30)
+        page.wait_for("document.querySelectorAll('#football [data-input]:disabled').length > 0",
+                      timeout=WAIT_S)
         found = page.evaluate(CONTRAST)
         assert found, "no disabled button to measure"
         for button in found:
@@ -107,10 +108,10 @@ def test_disabled_buttons_keep_wcag_aa_contrast(browser, dealt_server):  # noqa:
 def test_the_fuse_box_shows_the_cards_solution_after_the_round(browser, dealt_server):  # noqa: F811
     with opened(browser, dealt_server, "fusebox", size=PHONE) as page:
         touch(page, "[data-input=btn_next]")
-        card = page.wait_for("window.propFrame.card", timeout=30)
+        card = page.wait_for("window.propFrame.card", timeout=WAIT_S)
         assert page.evaluate("document.getElementById('card-note').hidden")
         touch(page, "#window%d" % card["bolt"])  # no game going: it opens at once, the fuse blows
-        page.wait_for("!document.getElementById('card-note').hidden", timeout=30)
+        page.wait_for("!document.getElementById('card-note').hidden", timeout=WAIT_S)
         note = page.evaluate("document.getElementById('card-note').textContent")
         assert note.startswith("Solution: ") and len(note) > 20, note
         log = page.evaluate("[...document.querySelectorAll('#log li')].map(li => li.textContent)")
@@ -119,7 +120,7 @@ def test_the_fuse_box_shows_the_cards_solution_after_the_round(browser, dealt_se
 
 def test_the_clock_hand_at_rest_leaves_the_12_readable(browser, dealt_server):  # noqa: F811
     with opened(browser, dealt_server, "clock", size=PHONE) as page:
-        page.wait_for("window.propFrame", timeout=30)
+        page.wait_for("window.propFrame", timeout=WAIT_S)
         boxes = page.evaluate("""(() => {
           const twelve = [...document.querySelectorAll('#numerals text')].find(t => t.textContent === '12');
           return {hand: document.getElementById('hand').getBoundingClientRect().toJSON(),

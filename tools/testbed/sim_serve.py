@@ -5,7 +5,7 @@ import subprocess
 import sys
 import time
 
-from waits import START_S
+from waits import START_S, WAIT_S
 
 PROPCTL = [sys.executable, "-m", "propctl.cli"]
 
@@ -31,11 +31,11 @@ def start_serve(flash, until: str, command=None, env=None):
 
 
 def stop_serve(proc) -> None:
-    """Ctrl-C to the server's session, as a person would; SIGKILL if it has not ended in 15 s."""
+    """Ctrl-C to the server's session, as a person would; SIGKILL after the failsafe bound (WAIT_S)."""
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGINT)
         try:
-            proc.wait(timeout=15)
+            proc.wait(timeout=WAIT_S)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
