@@ -27,6 +27,7 @@ import json
 import sys
 
 import vboard
+from vprops import workload
 
 LINE_SINK = [0]   # link lines written (the bytes go nowhere: a board's USB serial)
 
@@ -86,19 +87,6 @@ class Wiring:
 
 def _no_meter(kind, fn):
     return fn
-
-
-def workload(prop):
-    """The prop's bench workload, found by its name: vprops/PROP/workload.py on the virtual
-    board's path (heap_round, optionally meter and ROUND); None if the prop has none."""
-    name = "vprops." + prop + ".workload"
-    try:
-        return __import__(name, None, None, ["heap_round"])
-    except ImportError as exc:
-        missing = str(exc)
-        if missing.endswith("'%s'" % name) or missing.endswith("'vprops.%s'" % prop):
-            return None
-        raise  # the workload is there but imports something that is not
 
 
 class Live:

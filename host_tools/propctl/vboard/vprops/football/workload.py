@@ -3,6 +3,7 @@
     heap_round(wiring, pack)   the game bench/mp_firmware.py measures the heap over (a
                                generator; see vprops/clock/workload.py); pack unused here
     meter(meters)              the prop's own kinds of work for bench/mp_heap.py
+    hot_app(sink)              bench/mp_hotpaths.py's board and app (HOT_PATH names it)
     ROUND                      the game in words, for bench/REPORT.md
 
 Loaded, with this prop's bench.py, before the bench's baseline: not counted.
@@ -52,3 +53,16 @@ def meter(meters) -> None:
     from props.football.app import FootballApp
     FootballApp._refresh = meters.meter("the scoreboard: view and render", FootballApp._refresh)
     FootballApp._act = meters.meter("the referee: rules engine", FootballApp._act)
+
+
+HOT_PATH = "football box tick (waiting for the toss)"
+
+
+def hot_app(sink):
+    """The football box for bench/mp_hotpaths.py: a fresh board and the app (LED display)."""
+    import settings
+    import vboard
+    from props import football
+    cfg, _ = settings.merge({"prop": "football", "football": {"display": "leds", "seed": 3}})
+    board = vboard.new_board(0, 1)
+    return board, football.build(cfg, sink)

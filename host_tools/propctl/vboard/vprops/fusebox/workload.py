@@ -3,6 +3,7 @@
     heap_round(wiring, pack)   the round bench/mp_firmware.py measures the heap over (a
                                generator; see vprops/clock/workload.py); pack: the card pack
     meter(meters)              the prop's own kinds of work for bench/mp_heap.py
+    hot_app(sink)              bench/mp_hotpaths.py's board and app (HOT_PATH names it)
     ROUND                      the round in words, for bench/REPORT.md
 
 Loaded, with this prop's bench.py, before the bench's baseline: not counted.
@@ -48,3 +49,16 @@ def meter(meters) -> None:
     """Reading the card from the pack."""
     from props.fusebox.cards import CardSlot
     CardSlot.choose = meters.meter("the card: read from the pack", CardSlot.choose)
+
+
+HOT_PATH = "fuse box tick (windows shut, manual mode)"
+
+
+def hot_app(sink):
+    """The fuse box for bench/mp_hotpaths.py: a fresh board and the app, no pack."""
+    import settings
+    import vboard
+    from props import fusebox
+    cfg, _ = settings.merge({"fusebox": {"pack": ""}})
+    board = vboard.new_board(0, 1)
+    return board, fusebox.build(cfg, sink)
