@@ -26,15 +26,20 @@ BENCH = ROOT / "bench"
 FIXTURE = ROOT / "tests" / "fixtures" / "props" / "lamp"
 
 
-def load_workloads():
-    sys.path.insert(0, str(BENCH))  # bench/workloads.py imports bench/common.py beside it
+def load_bench_module(name):
+    """bench/NAME.py, imported with bench/ on the path (its modules import common.py beside them)."""
+    sys.path.insert(0, str(BENCH))
     try:
-        spec = importlib.util.spec_from_file_location("bench_workloads", BENCH / "workloads.py")
+        spec = importlib.util.spec_from_file_location("bench_" + name, BENCH / (name + ".py"))
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(BENCH))
     return module
+
+
+def load_workloads():
+    return load_bench_module("workloads")
 
 
 @pytest.fixture(scope="module")
@@ -93,3 +98,35 @@ def test_the_clock_round_still_runs_with_the_lamp_in_the_registry(tree):
     # the lamp in the registry changes nothing for the others: the clock's round still runs
     out = run_bench_script(tree, "mp_firmware.py", "clock", "", "")
     assert out["prop"] == "clock" and out["held_after"] > 0 and not out.get("memory_error")
+
+
+def test_the_heap_report_names_a_prop_without_workload_and_each_props_round():
+    heap = load_bench_module("heap")
+    assert heap.PROPS == list(PROPS) and heap.NO_WORKLOAD == []
+    heap.NO_WORKLOAD = ["lamp"]
+    text = heap.method_text()
+    assert "lamp: no bench workload (no vprops/lamp/workload.py), skipped." in text
+    for prop in PROPS:
+        assert "`%s` %s" % (prop, load_workloads().round_words(prop)) in text
+
+
+def test_the_hot_path_table_has_a_skipped_row_for_a_prop_without_workload(monkeypatch):
+    realtime = load_bench_module("realtime")
+    rows = [{"path": "control", "iterations": 4, "allocations": 1, "us_per_iteration": 1.0, "rounds": None},
+            {"path": "lamp", "no_workload": True}]
+    monkeypatch.setattr(realtime, "hot_paths", lambda interpreter, iterations: rows)
+    monkeypatch.setattr(realtime, "find_micropython", lambda: "unix")
+    monkeypatch.setattr(realtime, "find_micropython_wasm", lambda: "wasm")
+    section = realtime.bench_hot_paths(True, None)[0]
+    assert "| lamp: no bench workload, skipped | - | - | - | - | - |  |" in section
+
+
+def test_a_name_that_is_no_prop_folder_has_no_workload_and_imports_nothing(tree):
+    # vprops/generic.py is a script: importing it as a prop's package would run it
+    code = ("import sys, mp_firmware\n"
+            "for p in ('generic', '', '../clock', 'clock/../clock', 'clock.bench'):\n"
+            "    print(mp_firmware.workload(p))\nprint('vprops.generic' in sys.modules)\n")
+    done = subprocess.run([find_micropython(), "-c", code], capture_output=True, text=True,
+                          cwd=str(tree), env=board_env(tree / "lib", BENCH), timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["None"] * 5 + ["False"]
