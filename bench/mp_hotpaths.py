@@ -4,7 +4,10 @@ Usage: micropython bench/mp_hotpaths.py ITERATIONS
 MICROPYPATH: host_tools/propctl/vboard, firmware/lib. Prints one JSON line
 per hot path: iterations run with the heap locked, allocations caught (a
 locked heap turns any allocation into MemoryError, so the first one ends that
-path's run and is counted), and microseconds per iteration.
+path's run and is counted), and microseconds per iteration. The drivers'
+paths are here; each prop's (a tick of its app) is its own, in
+vprops/PROP/workload.py, for every prop of the registry (props.NAMES); a prop
+with none prints {"path": PROP, "no_workload": true}.
 """
 import gc
 import json
@@ -13,6 +16,7 @@ import time
 
 import micropython
 import vboard
+from vprops import workload
 
 EVENTS = bytearray(1)
 
@@ -57,30 +61,6 @@ def warm_up(board, app):
         app.tick(board.clock.now())
 
 
-def clock_setup():
-    import settings
-    from props import clock
-    from props.clock.app import IDLE
-    # the divider wired: ticks read the pack every 2 s and rescale the motor's duty (voltage compensation)
-    cfg, _ = settings.merge({"clock": {"seed": 3, "battery_min_mv": 3000}})
-    board = vboard.new_board(0, 1)
-    app = clock.build(cfg, count_event)
-    warm_up(board, app)
-    return [board, app, IDLE]
-
-
-def clock_step(state, i):
-    # Rounds back to back. Starting a round builds the plan (a list), so the
-    # lock is lifted for that call only: the ticks themselves stay locked.
-    board, app, idle = state
-    if app.state == idle:
-        micropython.heap_unlock()
-        app.start_round(3)
-        micropython.heap_lock()
-    board.clock.elapsed += app.tick_ms
-    app.tick(board.clock.now())
-
-
 def switches_setup():
     from drivers.switches import PinSource, Switches
     from machine import Pin
@@ -119,44 +99,47 @@ def motor_step(state, i):
     motor.update(i * 2)
 
 
-def fusebox_setup():
-    import settings
-    from props import fusebox
-    cfg, _ = settings.merge({"fusebox": {"pack": ""}})
-    board = vboard.new_board(0, 1)
-    app = fusebox.build(cfg, count_event)
-    warm_up(board, app)
-    return [board, app]
+def prop_path(prop):
+    """(name, setup, step) of the prop's hot path: vprops/PROP/workload.py's hot_app, ticked
+    from power-up on; its hot_due/hot_start, if any, run between ticks (the start unlocked).
+    None if the prop has no bench workload."""
+    found = workload(prop)
+    if found is None:
+        return None
+
+    def setup():
+        board, app = found.hot_app(count_event)
+        warm_up(board, app)
+        return [board, app, getattr(found, "hot_due", None), getattr(found, "hot_start", None)]
+    return found.HOT_PATH, setup, prop_tick
 
 
-def football_setup():
-    import settings
-    from props import football
-    cfg, _ = settings.merge({"prop": "football", "football": {"display": "leds", "seed": 3}})
-    board = vboard.new_board(0, 1)
-    app = football.build(cfg, count_event)
-    warm_up(board, app)
-    return [board, app]
-
-
-def app_tick(state, i):
-    board, app = state
+def prop_tick(state, i):
+    board, app, due, start = state
+    if due is not None and due(app):
+        micropython.heap_unlock()
+        start(app)
+        micropython.heap_lock()
     board.clock.elapsed += app.tick_ms
     app.tick(board.clock.now())
 
 
 PATHS = (("control: list.append, must allocate", control_setup, control_step),
-         ("clock tick (whole rounds)", clock_setup, clock_step),
          ("switch scan (8 inputs, bouncing)", switches_setup, switches_step),
-         ("motor update (DRV8833, ramps, reversals)", motor_setup, motor_step),
-         ("fuse box tick (windows shut, manual mode)", fusebox_setup, app_tick),
-         ("football box tick (waiting for the toss)", football_setup, app_tick))
+         ("motor update (DRV8833, ramps, reversals)", motor_setup, motor_step))
 
 
 def main():
+    from props import NAMES  # the firmware's registry: each prop's path is in its own folder
     iterations = int(sys.argv[1])
     for name, setup, step in PATHS:
         locked(name, setup, step, iterations)
+    for prop in NAMES:
+        path = prop_path(prop)
+        if path is None:
+            print(json.dumps({"path": prop, "no_workload": True}))
+        else:
+            locked(path[0], path[1], path[2], iterations)
 
 
 main()
