@@ -1,4 +1,5 @@
 """Shared fixtures: the MicroPython process and the differential runner."""
+import signal
 import sys
 from pathlib import Path
 
@@ -23,6 +24,14 @@ from micropython_harness import (  # noqa: E402
     find_micropython,
     wasm_runner,
 )
+
+# Tests press Ctrl-C as a person at a terminal does (SIGINT to a sim serve, propctl web, monitor).
+# A run started in the background by a shell without job control has SIGINT ignored, and every
+# child inherits that: Python then installs no KeyboardInterrupt and the child never hears it.
+# Here (the controller and each xdist worker) it is made a Python handler again, so each child
+# starts with SIGINT at its default.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Board-side code run here under CPython imports `rules`, the desktop propctl.shared.rules: one module.
 alias_board_names()
