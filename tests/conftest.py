@@ -121,9 +121,3 @@ def _private_data_home(tmp_path_factory, monkeypatch):
     runtime.chmod(0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
 
-
-def pytest_collection_modifyitems(items):
-    """The long tests (marked slow) first, in their order: pytest-xdist hands the work out in
-    this order (a group of tests as one piece, the largest first), so a long test reached last
-    would run alone at the end while the other workers wait."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

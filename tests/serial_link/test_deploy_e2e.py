@@ -21,8 +21,7 @@ from propctl.build import FIRMWARE_DIR, REPO_ROOT
 from propctl.serial_link.linkclient import LinkClient, LinkFailure
 from propctl.serial_link.serve import VirtualBoard
 
-# One worker runs the module: its virtual board and first deploy (module fixtures) are made once.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("deploy_e2e")]
+pytestmark = pytest.mark.slow
 
 # Short rounds so a whole round takes about two seconds.
 SHORT_ROUND = ('clock.limits={"round_min_ms": 1500, "round_max_ms": 2500, "segment_min_ms": 300, '

@@ -17,8 +17,7 @@ from propctl.build import build_tree
 from propctl.serial_link import selftest
 from propctl.serial_link.serve import VirtualBoard
 
-# One worker runs the module: the compiled firmware (a module fixture) is built once.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("selftest_vboard")]
+pytestmark = pytest.mark.slow
 
 MISWIRED_FUSEBOX = {"wires": {"window3": "window4", "window4": "window3", "window5": None}}
 MISWIRED_CLOCK = {"wires": {"motor_in1": "motor_in2", "motor_in2": "motor_in1"}}
