@@ -180,17 +180,6 @@ def _with_seed(overrides, seed):
     return result
 
 
-def heap_lock_is_armed():
-    """Control: an allocation under the lock must fail, or the tests above prove nothing."""
-    micropython.heap_lock()
-    try:
-        junk = [0] * 8
-    except MemoryError:
-        micropython.heap_unlock()
-        return True
-    micropython.heap_unlock()
-    return len(junk) < 0
-
 
 def heap_locked_round(overrides, seed):
     """Start a round normally, then run it to the end (running, stop, chime, idle) with the heap locked.

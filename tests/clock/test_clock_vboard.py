@@ -281,7 +281,7 @@ def test_bad_limits_in_the_config_fall_back_to_the_defaults(vboard_process):
                                     {"board": "esp32", "clock": {"battery_min_mv": 3000}}],
                          ids=["drv8833", "stepper", "tb6612-solenoid", "pack-read", "pack-read-uv"])
 def test_a_whole_round_allocates_nothing_after_the_start(each_vboard_process, config):
-    assert each_vboard_process.call("scenario_clock_vboard:heap_lock_is_armed") is True
+    assert each_vboard_process.call("scenario_heap_lock:heap_lock_is_armed") is True
     result = each_vboard_process.call("scenario_clock_vboard:heap_locked_round", config, 77)
     assert result["started"]
     assert result["ok"], "allocation in the control tick: " + result["where"]

@@ -103,7 +103,7 @@ def test_miss_during_the_count_is_no_good(vboard_process):
 
 
 def test_the_count_and_idle_ticks_allocate_nothing(each_vboard_process):
-    assert each_vboard_process.call("scenario_clock_vboard:heap_lock_is_armed") is True
+    assert each_vboard_process.call("scenario_heap_lock:heap_lock_is_armed") is True
     for step_ms in (10, 1):
         result = each_vboard_process.call(S + "heap_locked_count", 7, step_ms)
         assert result["idle_ok"], result

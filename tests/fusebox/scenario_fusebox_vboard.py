@@ -222,17 +222,6 @@ def heap_locked_round(overrides, card_id, moves):
             "state": bench.app.state, "sounding": bench.sounding()}
 
 
-def heap_lock_is_armed():
-    """Control: an allocation under the lock must fail, or the test above proves nothing."""
-    micropython.heap_lock()
-    try:
-        junk = [0] * 8
-    except MemoryError:
-        micropython.heap_unlock()
-        return True
-    micropython.heap_unlock()
-    return len(junk) < 0
-
 
 def restart(overrides, state_path, until_ms):
     """Power the box up again on the same state file; what it restored."""

@@ -415,7 +415,7 @@ def test_game_and_card_survive_a_restart(vboard_process, pack_path, tmp_path):
 
 
 def test_window_scans_and_the_blown_fuse_allocate_nothing(each_vboard_process, pack_path):
-    assert each_vboard_process.call(S + "heap_lock_is_armed") is True
+    assert each_vboard_process.call("scenario_heap_lock:heap_lock_is_armed") is True
     card = CARD_IDS[2]
     bolt = BOLTS[card]
     safe = [w for w in range(8) if w != bolt]
