@@ -16,10 +16,12 @@ WASM_MICROPYTHON := $(CURDIR)/tools/wasm/run.mjs
 MICROPYTHON ?= $(if $(USE_WASM),$(WASM_MICROPYTHON),$(CURDIR)/$(BIN)/micropython)
 export MICROPYTHON
 # pytest workers (pytest-xdist): many tests wait on a virtual board in real time or on a
-# pseudo-terminal, so one more worker than a 2-core machine has cores keeps both busy.
-PYTEST_JOBS ?= 3
-# Tests of an xdist_group run in one worker (the browser tests share one Chromium).
-PYTEST_DIST := --dist loadgroup
+# pseudo-terminal, so twice as many workers as a 2-core machine has cores keeps both busy.
+PYTEST_JOBS ?= 4
+# Each test file runs in one worker, so a module's fixtures (a deployed board, an installed
+# wheel, a Chromium) are built once. Not --dist loadgroup: with pytest 9.2 and xdist 3.8 its
+# xdist_group marks are silently ignored (tests/project/test_pytest_workers.py).
+PYTEST_DIST := --dist loadfile
 # The firmware's own library path, as a board sees it (`/lib` on the flash).
 MP_RUN := MICROPYPATH=firmware/lib:tests/both $(MICROPYTHON)
 
@@ -45,7 +47,7 @@ HELP_WRAP = { line = sprintf("  make %-18s", $$1); n = split($$2, w, " "); \
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '$(HELP_WRAP)'
 	@echo "  variables: MICROPYTHON=/path/to/micropython  PYTHON=python3.11"
-	@echo "             MICROPYTHON_WASM=1 (sim on wasm32)  PYTEST_JOBS=3"
+	@echo "             MICROPYTHON_WASM=1 (sim on wasm32)  PYTEST_JOBS=4"
 
 # Before anything is installed: can this platform and $(PYTHON) run it (else say what to run)?
 # A .venv made by another Python is removed here, so the stamp below is out of date again.

@@ -23,8 +23,8 @@ from waits import WAIT_S
 
 from propctl.build import REPO_ROOT, firmware_sources
 
-# one worker builds the wheel and its venv once for every test here (xdist would build one per worker)
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("install")]
+# one worker builds the wheel and its venv once for every test here (make pytest: --dist loadfile)
+pytestmark = pytest.mark.slow
 
 SHORT_ROUND = ('clock.limits={"round_min_ms": 1500, "round_max_ms": 2500, "segment_min_ms": 300, '
                '"segment_max_ms": 800, "pause_min_ms": 100, "pause_max_ms": 200}')

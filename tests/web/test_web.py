@@ -25,8 +25,7 @@ from propctl.shared.rules.geisteruhr import plan_motion
 from propctl.sim.runner import VBOARD_DIR
 
 WASM_MISSING = not (web.WASM_PACKAGE / "micropython.wasm").is_file()
-# One worker runs the module (make pytest: --dist loadgroup): one Chromium, not one per worker.
-pytestmark = pytest.mark.xdist_group("web")
+# One worker runs the module (make pytest: --dist loadfile): one Chromium for it, not one per worker.
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from waits import WAIT_S
 from propctl import web
 from propctl.web.played import PageDeal
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("web")]
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

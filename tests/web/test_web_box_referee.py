@@ -166,7 +166,6 @@ def test_web_box_says_why_when_the_port_has_no_football_box(tmp_path, box):
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("web")
 def test_the_page_referees_the_served_box_on_a_phone(web_box_lan, browser):  # noqa: F811
     """Headless Chromium at 390x844, at the --lan address with its key: the page runs no
     firmware, shows the box's buttons' roles (greyed: they are on the box), and a tap on a
