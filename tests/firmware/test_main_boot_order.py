@@ -8,11 +8,10 @@ clock's smallest heap from .mpy files fell from 92.5 to 79.4 KB, the fuse box's 
 each import of a link or props module, whether settings was loaded.
 """
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
-from micropython_harness import find_micropython, micropython_env
+from micropython_harness import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,11 +20,7 @@ def boot(prop: str, folder: Path) -> dict:
     from propctl.sim.runner import VBOARD_DIR
     (folder / "config.json").write_text(json.dumps({"prop": prop}))
     script, main = Path(__file__).resolve().parent / "mp_main_order.py", ROOT / "firmware" / "main.py"
-    done = subprocess.run([find_micropython(), "-X", "heapsize=4M", str(script), str(main)],
-                          capture_output=True, text=True, cwd=folder, timeout=60,
-                          env=micropython_env(VBOARD_DIR))
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_script(script, main, paths=[VBOARD_DIR], cwd=folder, heap="4M")[-1]
 
 
 @pytest.mark.parametrize("prop", ["clock", "fusebox", "football"])

@@ -8,23 +8,15 @@ restarting) and one that is silent (the host off: each try costs the 5 s TCP tim
 counts towards the wait before the next). tests/venue/test_venue_outage.py runs the firmware's
 own Venue and client through outages, the keep-alive included.
 """
-import json
-import os
-import subprocess
 from pathlib import Path
 
-from propctl.build import FIRMWARE_DIR
+from micropython_harness import run_script
 
 OUTAGES_MS = [2000, 10000, 30000, 75000, 300000, 3600000]
 
 
 def run_mp(script: str, *args) -> list:
-    from propctl.sim.runner import find_micropython
-    env = dict(os.environ, MICROPYPATH=str(FIRMWARE_DIR / "lib"))
-    done = subprocess.run([find_micropython(), str(Path(__file__).parent / ("mp_" + script)), *args],
-                          capture_output=True, text=True, env=env, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    return run_script(Path(__file__).parent / ("mp_" + script), *args)
 
 
 def test_every_prop_is_back_within_10_s_of_the_broker_after_any_outage():
