@@ -13,7 +13,7 @@ import termios
 import time
 
 import pytest
-from test_sim_terminal import Terminal, read_until, spawn, stop
+from pty_terminal import Terminal, read_until, spawn, stop
 from waits import WAIT_S
 
 FUZZ_S = 2.0

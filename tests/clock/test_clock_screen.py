@@ -8,7 +8,7 @@ import struct
 import termios
 from types import SimpleNamespace
 
-from test_sim_terminal import Terminal, after_power_up, read_until, spawn, stop
+from pty_terminal import Terminal, after_power_up, read_until, spawn, stop
 
 from propctl.props.clock import sim as clock
 

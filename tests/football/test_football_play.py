@@ -12,8 +12,8 @@ import wave
 from types import SimpleNamespace
 
 import pytest
+from pty_terminal import Terminal, read_until, spawn, stop
 from test_football_box_sim import runner_lines
-from test_sim_terminal import Terminal, read_until, spawn, stop
 from waits import WAIT_S
 
 from propctl.props.football import reports as football_reports

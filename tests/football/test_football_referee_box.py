@@ -12,8 +12,8 @@ import subprocess
 import time
 
 import pytest
+from pty_terminal import spawn, stop
 from sim_serve import PROPCTL, start_serve, stop_serve
-from test_sim_terminal import spawn, stop
 from waits import WAIT_S
 
 BUTTONS = {"ROLL": "btn_roll", "KICK": "btn_kick", "GOOD": "btn_good", "MISS": "btn_miss"}

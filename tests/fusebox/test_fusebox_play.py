@@ -12,8 +12,8 @@ import wave
 from pathlib import Path
 
 import pytest
+from pty_terminal import Terminal, read_until, spawn, stop
 from test_fusebox_sim import bolt_window
-from test_sim_terminal import Terminal, read_until, spawn, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTS = ROOT / "firmware" / "lib" / "props" / "fusebox" / "constants.py"

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from pty_terminal import Terminal, read_until, stop
 from test_fusebox_sim import bolt_window
-from test_sim_terminal import Terminal, read_until, stop
 from waits import WAIT_S
 
 CARD = "GEO-01"

@@ -1,0 +1,105 @@
+"""A sim run as a person runs it: a pseudo-terminal of a given size, and a small VT model
+(cursor moves, erase, scrolling) of what that person sees on it, for the tests that drive
+`propctl sim ...` through a terminal."""
+import fcntl
+import os
+import pty
+import re
+import select
+import struct
+import sys
+import termios
+import time
+
+
+class Terminal:
+    """Just enough of a VT100 for the sims' output: text, CR, LF, CSI H/A/J/K, cursor show/hide."""
+
+    def __init__(self, cols, rows):
+        self.cols, self.rows = cols, rows
+        self.grid = [[" "] * cols for _ in range(rows)]
+        self.x = self.y = 0
+        self.scrolled = 0       # lines pushed off the top (into scrollback)
+        self.overlong = 0       # characters written past the right edge
+
+    def feed(self, text):
+        for m in re.finditer(r"\x1b\[([?0-9;]*)([A-Za-z])|\x1b.|([^\x1b])", text, re.S):
+            if m.group(3) is not None:
+                self.char(m.group(3))
+                continue
+            args, cmd = m.group(1) or "", m.group(2)
+            n = int(args) if args.isdigit() else 1
+            if cmd == "H":
+                parts = [int(p) if p else 1 for p in args.split(";")] if args else [1, 1]
+                # a terminal keeps the cursor on its screen, as a real one does
+                self.y = max(0, min(self.rows - 1, parts[0] - 1))
+                self.x = max(0, min(self.cols - 1, parts[1] - 1 if len(parts) > 1 else 0))
+            elif cmd == "A":
+                self.y = max(0, self.y - n)
+            elif cmd == "J" and args in ("2", "3"):
+                self.grid = [[" "] * self.cols for _ in range(self.rows)]
+            elif cmd == "K":
+                self.grid[self.y][self.x:] = [" "] * (self.cols - self.x)
+
+    def char(self, ch):
+        if ch == "\r":
+            self.x = 0
+        elif ch == "\n":
+            self.y += 1
+            if self.y == self.rows:
+                self.grid.pop(0)
+                self.grid.append([" "] * self.cols)
+                self.y -= 1
+                self.scrolled += 1
+        elif ch == "\a" or ch < " ":
+            pass
+        else:
+            if self.x >= self.cols:
+                self.overlong += 1
+                return
+            self.grid[self.y][self.x] = ch
+            self.x += 1
+
+    def text(self):
+        return "\n".join("".join(row).rstrip() for row in self.grid)
+
+
+def spawn(cols, rows, *args):
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvpe(sys.executable, [sys.executable, "-m", "propctl.cli", *args],
+                   dict({k: v for k, v in os.environ.items() if k != "CI"}, TERM="xterm"))  # CI: log mode
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    return pid, fd
+
+
+def read_until(fd, term, done, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return False
+            if not data:
+                return False
+            term.feed(data.decode("utf-8", "replace"))
+        if done(term):
+            return True
+    return False
+
+
+def after_power_up(term):
+    """The board has run a second: the firmware takes a button held since power-up for no press."""
+    found = re.search(r"board time (\d+\.\d) s", term.text())
+    return found is not None and float(found.group(1)) >= 1.0
+
+
+def stop(pid, fd):
+    try:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    except (ProcessLookupError, ChildProcessError):
+        pass
+    os.close(fd)
