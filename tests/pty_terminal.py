@@ -73,18 +73,28 @@ def spawn(cols, rows, *args):
     return pid, fd
 
 
-def read_until(fd, term, done, timeout):
+def chunks(fd, timeout, poll=0.1):
+    """What the sim writes to `fd`, as it comes (b"" when nothing came within `poll` seconds),
+    until `timeout` seconds (a failsafe bound) have passed or the sim has closed the terminal."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        ready, _, _ = select.select([fd], [], [], 0.1)
-        if ready:
-            try:
-                data = os.read(fd, 65536)
-            except OSError:
-                return False
-            if not data:
-                return False
-            term.feed(data.decode("utf-8", "replace"))
+        ready, _, _ = select.select([fd], [], [], poll)
+        if not ready:
+            yield b""
+            continue
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            return
+        if not data:
+            return
+        yield data
+
+
+def read_until(fd, term, done, timeout):
+    """Feed `term` what the sim writes until done(term); False if it never was (or the sim ended)."""
+    for data in chunks(fd, timeout):
+        term.feed(data.decode("utf-8", "replace"))
         if done(term):
             return True
     return False

@@ -4,8 +4,8 @@ prompt left with Esc, Ctrl-C or an empty Enter, whatever bytes are typed into it
 import os
 import time
 
+from pty_terminal import Terminal, read_until, spawn, stop
 from test_fusebox_sim import bolt_window, sim
-from test_sim_terminal import Terminal, read_until, spawn, stop
 
 CARD = "GEO-01"
 STATEMENTS = ("Lebanon", "Montenegro", "Tunisia", "Albania", "Bulgaria", "Libya", "Slovenia", "Malta")

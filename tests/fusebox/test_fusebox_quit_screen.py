@@ -7,10 +7,8 @@ cursor back, so nothing it prints pushes the header up; the next line the shell 
 as after any program that draws the whole screen without the alternate screen.
 """
 import os
-import select
-import time
 
-from test_sim_terminal import Terminal, read_until, spawn, stop
+from pty_terminal import Terminal, chunks, read_until, spawn, stop
 from waits import WAIT_S
 
 
@@ -25,18 +23,7 @@ def test_after_q_the_fuse_box_panel_stays_whole_at_80x24():
         header = term.text().split("\n")[0]
         assert header.startswith("Finger weg! fuse box on a virtual pico board")
         os.write(fd, b"q")
-        after = b""
-        deadline = time.monotonic() + WAIT_S  # a failsafe: the loop ends when the sim closes the pty
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([fd], [], [], 0.1)
-            if ready:
-                try:
-                    data = os.read(fd, 65536)
-                except OSError:  # the pty's other end closed: the sim ended
-                    break
-                if not data:
-                    break
-                after += data
+        after = b"".join(chunks(fd, WAIT_S))  # all it writes until it closes the pty
         _, status = os.waitpid(pid, 0)
         pid = None
         assert os.waitstatus_to_exitcode(status) == 0

@@ -4,8 +4,8 @@ words, English only in the English game, no "deck shuffled" note while no questi
 import os
 import re
 
+from pty_terminal import Terminal, read_until, spawn, stop
 from test_fingerfootball_cli import OPENING, Table, run
-from test_sim_terminal import Terminal, read_until, spawn, stop
 
 from propctl.games.pimaldaumen_pile import Pile
 from propctl.termtext import cells, wrap

@@ -5,10 +5,9 @@ Before: a Left arrow put its escape bytes into the answer, which was refused and
 '1\\x1b[D400' (Pi mal Daumen) or 'to\\u001b[dss' (Finger Football).
 """
 import os
-import select
 import time
 
-from test_sim_terminal import spawn, stop
+from pty_terminal import chunks, spawn, stop
 
 from propctl.termtext import typed
 
@@ -18,19 +17,10 @@ HOME_SS3, END_SS3, KILL = b"\x1bOH", b"\x1bOF", b"\x15"
 
 def read_for(fd, seconds, until=None):
     out = b""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        ready, _, _ = select.select([fd], [], [], 0.05)
-        if ready:
-            try:
-                data = os.read(fd, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            out += data
-            if until is not None and until in out.decode("utf-8", "replace"):
-                break
+    for data in chunks(fd, seconds, poll=0.05):
+        out += data
+        if until is not None and until in out.decode("utf-8", "replace"):
+            break
     return out.decode("utf-8", "replace")
 
 
