@@ -1,6 +1,7 @@
 """A sim run as a person runs it: a pseudo-terminal of a given size, and a small VT model
 (cursor moves, erase, scrolling) of what that person sees on it, for the tests that drive
 `propctl sim ...` through a terminal."""
+import codecs
 import fcntl
 import os
 import pty
@@ -11,9 +12,15 @@ import sys
 import termios
 import time
 
+ESCAPE = re.compile(r"\x1b\[([?0-9;]*)([A-Za-z])|\x1b.|([^\x1b])", re.S)
+UNFINISHED = re.compile(r"\x1b(\[[?0-9;]*)?\Z")  # an escape sequence the next read goes on with
+
 
 class Terminal:
-    """Just enough of a VT100 for the sims' output: text, CR, LF, CSI H/A/J/K, cursor show/hide."""
+    """Just enough of a VT100 for the sims' output: text, CR, LF, CSI H/A/J/K, cursor show/hide.
+
+    It reads the output as one stream, as a terminal does: a read may end inside a character's
+    bytes or an escape sequence, and the next read goes on with it."""
 
     def __init__(self, cols, rows):
         self.cols, self.rows = cols, rows
@@ -21,9 +28,15 @@ class Terminal:
         self.x = self.y = 0
         self.scrolled = 0       # lines pushed off the top (into scrollback)
         self.overlong = 0       # characters written past the right edge
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.pending = ""       # the start of an escape sequence a read ended in
 
-    def feed(self, text):
-        for m in re.finditer(r"\x1b\[([?0-9;]*)([A-Za-z])|\x1b.|([^\x1b])", text, re.S):
+    def feed(self, data: bytes):
+        text = self.pending + self.decoder.decode(data)
+        unfinished = UNFINISHED.search(text)
+        self.pending = unfinished.group(0) if unfinished else ""
+        text = text[:len(text) - len(self.pending)]
+        for m in ESCAPE.finditer(text):
             if m.group(3) is not None:
                 self.char(m.group(3))
                 continue
@@ -94,7 +107,7 @@ def chunks(fd, timeout, poll=0.1):
 def read_until(fd, term, done, timeout):
     """Feed `term` what the sim writes until done(term); False if it never was (or the sim ended)."""
     for data in chunks(fd, timeout):
-        term.feed(data.decode("utf-8", "replace"))
+        term.feed(data)
         if done(term):
             return True
     return False

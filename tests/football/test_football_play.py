@@ -3,7 +3,6 @@ the panel that fits, the piezo's tones in a WAV, and what the keys do in each ph
 import json
 import os
 import re
-import select
 import subprocess
 import sys
 import tempfile
@@ -12,7 +11,7 @@ import wave
 from types import SimpleNamespace
 
 import pytest
-from pty_terminal import Terminal, read_until, spawn, stop
+from pty_terminal import Terminal, chunks, read_until, spawn, stop
 from test_football_box_sim import runner_lines
 from waits import WAIT_S
 
@@ -48,18 +47,12 @@ def fits(term):
 
 
 def settle(fd, term):
-    """Read until the sim has been quiet for 0.1 s: a frame read half-drawn would mix two phases."""
-    while True:
-        ready, _, _ = select.select([fd], [], [], 0.1)
-        if not ready:
-            return
-        try:
-            data = os.read(fd, 65536)
-        except OSError:
-            return
+    """Read until the sim has been quiet for 0.1 s: a frame read half-drawn would mix two phases
+    (at most WAIT_S: a sim that never goes quiet fails the test's next check, not hangs it)."""
+    for data in chunks(fd, WAIT_S):
         if not data:
             return
-        term.feed(data.decode("utf-8", "replace"))
+        term.feed(data)
 
 
 def press(fd, term, key, seen, timeout=WAIT_S):

@@ -27,7 +27,7 @@ def test_after_q_the_fuse_box_panel_stays_whole_at_80x24():
         _, status = os.waitpid(pid, 0)
         pid = None
         assert os.waitstatus_to_exitcode(status) == 0
-        term.feed(after.decode("utf-8", "replace"))
+        term.feed(after)
         assert after.endswith(b"\x1b[24;1H\x1b[K\x1b[?25h"), after[-200:]
         assert b"\n" not in after, after[-200:]
         assert term.scrolled == 0 and term.text().split("\n")[0] == header
