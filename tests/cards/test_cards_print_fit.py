@@ -4,12 +4,12 @@ a layout file with a BOM is read like a deck."""
 import csv
 import io
 import json
-import os
 import re
 import shutil
 import subprocess
 
 import pytest
+from needed_tools import missing
 
 from propctl.cards import print_layout
 from propctl.cards.print_sheet import Grid
@@ -48,9 +48,8 @@ def print_deck(capsys, path, out, *extra):
 def words_of(pdf):
     """[(page, word, xmin, ymin, xmax, ymax)] in pt from the top left, as pdftotext boxes them."""
     if shutil.which("pdftotext") is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the box check: pdftotext is not installed (.ci/run installs it)")
-        pytest.skip("pdftotext (poppler-utils) is not installed: the box check needs its word boxes")
+        missing("the printed cards' box check",
+                "pdftotext is not installed (Debian: apt-get install poppler-utils; .ci/run installs it)")
     html = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True,
                           check=True).stdout
 

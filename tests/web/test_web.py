@@ -13,8 +13,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import needed_tools
 import pytest
-from chromium_cdp import Chromium, find_chromium
+from chromium_cdp import Chromium
 from micropython_harness import FIRMWARE_LIB, ROOT, find_micropython
 from waits import WAIT_S
 
@@ -331,11 +332,7 @@ def firmware_bell() -> list:
 
 
 def chromium_or_skip():
-    binary = find_chromium()
-    if binary is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the browser test: chromium is not installed (.ci/run installs it)")
-        pytest.skip("browser test SKIPPED: chromium is not installed (Debian: apt-get install chromium)")
+    binary = needed_tools.chromium()
     if WASM_MISSING:
         pytest.fail("the MicroPython WebAssembly port is not installed: run make setup")
     return binary

@@ -15,8 +15,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import needed_tools
 import pytest
-from chromium_cdp import Chromium, find_chromium
+from chromium_cdp import Chromium
 
 from propctl import props, web
 
@@ -104,11 +105,10 @@ def web_args(**given):
 # --- in a real browser (headless Chromium) ---------------------------------------------------
 
 def chromium_binary():
-    binary = find_chromium()
-    if binary is None:
-        pytest.skip("browser test SKIPPED: chromium is not installed (Debian: apt-get install chromium)")
+    binary = needed_tools.chromium()
     if not (web.WASM_PACKAGE / "micropython.wasm").is_file():
-        pytest.skip("the MicroPython WebAssembly port is not installed: run make setup")
+        needed_tools.missing("the browser test",
+                             "the MicroPython WebAssembly port is not installed: run make setup")
     return binary
 
 
